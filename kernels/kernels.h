@@ -1,0 +1,76 @@
+/*
+ * kernels.h — pure compute over plain arrays.
+ *
+ * Rules of this room: no allocation, no threads, no globals, no I/O; only libc
+ * and <math.h>.  Every optimized kernel keeps a plain reference version
+ * beside it (suffix _ref) and tests compare the two.
+ *
+ * Geometry tests take double coordinates: the store keeps float32 positions
+ * and the exact tests promote them.  "Meets" always means the closed sets
+ * share at least one point (touching counts).
+ */
+#ifndef CLASH_KERNELS_H
+#define CLASH_KERNELS_H
+
+#include <stdint.h>
+
+/* ---- triangle / axis-aligned box (tribox.c) --------------------------------
+ * ck_tribox: the report's test (003 §3.3.7): bounding-box reject, vertex-inside
+ * accept, then clip the triangle against the x and y slabs of the box with an
+ * early accept whenever a clip point lies on the box face inside the box,
+ * and finally compare the clipped polygon's z-range with the box's.
+ * ck_tribox_ref: separating-axis reference (13 axes, Akenine-Möller 2001).
+ * Both return 1 when the closed triangle meets the closed box [lo, hi]. */
+int ck_tribox(const double v0[3], const double v1[3], const double v2[3],
+              const double lo[3], const double hi[3]);
+int ck_tribox_ref(const double v0[3], const double v1[3], const double v2[3],
+                  const double lo[3], const double hi[3]);
+
+/* ---- static triangle / triangle (tritri.c) --------------------------------
+ * Returns 1 when the closed triangles share a point, coplanar cases included. */
+int ck_tritri(const double a0[3], const double a1[3], const double a2[3],
+              const double b0[3], const double b1[3], const double b2[3]);
+int ck_tritri_ref(const double a0[3], const double a1[3], const double a2[3],
+                  const double b0[3], const double b1[3], const double b2[3]);
+
+/* ---- convex hulls of small point sets (hull.c) -----------------------------
+ * The swept-space face-pair test: do conv(P) and conv(Q) intersect?
+ * P has np points, Q has nq points, 1 <= np, nq <= 8 (6 for a moving triangle,
+ * 2 for a moving vertex, 4 for a moving edge, 8 for a box).
+ * Conservative: returns 0 only when a separating direction is verified with
+ * a margin larger than the rounding error of the projections plus tol
+ * (absolute, >= 0); so it never reports 0 for sets that intersect. */
+int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, double tol);
+int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq, double tol);
+/* conv(P) against the closed box [lo, hi] grown by tol on every side; conservative likewise. */
+int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
+
+/* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
+
+/* World positions of n vertices: w = R * (s * l) + t, R row-major 3x3. */
+void ck_transform(int64_t n, const double R[9], double s, const double t[3],
+                  const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                  float *restrict wx, float *restrict wy, float *restrict wz);
+void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3],
+                      const float *lx, const float *ly, const float *lz,
+                      float *wx, float *wy, float *wz);
+
+/* Boxes of faces [f0, f1): over state s (x,y,z), and when px is non-NULL also
+ * over state s-1 (px,py,pz): the swept box.  Boxes are rounded outward by one
+ * float ulp so float boxes never drop a contact exact arithmetic would keep.
+ * Also reduces the boxes into olo[3]/ohi[3] (must be initialised by caller). */
+void ck_face_boxes(int64_t f0, int64_t f1,
+                   const int32_t *restrict i0, const int32_t *restrict i1, const int32_t *restrict i2,
+                   const float *restrict x, const float *restrict y, const float *restrict z,
+                   const float *restrict px, const float *restrict py, const float *restrict pz,
+                   float *restrict lox, float *restrict loy, float *restrict loz,
+                   float *restrict hix, float *restrict hiy, float *restrict hiz,
+                   float olo[3], float ohi[3]);
+void ck_face_boxes_ref(int64_t f0, int64_t f1,
+                       const int32_t *i0, const int32_t *i1, const int32_t *i2,
+                       const float *x, const float *y, const float *z,
+                       const float *px, const float *py, const float *pz,
+                       float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
+                       float olo[3], float ohi[3]);
+
+#endif

@@ -1,0 +1,2 @@
+/* transform.c: not written yet */
+typedef int clash_placeholder_transform_;

@@ -1,0 +1,2 @@
+/* tribox.c: not written yet */
+typedef int clash_placeholder_tribox_;

@@ -1,0 +1,2 @@
+/* parallel.c: not written yet */
+typedef int clash_placeholder_parallel_;

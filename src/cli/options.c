@@ -1,0 +1,2 @@
+/* options.c: not written yet */
+typedef int clash_placeholder_options_;

@@ -1,0 +1,2 @@
+/* generators.c: not written yet */
+typedef int clash_placeholder_generators_;

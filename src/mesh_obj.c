@@ -1,0 +1,2 @@
+/* mesh_obj.c: not written yet */
+typedef int clash_placeholder_mesh_obj_;

@@ -1,0 +1,2 @@
+/* mesh_ply.c: not written yet */
+typedef int clash_placeholder_mesh_ply_;

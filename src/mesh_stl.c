@@ -1,0 +1,2 @@
+/* mesh_stl.c: not written yet */
+typedef int clash_placeholder_mesh_stl_;

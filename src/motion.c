@@ -1,0 +1,2 @@
+/* motion.c: not written yet */
+typedef int clash_placeholder_motion_;

@@ -1,0 +1,2 @@
+/* pipeline.c: not written yet */
+typedef int clash_placeholder_pipeline_;

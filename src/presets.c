@@ -1,0 +1,2 @@
+/* presets.c: not written yet */
+typedef int clash_placeholder_presets_;

@@ -1,0 +1,2 @@
+/* scene.c: not written yet */
+typedef int clash_placeholder_scene_;

@@ -1,0 +1,2 @@
+/* scene_json.c: not written yet */
+typedef int clash_placeholder_scene_json_;
