@@ -19,15 +19,28 @@
  * accept, then clip the triangle against the x and y slabs of the box with an
  * early accept whenever a clip point lies on the box face inside the box,
  * and finally compare the clipped polygon's z-range with the box's.
- * ck_tribox_ref: separating-axis reference (13 axes, Akenine-Möller 2001).
- * Both return 1 when the closed triangle meets the closed box [lo, hi]. */
+ * ck_tribox_ref: separating-axis reference (13 axes, Akenine-Möller 2001;
+ * extra axes when the box is flat on some axis, so degenerate triangles and
+ * boxes are handled exactly).
+ * Both return 1 when the closed triangle meets the closed box [lo, hi]
+ * (lo <= hi; touching counts; zero-area triangles allowed).  Both are exact
+ * when the inputs' products up to degree 4 are exact in double (e.g. small
+ * integers); otherwise they can differ from the exact answer only when the
+ * triangle is within rounding (~1e-16 relative) of touching the box, and
+ * ck_tribox answers 1 when rounding leaves it in doubt. */
 int ck_tribox(const double v0[3], const double v1[3], const double v2[3],
               const double lo[3], const double hi[3]);
 int ck_tribox_ref(const double v0[3], const double v1[3], const double v2[3],
                   const double lo[3], const double hi[3]);
 
 /* ---- static triangle / triangle (tritri.c) --------------------------------
- * Returns 1 when the closed triangles share a point, coplanar cases included. */
+ * Returns 1 when the closed triangles share a point, coplanar cases included.
+ * ck_tritri: Guigue–Devillers (2003) on exactly evaluated orientation signs
+ * (floating-point filter + exact expansion fallback): exact for all inputs of
+ * float32 range, zero-area triangles included.
+ * ck_tritri_ref: separating axes (54 candidates, complete for degenerate
+ * triangles), plain double: exact on small-integer data, otherwise right
+ * except within rounding of touching. */
 int ck_tritri(const double a0[3], const double a1[3], const double a2[3],
               const double b0[3], const double b1[3], const double b2[3]);
 int ck_tritri_ref(const double a0[3], const double a1[3], const double a2[3],
@@ -39,10 +52,19 @@ int ck_tritri_ref(const double a0[3], const double a1[3], const double a2[3],
  * 2 for a moving vertex, 4 for a moving edge, 8 for a box).
  * Conservative: returns 0 only when a separating direction is verified with
  * a margin larger than the rounding error of the projections plus tol
- * (absolute, >= 0); so it never reports 0 for sets that intersect. */
+ * (absolute, >= 0); so it never reports 0 for sets that intersect, and a 0
+ * guarantees that the hulls are more than tol apart (Euclidean distance).
+ * Counts outside 1..8, or tol negative or NaN, give 1.
+ * ck_hulls_meet: exact AABB reject, then GJK with the certificate checked at
+ * every support evaluation.  ck_hulls_meet_ref: brute separating-axis test
+ * over an axis set complete for (degenerate) polytopes: exact on
+ * small-integer data.  Both can only fail to certify gaps below ~1e-15
+ * relative to the coordinates' spread. */
 int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, double tol);
 int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq, double tol);
-/* conv(P) against the closed box [lo, hi] grown by tol on every side; conservative likewise. */
+/* conv(P) against the closed box [lo - tol, hi + tol]; conservative likewise
+ * (0 only with a verified separating direction): exact AABB reject, point in
+ * box accept, then GJK with the box's support mapping. */
 int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
 
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */

@@ -1,0 +1,1090 @@
+/*
+ * test_kernels.c — the exact geometry kernels (tribox.c, tritri.c, hull.c).
+ *
+ *   test_kernels [N]     N = number of random tribox / tritri cases (default
+ *                        1000000); the hull tests scale with N/10.  Use a
+ *                        small N under sanitizers.
+ *
+ * Ground truth.  On integer data (coordinates on a small grid, so every
+ * product the kernels form is exact in double) the truth is computed exactly
+ * in int64 by an oracle that shares no code with the kernels: two convex
+ * hulls meet iff 0 is in conv{p - q}; the oracle first looks for an exact
+ * separating axis (the complete axis set for the dimension of conv{p - q},
+ * computed exactly), and when none separates it looks for a simplex of
+ * points p - q (point, segment, triangle or tetrahedron, Carathéodory) that
+ * contains 0 exactly.  A separating axis is a certificate of "apart", a
+ * simplex one of "meet"; when neither is found the oracle reports its own
+ * incompleteness, which is checked never to happen.
+ *
+ * Float data: the fast kernels are compared with the references, and every
+ * disagreement must come from rounding near touching: the signed
+ * separating-axis distance of the configuration (long double) must be within
+ * 1e-12 of the scale.  The swept-hull kernels are checked for conservativeness:
+ * they may say "meet" for apart sets, never "apart" for sets that meet.
+ *
+ * Timings (ns per call) are printed, not asserted.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "kernels/kernels.h"
+
+/* ---- random numbers (splitmix64) ------------------------------------------ */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rng_u64(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* integer in [lo, hi] */
+static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
+/* double in [0, 1) */
+static double rng_unit(void) { return (double)(rng_u64() >> 11) * 0x1p-53; }
+static double rng_range(double lo, double hi) { return lo + (hi - lo) * rng_unit(); }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- exact oracle (int64) -------------------------------------------------- */
+
+typedef long long i64;
+
+static void icross(i64 r[3], const i64 a[3], const i64 b[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+static i64 idot(const i64 a[3], const i64 b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void isub(i64 r[3], const i64 a[3], const i64 b[3])
+{
+    r[0] = a[0] - b[0], r[1] = a[1] - b[1], r[2] = a[2] - b[2];
+}
+static int izero(const i64 a[3]) { return a[0] == 0 && a[1] == 0 && a[2] == 0; }
+
+/* strict separation of A and B along d */
+static int isep(const i64 d[3], const i64 (*A)[3], int na, const i64 (*B)[3], int nb)
+{
+    if (izero(d)) return 0;
+    i64 amin = idot(d, A[0]), amax = amin, bmin = idot(d, B[0]), bmax = bmin;
+    for (int i = 1; i < na; ++i) {
+        const i64 t = idot(d, A[i]);
+        amin = t < amin ? t : amin, amax = t > amax ? t : amax;
+    }
+    for (int i = 1; i < nb; ++i) {
+        const i64 t = idot(d, B[i]);
+        bmin = t < bmin ? t : bmin, bmax = t > bmax ? t : bmax;
+    }
+    return amax < bmin || bmax < amin;
+}
+
+/* orientation of d against plane abc, exact */
+static i64 iorient(const i64 a[3], const i64 b[3], const i64 c[3], const i64 d[3])
+{
+    i64 ab[3], ac[3], ad[3], n[3];
+    isub(ab, b, a), isub(ac, c, a), isub(ad, d, a);
+    icross(n, ab, ac);
+    return idot(n, ad);
+}
+
+static int isgn(i64 x) { return (x > 0) - (x < 0); }
+
+/* Carathéodory: is 0 in conv S?  Checks every affinely independent subset of
+ * up to dim+1 points. */
+static int icara(const i64 (*S)[3], int n, int dim)
+{
+    static const i64 O[3] = {0, 0, 0};
+    for (int i = 0; i < n; ++i)
+        if (izero(S[i])) return 1;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            i64 c[3], e[3];
+            isub(e, S[j], S[i]);
+            if (izero(e)) continue;
+            icross(c, S[i], S[j]);
+            if (izero(c) && idot(S[i], S[j]) <= 0) return 1;
+        }
+    if (dim < 2) return 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            for (int k = j + 1; k < n; ++k) {
+                i64 e1[3], e2[3], nn[3], t[3];
+                isub(e1, S[j], S[i]), isub(e2, S[k], S[i]);
+                icross(nn, e1, e2);
+                if (izero(nn)) continue;
+                if (iorient(O, S[i], S[j], S[k]) != 0) continue;
+                icross(t, S[j], S[k]);
+                if (idot(nn, t) < 0) continue;
+                icross(t, S[k], S[i]);
+                if (idot(nn, t) < 0) continue;
+                icross(t, S[i], S[j]);
+                if (idot(nn, t) < 0) continue;
+                return 1;
+            }
+    if (dim < 3) return 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            for (int k = j + 1; k < n; ++k)
+                for (int l = k + 1; l < n; ++l) {
+                    const int sv = isgn(iorient(S[i], S[j], S[k], S[l]));
+                    if (!sv) continue;
+                    const int s0 = isgn(iorient(O, S[j], S[k], S[l])), s1 = isgn(iorient(S[i], O, S[k], S[l]));
+                    const int s2 = isgn(iorient(S[i], S[j], O, S[l])), s3 = isgn(iorient(S[i], S[j], S[k], O));
+                    if (s0 != -sv && s1 != -sv && s2 != -sv && s3 != -sv) return 1;
+                }
+    return 0;
+}
+
+static long oracle_incomplete; /* cases where neither certificate was found */
+
+/* exact: do conv(A) and conv(B) meet? */
+static int exact_meet(const i64 (*A)[3], int na, const i64 (*B)[3], int nb)
+{
+    i64 S[64][3];
+    int ns = 0;
+    for (int i = 0; i < na; ++i)
+        for (int j = 0; j < nb; ++j) isub(S[ns++], A[i], B[j]);
+    /* affine dimension of S, exactly */
+    int dim = 0;
+    i64 u[3] = {0, 0, 0}, m[3] = {0, 0, 0};
+    for (int i = 1; i < ns && dim == 0; ++i) {
+        isub(u, S[i], S[0]);
+        if (!izero(u)) dim = 1;
+    }
+    for (int i = 1; i < ns && dim == 1; ++i) {
+        i64 e[3];
+        isub(e, S[i], S[0]);
+        icross(m, u, e);
+        if (!izero(m)) dim = 2;
+    }
+    for (int i = 1; i < ns && dim == 2; ++i) {
+        i64 e[3];
+        isub(e, S[i], S[0]);
+        if (idot(m, e) != 0) dim = 3;
+    }
+    /* the edges of both sets */
+    i64 E[56][3];
+    int ne = 0, nea;
+    for (int i = 0; i < na; ++i)
+        for (int j = i + 1; j < na; ++j) isub(E[ne++], A[j], A[i]);
+    nea = ne;
+    for (int i = 0; i < nb; ++i)
+        for (int j = i + 1; j < nb; ++j) isub(E[ne++], B[j], B[i]);
+    i64 d[3], t[3];
+    if (dim == 3) {
+        for (int i = 0; i < nea; ++i)
+            for (int j = i + 1; j < nea; ++j) {
+                icross(d, E[i], E[j]);
+                if (isep(d, A, na, B, nb)) return 0;
+            }
+        for (int i = nea; i < ne; ++i)
+            for (int j = i + 1; j < ne; ++j) {
+                icross(d, E[i], E[j]);
+                if (isep(d, A, na, B, nb)) return 0;
+            }
+        for (int i = 0; i < nea; ++i)
+            for (int j = nea; j < ne; ++j) {
+                icross(d, E[i], E[j]);
+                if (isep(d, A, na, B, nb)) return 0;
+            }
+    } else if (dim == 2) {
+        if (isep(m, A, na, B, nb)) return 0;
+        for (int i = 0; i < ne; ++i) {
+            icross(d, m, E[i]);
+            if (isep(d, A, na, B, nb)) return 0;
+        }
+    } else if (dim == 1) {
+        if (isep(u, A, na, B, nb)) return 0;
+        icross(t, S[0], u);
+        icross(d, u, t);
+        if (isep(d, A, na, B, nb)) return 0;
+    } else {
+        if (isep(S[0], A, na, B, nb)) return 0;
+    }
+    if (icara((const i64(*)[3])S, ns, dim)) return 1;
+    ++oracle_incomplete;
+    return 0;
+}
+
+/* ---- signed separating-axis distance (long double), for float cases ---------
+ * max over a complete axis set of (gap along d)/|d|: > 0 (a lower bound of the
+ * distance) when apart, -(penetration depth) when the sets overlap.  Near 0
+ * means near touching. */
+typedef long double ld;
+
+static void lcross(ld r[3], const ld a[3], const ld b[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+static ld ldot(const ld a[3], const ld b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void lgap(const ld d[3], const ld (*A)[3], int na, const ld (*B)[3], int nb, ld *best)
+{
+    const ld dd = ldot(d, d);
+    if (!(dd > 0)) return;
+    ld amin = ldot(d, A[0]), amax = amin, bmin = ldot(d, B[0]), bmax = bmin;
+    for (int i = 1; i < na; ++i) {
+        const ld t = ldot(d, A[i]);
+        amin = t < amin ? t : amin, amax = t > amax ? t : amax;
+    }
+    for (int i = 1; i < nb; ++i) {
+        const ld t = ldot(d, B[i]);
+        bmin = t < bmin ? t : bmin, bmax = t > bmax ? t : bmax;
+    }
+    ld g = bmin - amax;
+    if (amin - bmax > g) g = amin - bmax;
+    g /= sqrtl(dd);
+    if (g > *best) *best = g;
+}
+
+static double signed_sat(const double (*a)[3], int na, const double (*b)[3], int nb)
+{
+    ld A[8][3], B[8][3], E[56][3];
+    for (int i = 0; i < na; ++i)
+        for (int k = 0; k < 3; ++k) A[i][k] = a[i][k];
+    for (int i = 0; i < nb; ++i)
+        for (int k = 0; k < 3; ++k) B[i][k] = b[i][k];
+    int ne = 0;
+    for (int i = 0; i < na; ++i)
+        for (int j = i + 1; j < na; ++j, ++ne)
+            for (int k = 0; k < 3; ++k) E[ne][k] = A[j][k] - A[i][k];
+    for (int i = 0; i < nb; ++i)
+        for (int j = i + 1; j < nb; ++j, ++ne)
+            for (int k = 0; k < 3; ++k) E[ne][k] = B[j][k] - B[i][k];
+    ld best = -INFINITY, d[3], t[3], w[3];
+    for (int i = 0; i < ne; ++i) {
+        lgap(E[i], (const ld(*)[3])A, na, (const ld(*)[3])B, nb, &best);
+        for (int j = i + 1; j < ne; ++j) {
+            ld c[3];
+            lcross(c, E[i], E[j]);
+            lgap(c, (const ld(*)[3])A, na, (const ld(*)[3])B, nb, &best);
+            for (int k = 0; k < ne; ++k) { /* in-plane normals, for flat D */
+                lcross(d, c, E[k]);
+                lgap(d, (const ld(*)[3])A, na, (const ld(*)[3])B, nb, &best);
+            }
+        }
+    }
+    for (int k = 0; k < 3; ++k) w[k] = A[0][k] - B[0][k];
+    lgap(w, (const ld(*)[3])A, na, (const ld(*)[3])B, nb, &best);
+    for (int i = 0; i < ne; ++i) {
+        lcross(t, w, E[i]);
+        lcross(d, E[i], t);
+        lgap(d, (const ld(*)[3])A, na, (const ld(*)[3])B, nb, &best);
+    }
+    return (double)best;
+}
+
+static void box_corners(const double lo[3], const double hi[3], double c[8][3])
+{
+    for (int i = 0; i < 8; ++i) {
+        c[i][0] = (i & 1) ? hi[0] : lo[0];
+        c[i][1] = (i & 2) ? hi[1] : lo[1];
+        c[i][2] = (i & 4) ? hi[2] : lo[2];
+    }
+}
+
+static void to_i64(const double (*a)[3], int n, i64 (*out)[3])
+{
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) out[i][k] = (i64)a[i][k];
+}
+
+/* ============================================================================
+ * triangle / box
+ * ========================================================================= */
+
+/* weak separation (<=) on the 13 axes: the closed triangle misses the open box */
+static int tribox_misses_open(const double *const v[3], const double lo[3], const double hi[3])
+{
+    double E[6][3] = {{0}}, d[3];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) E[i][k] = v[(i + 1) % 3][k] - v[i][k];
+    E[3][0] = E[4][1] = E[5][2] = 1;
+    double ax[13][3];
+    int na = 0;
+    for (int k = 3; k < 6; ++k) memcpy(ax[na++], E[k], sizeof d);
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 6; ++j) {
+            if (j < 3 && !(i == 0 && j == 1)) continue;
+            d[0] = E[i][1] * E[j][2] - E[i][2] * E[j][1];
+            d[1] = E[i][2] * E[j][0] - E[i][0] * E[j][2];
+            d[2] = E[i][0] * E[j][1] - E[i][1] * E[j][0];
+            memcpy(ax[na++], d, sizeof d);
+        }
+    for (int a = 0; a < na; ++a) {
+        const double *x = ax[a];
+        if (x[0] == 0 && x[1] == 0 && x[2] == 0) continue;
+        double tmin = INFINITY, tmax = -INFINITY, bmin = 0, bmax = 0;
+        for (int i = 0; i < 3; ++i) {
+            const double t = x[0] * v[i][0] + x[1] * v[i][1] + x[2] * v[i][2];
+            tmin = fmin(tmin, t), tmax = fmax(tmax, t);
+        }
+        for (int k = 0; k < 3; ++k) {
+            bmin += x[k] > 0 ? x[k] * lo[k] : x[k] * hi[k];
+            bmax += x[k] > 0 ? x[k] * hi[k] : x[k] * lo[k];
+        }
+        if (tmax <= bmin || tmin >= bmax) return 1;
+    }
+    return 0;
+}
+
+/* a random integer grid triangle / box case */
+static void gen_tribox_grid(double v[3][3], double lo[3], double hi[3])
+{
+    const int G = 5;
+    for (int k = 0; k < 3; ++k) {
+        int a = rng_int(-G, G), b = rng_int(-G, G);
+        if (rng_int(0, 19) == 0) b = a; /* flat box now and then */
+        lo[k] = a < b ? a : b, hi[k] = a < b ? b : a;
+    }
+    const int mode = rng_int(0, 9);
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) v[i][k] = rng_int(-G - 2, G + 2);
+    if (mode == 1 || mode == 2) { /* vertices on box faces */
+        for (int i = 0; i < 3; ++i)
+            if (rng_int(0, 1)) {
+                const int k = rng_int(0, 2);
+                v[i][k] = rng_int(0, 1) ? lo[k] : hi[k];
+            }
+    } else if (mode == 3) { /* degenerate: collinear */
+        const int s = rng_int(-2, 2);
+        for (int k = 0; k < 3; ++k) v[2][k] = v[0][k] + s * (v[1][k] - v[0][k]);
+    } else if (mode == 4) { /* degenerate: repeated vertex or point */
+        memcpy(v[1], v[0], sizeof v[0]);
+        if (rng_int(0, 1)) memcpy(v[2], v[0], sizeof v[0]);
+    } else if (mode == 5) { /* triangle in a face plane of the box */
+        const int k = rng_int(0, 2);
+        const double c = rng_int(0, 1) ? lo[k] : hi[k];
+        for (int i = 0; i < 3; ++i) v[i][k] = c;
+    } else if (mode == 6) { /* all vertices outside one face, touching it */
+        const int k = rng_int(0, 2);
+        for (int i = 0; i < 3; ++i) v[i][k] = hi[k] + rng_int(0, 2);
+        v[rng_int(0, 2)][k] = hi[k];
+    } else if (mode == 7) { /* small triangles near the box boundary */
+        for (int k = 0; k < 3; ++k) v[0][k] = rng_int(0, 1) ? lo[k] + rng_int(-1, 1) : hi[k] + rng_int(-1, 1);
+        for (int i = 1; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) v[i][k] = v[0][k] + rng_int(-2, 2);
+    }
+}
+
+static void test_tribox(long n)
+{
+    /* fixed cases */
+    {
+        const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+        const double a[3] = {2, 0, 0}, b[3] = {0, 2, 0}, c[3] = {0, 0, 2}; /* plane x+y+z=2 cuts the box */
+        CHECK(ck_tribox(a, b, c, lo, hi) == 1 && ck_tribox_ref(a, b, c, lo, hi) == 1, "plane x+y+z=2");
+        const double a2[3] = {3, 0, 0}, b2[3] = {0, 3, 0}, c2[3] = {0, 0, 3}; /* touches the corner (1,1,1) */
+        CHECK(ck_tribox(a2, b2, c2, lo, hi) == 1 && ck_tribox_ref(a2, b2, c2, lo, hi) == 1, "corner touch");
+        const double a3[3] = {3.5, 0, 0}, b3[3] = {0, 3.5, 0}, c3[3] = {0, 0, 3.5};
+        CHECK(ck_tribox(a3, b3, c3, lo, hi) == 0 && ck_tribox_ref(a3, b3, c3, lo, hi) == 0, "corner miss");
+        const double a4[3] = {-1, 0.5, 0.5}, b4[3] = {2, 0.5, 0.5}, c4[3] = {2, 0.5, 0.5}; /* segment through */
+        CHECK(ck_tribox(a4, b4, c4, lo, hi) == 1 && ck_tribox_ref(a4, b4, c4, lo, hi) == 1, "segment through");
+        const double a5[3] = {-1, 2, 0.5}, b5[3] = {2, -1, 0.5}, c5[3] = {5, -4, 0.5}; /* collinear, touches edge at (1,0)? */
+        CHECK(ck_tribox(a5, b5, c5, lo, hi) == 1 && ck_tribox_ref(a5, b5, c5, lo, hi) == 1, "collinear through");
+        const double a6[3] = {-1, 3, 0.5}, b6[3] = {3, -1, 0.5}, c6[3] = {3, -1, 0.5}; /* x+y=2 touches (1,1) */
+        CHECK(ck_tribox(a6, b6, c6, lo, hi) == 1 && ck_tribox_ref(a6, b6, c6, lo, hi) == 1, "segment touches edge");
+        const double a7[3] = {-1, 3.25, 0.5}, b7[3] = {3.25, -1, 0.5}, c7[3] = {3.25, -1, 0.5};
+        CHECK(ck_tribox(a7, b7, c7, lo, hi) == 0 && ck_tribox_ref(a7, b7, c7, lo, hi) == 0, "segment misses edge");
+        /* big triangle enclosing the box's cross-section: no vertex inside, no edge crossing a face */
+        const double a8[3] = {-10, -10, 0.5}, b8[3] = {10, -10, 0.5}, c8[3] = {0, 10, 0.5};
+        CHECK(ck_tribox(a8, b8, c8, lo, hi) == 1 && ck_tribox_ref(a8, b8, c8, lo, hi) == 1, "big triangle");
+        const double a9[3] = {-10, -10, 1}, b9[3] = {10, -10, 1}, c9[3] = {0, 10, 1}; /* on top face */
+        CHECK(ck_tribox(a9, b9, c9, lo, hi) == 1 && ck_tribox_ref(a9, b9, c9, lo, hi) == 1, "big triangle on top");
+        const double a10[3] = {-10, -10, 1.5}, b10[3] = {10, -10, 1.5}, c10[3] = {0, 10, 1.5};
+        CHECK(ck_tribox(a10, b10, c10, lo, hi) == 0 && ck_tribox_ref(a10, b10, c10, lo, hi) == 0, "big triangle above");
+    }
+
+    /* grid cases: exact; oracle on a subset */
+    const long ngrid = n / 2, nfloat = n - n / 2;
+    long dis = 0, touching = 0, pos = 0, deg = 0, flat = 0, oracle_n = 0, oracle_bad = 0;
+    for (long it = 0; it < ngrid; ++it) {
+        double v[3][3], lo[3], hi[3];
+        gen_tribox_grid(v, lo, hi);
+        const int f = ck_tribox(v[0], v[1], v[2], lo, hi), r = ck_tribox_ref(v[0], v[1], v[2], lo, hi);
+        const double *vp[3] = {v[0], v[1], v[2]};
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; ++k) e1[k] = v[1][k] - v[0][k], e2[k] = v[2][k] - v[0][k];
+        const int isdeg = e1[1] * e2[2] - e1[2] * e2[1] == 0 && e1[2] * e2[0] - e1[0] * e2[2] == 0 &&
+                          e1[0] * e2[1] - e1[1] * e2[0] == 0;
+        const int isflat = !(lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]);
+        deg += isdeg, flat += isflat, pos += r;
+        if (f != r) {
+            ++dis;
+            if (dis <= 5)
+                fprintf(stderr, "tribox grid mismatch fast=%d ref=%d: (%g %g %g) (%g %g %g) (%g %g %g) box (%g %g %g)-(%g %g %g)\n",
+                        f, r, v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2],
+                        lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+        }
+        if (!isflat && r && tribox_misses_open(vp, lo, hi)) {
+            ++touching;
+            CHECK(f == 1 && r == 1, "exact touching case must meet");
+        }
+        if (it % 20 == 0) {
+            double bc[8][3];
+            i64 ti[3][3], bi[8][3];
+            box_corners(lo, hi, bc);
+            to_i64((const double(*)[3])v, 3, ti);
+            to_i64((const double(*)[3])bc, 8, bi);
+            const int truth = exact_meet((const i64(*)[3])ti, 3, (const i64(*)[3])bi, 8);
+            ++oracle_n;
+            if (truth != r || truth != f) ++oracle_bad;
+        }
+    }
+    printf("tribox grid:  %ld cases (%ld meet, %ld exactly touching, %ld degenerate triangles, %ld flat boxes): "
+           "%ld fast/ref disagreements; exact oracle on %ld of them: %ld wrong\n",
+           ngrid, pos, touching, deg, flat, dis, oracle_n, oracle_bad);
+    CHECK(dis == 0, "tribox grid: %ld disagreements", dis);
+    CHECK(oracle_bad == 0, "tribox grid: %ld oracle mismatches", oracle_bad);
+    CHECK(touching > ngrid / 100, "tribox grid: too few touching cases (%ld)", touching);
+
+    /* float cases: varied sizes, near touching by construction */
+    long fdis = 0, fpos = 0, fnear_bad = 0;
+    double worst = 0;
+    for (long it = 0; it < nfloat; ++it) {
+        double lo[3], hi[3], v[3][3];
+        const double scale = pow(10.0, rng_range(-3, 2));
+        const double off = rng_range(-100, 100);
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = off + scale * rng_range(-1, 1);
+            hi[k] = lo[k] + scale * pow(10.0, rng_range(-2, 0.5));
+        }
+        const double ts = scale * pow(10.0, rng_range(-2, 1));
+        double c[3];
+        for (int k = 0; k < 3; ++k) c[k] = rng_range(lo[k] - ts, hi[k] + ts);
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) v[i][k] = c[k] + ts * rng_range(-1, 1);
+        const int mode = rng_int(0, 5);
+        if (mode == 1) { /* a vertex exactly on a face value */
+            const int k = rng_int(0, 2);
+            v[rng_int(0, 2)][k] = rng_int(0, 1) ? lo[k] : hi[k];
+        } else if (mode == 2) { /* shift so that the triangle's min along k is hi[k] (rounded) */
+            const int k = rng_int(0, 2);
+            const double mn = fmin(v[0][k], fmin(v[1][k], v[2][k]));
+            for (int i = 0; i < 3; ++i) v[i][k] += hi[k] - mn;
+        } else if (mode == 3) { /* degenerate: collinear in floats (approximately) */
+            const double t = rng_range(-2, 2);
+            for (int k = 0; k < 3; ++k) v[2][k] = v[0][k] + t * (v[1][k] - v[0][k]);
+        } else if (mode == 4) { /* the plane through a box corner: v2 chosen on the plane of v0, v1, corner */
+            double corner[3] = {rng_int(0, 1) ? lo[0] : hi[0], rng_int(0, 1) ? lo[1] : hi[1],
+                                rng_int(0, 1) ? lo[2] : hi[2]};
+            const double s = rng_range(-1, 2), t = rng_range(-1, 2);
+            for (int k = 0; k < 3; ++k) v[2][k] = v[0][k] + s * (v[1][k] - v[0][k]) + t * (corner[k] - v[0][k]);
+        }
+        const int f = ck_tribox(v[0], v[1], v[2], lo, hi), r = ck_tribox_ref(v[0], v[1], v[2], lo, hi);
+        fpos += r;
+        if (f != r) {
+            ++fdis;
+            double bc[8][3];
+            box_corners(lo, hi, bc);
+            const double s = signed_sat((const double(*)[3])v, 3, (const double(*)[3])bc, 8);
+            double mag = 0;
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k < 3; ++k) mag = fmax(mag, fabs(v[i][k]));
+            for (int k = 0; k < 3; ++k) mag = fmax(mag, fmax(fabs(lo[k]), fabs(hi[k])));
+            const double rel = fabs(s) / mag;
+            worst = fmax(worst, rel);
+            if (!(rel <= 1e-12)) {
+                ++fnear_bad;
+                if (fnear_bad <= 5) fprintf(stderr, "tribox float disagreement not near touching: rel %g\n", rel);
+            }
+        }
+    }
+    printf("tribox float: %ld cases (%ld meet): %ld fast/ref disagreements, all within %.2e (relative) of touching\n",
+           nfloat, fpos, fdis, worst);
+    CHECK(fnear_bad == 0, "tribox float: %ld disagreements not near touching", fnear_bad);
+}
+
+/* ============================================================================
+ * triangle / triangle
+ * ========================================================================= */
+
+static int tt_both(const double a[3][3], const double b[3][3], int *f, int *r)
+{
+    *f = ck_tritri(a[0], a[1], a[2], b[0], b[1], b[2]);
+    *r = ck_tritri_ref(a[0], a[1], a[2], b[0], b[1], b[2]);
+    /* symmetric and permuted calls must agree too */
+    const int f2 = ck_tritri(b[1], b[2], b[0], a[2], a[1], a[0]);
+    const int r2 = ck_tritri_ref(b[0], b[2], b[1], a[1], a[2], a[0]);
+    return *f == f2 && *r == r2;
+}
+
+static void tt_case(const char *name, const double a[3][3], const double b[3][3], int expect)
+{
+    int f, r;
+    const int sym = tt_both(a, b, &f, &r);
+    CHECK(f == expect && r == expect && sym, "tritri %s: fast %d ref %d expected %d", name, f, r, expect);
+}
+
+/* a random grid triangle pair, many of them degenerate or touching */
+static void gen_tritri_grid(double a[3][3], double b[3][3])
+{
+    const int G = rng_int(0, 1) ? 2 : 4;
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) a[i][k] = rng_int(-G, G), b[i][k] = rng_int(-G, G);
+    const int mode = rng_int(0, 11);
+    if (mode == 1) { /* coplanar: both in a coordinate plane */
+        const int k = rng_int(0, 2);
+        const int c = rng_int(-1, 1);
+        for (int i = 0; i < 3; ++i) a[i][k] = c, b[i][k] = c;
+    } else if (mode == 2) { /* coplanar: both in the plane x + y + z = c (third coordinate solved) */
+        const int c = rng_int(-2, 2);
+        for (int i = 0; i < 3; ++i) a[i][2] = c - a[i][0] - a[i][1], b[i][2] = c - b[i][0] - b[i][1];
+    } else if (mode == 3) { /* shared vertex */
+        memcpy(b[rng_int(0, 2)], a[rng_int(0, 2)], sizeof a[0]);
+    } else if (mode == 4) { /* shared edge line: b0 on a's edge, b1 on its extension */
+        const int s = rng_int(-1, 2);
+        for (int k = 0; k < 3; ++k) b[0][k] = a[0][k] + s * (a[1][k] - a[0][k]);
+    } else if (mode == 5) { /* A degenerate (collinear or repeated) */
+        const int s = rng_int(-1, 2);
+        for (int k = 0; k < 3; ++k) a[2][k] = a[0][k] + s * (a[1][k] - a[0][k]);
+    } else if (mode == 6) { /* both degenerate */
+        const int s = rng_int(-1, 2), t = rng_int(-1, 2);
+        for (int k = 0; k < 3; ++k) a[2][k] = a[0][k] + s * (a[1][k] - a[0][k]);
+        for (int k = 0; k < 3; ++k) b[2][k] = b[0][k] + t * (b[1][k] - b[0][k]);
+        if (rng_int(0, 3) == 0)
+            for (int k = 0; k < 3; ++k) b[1][k] = a[1][k] + t * (a[1][k] - a[0][k]); /* collinear-ish */
+    } else if (mode == 7) { /* B = A translated by a small vector (often touching / parallel) */
+        const int dx = rng_int(-1, 1), dy = rng_int(-1, 1), dz = rng_int(-1, 1);
+        for (int i = 0; i < 3; ++i) b[i][0] = a[i][0] + dx, b[i][1] = a[i][1] + dy, b[i][2] = a[i][2] + dz;
+    } else if (mode == 8) { /* a vertex of B on the plane of A: b0 = a0 + s e1 + t e2 */
+        const int s = rng_int(-1, 2), t = rng_int(-1, 2);
+        for (int k = 0; k < 3; ++k) b[0][k] = a[0][k] + s * (a[1][k] - a[0][k]) + t * (a[2][k] - a[0][k]);
+    } else if (mode == 9) { /* all of B on one side of A's plane, touching it */
+        const int k = rng_int(0, 2);
+        for (int i = 0; i < 3; ++i) a[i][k] = 0, b[i][k] = rng_int(0, 2);
+        b[rng_int(0, 2)][k] = 0;
+    }
+}
+
+static void test_tritri(long n)
+{
+    /* specific cases */
+    {
+        const double A[3][3] = {{0, 0, 0}, {4, 0, 0}, {0, 4, 0}};
+        const double B1[3][3] = {{1, 1, 0}, {5, 1, 0}, {1, 5, 0}};
+        tt_case("coplanar overlapping", A, B1, 1);
+        const double B2[3][3] = {{4, 0, 0}, {6, 0, 0}, {5, 2, 0}};
+        tt_case("coplanar touching at a vertex", A, B2, 1);
+        const double B3[3][3] = {{5, 0, 0}, {7, 0, 0}, {6, 2, 0}};
+        tt_case("coplanar disjoint", A, B3, 0);
+        const double B3b[3][3] = {{3, 3, 0}, {6, 0, 0}, {6, 6, 0}}; /* vertex on the hypotenuse? (3,3): x+y=6 > 4 */
+        tt_case("coplanar disjoint near hypotenuse", A, B3b, 0);
+        const double B3c[3][3] = {{2, 2, 0}, {6, 0, 0}, {6, 6, 0}}; /* (2,2) is on the hypotenuse x+y=4 */
+        tt_case("coplanar vertex on edge", A, B3c, 1);
+        const double B3d[3][3] = {{-1, -1, 0}, {6, -1, 0}, {-1, 6, 0}}; /* contains A */
+        tt_case("coplanar containing", A, B3d, 1);
+        const double B4[3][3] = {{2, -1, 1}, {2, 1, -1}, {2, 3, 5}}; /* edge of B crosses edge of A? */
+        int f, r;
+        tt_both(A, B4, &f, &r);
+        CHECK(f == r, "tritri crossing: fast %d ref %d", f, r);
+        const double B5[3][3] = {{1, 1, 0}, {1, 1, 3}, {3, 3, 3}}; /* vertex (1,1,0) on face of A */
+        tt_case("vertex on face", A, B5, 1);
+        const double B6[3][3] = {{2, 0, 0}, {2, -3, 3}, {2, 3, 3}}; /* vertex (2,0,0) on edge of A, B above */
+        tt_case("vertex on edge", A, B6, 1);
+        const double B7[3][3] = {{2, -1, 0}, {2, 1, 0}, {2, 0, 3}}; /* edge crossing A's edge y=0 at (2,0,0) */
+        tt_case("edge through edge", A, B7, 1);
+        /* B meets the plane z = 0 in the segment (2,0,0)-(2,-2,0): only its end touches A's edge */
+        const double B8[3][3] = {{2, -1, 1}, {2, 1, -1}, {2, -3, -1}};
+        tt_case("edge-edge touching", A, B8, 1);
+        const double B8b[3][3] = {{2, -1, 1}, {2, 1, -1}, {3, -2, 0}}; /* z = 0 cut (2,0,0)-(3,-2,0) */
+        tt_case("edge-edge touching, skew", A, B8b, 1);
+        const double B8c[3][3] = {{2, -1, 1}, {2, 1, -1}, {3, -2, 0}};
+        double B8d[3][3];
+        for (int i = 0; i < 3; ++i) B8d[i][0] = B8c[i][0], B8d[i][1] = B8c[i][1] - 0.25, B8d[i][2] = B8c[i][2];
+        tt_case("edge-edge just apart", A, (const double(*)[3])B8d, 0);
+        const double B9[3][3] = {{0, 0, 0}, {4, 0, 0}, {0, 4, 0}};
+        tt_case("identical", A, B9, 1);
+        const double B10[3][3] = {{0, 0, 1}, {4, 0, 1}, {0, 4, 1}};
+        tt_case("disjoint parallel", A, B10, 0);
+        const double B11[3][3] = {{1, 1, -1}, {1, 1, 1}, {1, 1, 3}}; /* segment crossing A */
+        tt_case("degenerate segment crossing", A, B11, 1);
+        const double B12[3][3] = {{3, 3, -1}, {3, 3, 1}, {3, 3, 1}}; /* segment missing A (x+y=6>4) */
+        tt_case("degenerate segment missing", A, B12, 0);
+        const double B13[3][3] = {{1, 1, 0}, {1, 1, 0}, {1, 1, 0}}; /* point inside A */
+        tt_case("point in triangle", A, B13, 1);
+        const double B14[3][3] = {{-1, 2, 0}, {5, 2, 0}, {2, 2, 0}}; /* coplanar segment across */
+        tt_case("coplanar segment across", A, B14, 1);
+        const double S1[3][3] = {{0, 0, 0}, {2, 2, 0}, {4, 4, 0}};
+        const double S2[3][3] = {{0, 4, 0}, {4, 0, 0}, {2, 2, 0}};
+        tt_case("two segments crossing", S1, S2, 1);
+        const double S3[3][3] = {{0, 4, 1}, {4, 0, 1}, {2, 2, 1}};
+        tt_case("two segments skew", S1, S3, 0);
+        const double S4[3][3] = {{5, 5, 0}, {6, 6, 0}, {5, 5, 0}};
+        tt_case("collinear segments apart", S1, S4, 0);
+        const double S5[3][3] = {{4, 4, 0}, {6, 6, 0}, {5, 5, 0}};
+        tt_case("collinear segments touching", S1, S5, 1);
+    }
+
+    /* grid: exact, all three must agree with the oracle */
+    long pos = 0, bad = 0, asym = 0;
+    for (long it = 0; it < n; ++it) {
+        double a[3][3], b[3][3];
+        gen_tritri_grid(a, b);
+        int f, r;
+        if (!tt_both((const double(*)[3])a, (const double(*)[3])b, &f, &r)) ++asym;
+        i64 ai[3][3], bi[3][3];
+        to_i64((const double(*)[3])a, 3, ai);
+        to_i64((const double(*)[3])b, 3, bi);
+        const int truth = exact_meet((const i64(*)[3])ai, 3, (const i64(*)[3])bi, 3);
+        pos += truth;
+        if (f != truth || r != truth) {
+            ++bad;
+            if (bad <= 5)
+                fprintf(stderr,
+                        "tritri grid: truth %d fast %d ref %d: A (%g %g %g)(%g %g %g)(%g %g %g) B (%g %g %g)(%g %g "
+                        "%g)(%g %g %g)\n",
+                        truth, f, r, a[0][0], a[0][1], a[0][2], a[1][0], a[1][1], a[1][2], a[2][0], a[2][1], a[2][2],
+                        b[0][0], b[0][1], b[0][2], b[1][0], b[1][1], b[1][2], b[2][0], b[2][1], b[2][2]);
+        }
+    }
+    printf("tritri grid:  %ld pairs (%ld meet): %ld wrong against the exact oracle, %ld permutation asymmetries\n", n,
+           pos, bad, asym);
+    CHECK(bad == 0 && asym == 0, "tritri grid: %ld wrong, %ld asymmetric", bad, asym);
+
+    /* sheared grid: x -> S x + o with an integer matrix S of entries ~2^26
+     * (det != 0) keeps every coordinate exact in double and every answer
+     * unchanged (intersection is affine-invariant), but the determinants are
+     * no longer exact in double: this drives the exact-expansion fallback of
+     * the orientation predicates with non-zero rounding terms. */
+    static const double S[3][3] = {{67108865.0, 3, -7}, {5, 33554429.0, 11}, {-2, 9, 16777221.0}};
+    static const double o[3] = {0.5, -0.25, 0.125};
+    long sbad = 0, spos = 0;
+    const long ns = n / 2;
+    for (long it = 0; it < ns; ++it) {
+        double a[3][3], b[3][3], sa[3][3], sb[3][3];
+        gen_tritri_grid(a, b);
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) {
+                sa[i][k] = o[k] + S[k][0] * a[i][0] + S[k][1] * a[i][1] + S[k][2] * a[i][2];
+                sb[i][k] = o[k] + S[k][0] * b[i][0] + S[k][1] * b[i][1] + S[k][2] * b[i][2];
+            }
+        i64 ai[3][3], bi[3][3];
+        to_i64((const double(*)[3])a, 3, ai);
+        to_i64((const double(*)[3])b, 3, bi);
+        const int truth = exact_meet((const i64(*)[3])ai, 3, (const i64(*)[3])bi, 3);
+        const int f = ck_tritri(sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]);
+        const int f2 = ck_tritri(sb[2], sb[0], sb[1], sa[1], sa[0], sa[2]);
+        spos += truth;
+        if (f != truth || f2 != truth) ++sbad;
+    }
+    printf("tritri sheared grid: %ld pairs (%ld meet; coordinates up to 2^29, determinants not exact in double): "
+           "%ld wrong against the exact oracle\n",
+           ns, spos, sbad);
+    CHECK(sbad == 0, "tritri sheared grid: %ld wrong", sbad);
+
+    /* floats */
+    const long nf = n / 2;
+    long fdis = 0, fpos = 0, fbad = 0, fdis_mode[4] = {0}, n_mode[4] = {0};
+    double worst = 0;
+    for (long it = 0; it < nf; ++it) {
+        double a[3][3], b[3][3];
+        const double scale = pow(10.0, rng_range(-3, 2)), off = rng_range(-50, 50);
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) a[i][k] = off + scale * rng_range(-1, 1), b[i][k] = off + scale * rng_range(-1, 1);
+        const int mode = rng_int(0, 3);
+        if (mode == 1) { /* B's vertex on A's plane (rounded) */
+            const double s = rng_range(-0.5, 1.5), t = rng_range(-0.5, 1.5);
+            for (int k = 0; k < 3; ++k) b[0][k] = a[0][k] + s * (a[1][k] - a[0][k]) + t * (a[2][k] - a[0][k]);
+        } else if (mode == 2) { /* nearly coplanar */
+            for (int i = 0; i < 3; ++i) {
+                const double s = rng_range(-0.5, 1.5), t = rng_range(-0.5, 1.5);
+                for (int k = 0; k < 3; ++k) b[i][k] = a[0][k] + s * (a[1][k] - a[0][k]) + t * (a[2][k] - a[0][k]);
+            }
+        } else if (mode == 3) { /* shared vertex */
+            memcpy(b[0], a[rng_int(0, 2)], sizeof a[0]);
+        }
+        int f, r;
+        tt_both((const double(*)[3])a, (const double(*)[3])b, &f, &r);
+        fpos += r;
+        ++n_mode[mode];
+        if (f != r) {
+            ++fdis;
+            ++fdis_mode[mode];
+            const double s = signed_sat((const double(*)[3])a, 3, (const double(*)[3])b, 3);
+            double mag = 0;
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k < 3; ++k) mag = fmax(mag, fmax(fabs(a[i][k]), fabs(b[i][k])));
+            const double rel = fabs(s) / mag;
+            worst = fmax(worst, rel);
+            if (!(rel <= 1e-12)) {
+                ++fbad;
+                if (fbad <= 5) fprintf(stderr, "tritri float disagreement not near touching: rel %g\n", rel);
+            }
+        }
+    }
+    printf("tritri float: %ld pairs (%ld meet): %ld fast/ref disagreements, all within %.2e (relative) of touching\n"
+           "              by construction: random %ld/%ld, B vertex on A's plane %ld/%ld, B in A's plane (rounded) "
+           "%ld/%ld, shared vertex %ld/%ld\n",
+           nf, fpos, fdis, worst, fdis_mode[0], n_mode[0], fdis_mode[1], n_mode[1], fdis_mode[2], n_mode[2],
+           fdis_mode[3], n_mode[3]);
+    CHECK(fbad == 0, "tritri float: %ld disagreements not near touching", fbad);
+}
+
+/* ============================================================================
+ * convex hulls of point sets
+ * ========================================================================= */
+
+/* n integer points in one of several shapes */
+static void gen_set_grid(double (*p)[3], int n, int G)
+{
+    const int mode = rng_int(0, 7);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) p[i][k] = rng_int(-G, G);
+    if (mode == 1) { /* collinear */
+        for (int i = 2; i < n; ++i) {
+            const int t = rng_int(-1, 2);
+            for (int k = 0; k < 3; ++k) p[i][k] = p[0][k] + t * (p[1][k] - p[0][k]);
+        }
+    } else if (mode == 2) { /* in a coordinate plane */
+        const int k = rng_int(0, 2), c = rng_int(-1, 1);
+        for (int i = 0; i < n; ++i) p[i][k] = c;
+    } else if (mode == 3 && n >= 3) { /* in a general plane */
+        for (int i = 3; i < n; ++i) {
+            const int s = rng_int(-1, 1), t = rng_int(-1, 1);
+            for (int k = 0; k < 3; ++k) p[i][k] = p[0][k] + s * (p[1][k] - p[0][k]) + t * (p[2][k] - p[0][k]);
+        }
+    } else if (mode == 4) { /* a single point */
+        for (int i = 1; i < n; ++i) memcpy(p[i], p[0], sizeof p[0]);
+    } else if (mode >= 5 && n % 2 == 0) { /* a moving primitive: second half = first half + d */
+        const int h = n / 2;
+        const int d[3] = {rng_int(-2, 2), rng_int(-2, 2), rng_int(-2, 2)};
+        for (int i = 0; i < h; ++i)
+            for (int k = 0; k < 3; ++k) p[h + i][k] = p[i][k] + d[k];
+    }
+}
+
+static const int set_sizes[] = {1, 2, 3, 4, 6, 6, 6, 8};
+
+static void test_hulls_grid(long n)
+{
+    long pos = 0, refbad = 0, fastunsound = 0, fastmiss = 0, sep = 0, shared = 0, touch = 0;
+    const long inc0 = oracle_incomplete;
+    for (long it = 0; it < n; ++it) {
+        const int np = set_sizes[rng_int(0, 7)], nq = set_sizes[rng_int(0, 7)];
+        double p[8][3], q[8][3];
+        const int mode = rng_int(0, 5);
+        int G = rng_int(0, 1) ? 2 : 4;
+        gen_set_grid(p, np, G);
+        gen_set_grid(q, nq, G);
+        if (mode == 1) { /* a shared point: k * (convex combination of P) placed in Q, P scaled by k */
+            const int k = rng_int(2, 4);
+            int w[8] = {0};
+            for (int j = 0; j < k; ++j) w[rng_int(0, np - 1)]++;
+            double x[3] = {0, 0, 0};
+            for (int i = 0; i < np; ++i)
+                for (int c = 0; c < 3; ++c) x[c] += w[i] * p[i][c], p[i][c] *= k;
+            for (int i = 0; i < nq; ++i)
+                for (int c = 0; c < 3; ++c) q[i][c] = q[i][c] * k / 2;
+            memcpy(q[rng_int(0, nq - 1)], x, sizeof x);
+            ++shared;
+        } else if (mode == 2 || mode == 3) { /* slide Q so that it touches P's support plane along d */
+            int d[3] = {rng_int(-1, 1), rng_int(-1, 1), rng_int(-1, 1)};
+            if (mode == 2) d[0] = 1, d[1] = 0, d[2] = 0;
+            if (d[0] == 0 && d[1] == 0 && d[2] == 0) d[2] = 1;
+            double hp = -INFINITY, lq = INFINITY;
+            for (int i = 0; i < np; ++i) hp = fmax(hp, d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]);
+            for (int i = 0; i < nq; ++i) lq = fmin(lq, d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]);
+            /* translate Q by t (integer) with d.t = hp - lq + extra */
+            const double delta = hp - lq + rng_int(-1, 1) * (rng_int(0, 2) == 0);
+            int kk = 0;
+            while (d[kk] == 0) ++kk;
+            for (int i = 0; i < nq; ++i) q[i][kk] += delta / d[kk];
+            ++touch;
+        }
+        i64 pi[8][3], qi[8][3];
+        to_i64((const double(*)[3])p, np, pi);
+        to_i64((const double(*)[3])q, nq, qi);
+        const int truth = exact_meet((const i64(*)[3])pi, np, (const i64(*)[3])qi, nq);
+        const int r = ck_hulls_meet_ref((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+        const int f = ck_hulls_meet((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+        pos += truth;
+        sep += !truth;
+        if (r != truth) {
+            ++refbad;
+            if (refbad <= 5) {
+                fprintf(stderr, "hull ref wrong (truth %d ref %d) np %d nq %d\n P:", truth, r, np, nq);
+                for (int i = 0; i < np; ++i) fprintf(stderr, " (%g %g %g)", p[i][0], p[i][1], p[i][2]);
+                fprintf(stderr, "\n Q:");
+                for (int i = 0; i < nq; ++i) fprintf(stderr, " (%g %g %g)", q[i][0], q[i][1], q[i][2]);
+                fprintf(stderr, "\n");
+            }
+        }
+        if (f == 0 && truth == 1) ++fastunsound;
+        if (f == 1 && truth == 0) ++fastmiss;
+        if (mode == 1) CHECK(truth == 1 && r == 1 && f == 1, "shared point: truth %d ref %d fast %d", truth, r, f);
+    }
+    printf("hulls grid:   %ld pairs of 1-8 points (%ld meet, %ld apart; %ld built with a shared point, %ld slid to "
+           "touch): ref wrong %ld; fast said apart for meeting sets %ld; fast said meet for apart sets %ld "
+           "(%.3f%% of apart)\n",
+           n, pos, sep, shared, touch, refbad, fastunsound, fastmiss, sep ? 100.0 * fastmiss / sep : 0.0);
+    CHECK(refbad == 0, "hull ref: %ld wrong on exact data", refbad);
+    CHECK(fastunsound == 0, "hull fast: %ld unsound answers", fastunsound);
+    CHECK(oracle_incomplete == inc0, "oracle incomplete %ld times", oracle_incomplete - inc0);
+}
+
+static void random_float_set(double (*p)[3], int n, const double c[3], double s)
+{
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) p[i][k] = c[k] + s * rng_range(-1, 1);
+    if (n == 6 && rng_int(0, 1)) /* moving triangle: small motion */
+        for (int i = 3; i < 6; ++i)
+            for (int k = 0; k < 3; ++k) p[i][k] = p[i - 3][k] + 0.2 * s * rng_range(-1, 1);
+}
+
+static void test_hulls_float(long n)
+{
+    long big = 0, big_fast0 = 0, big_ref0 = 0, shared_bad = 0, tiny = 0, tiny_fast0 = 0, comb = 0, comb_apart = 0;
+    for (long it = 0; it < n; ++it) {
+        const int np = set_sizes[rng_int(1, 7)], nq = set_sizes[rng_int(1, 7)];
+        double p[8][3], q[8][3], c[3];
+        const double s = pow(10.0, rng_range(-3, 1));
+        for (int k = 0; k < 3; ++k) c[k] = rng_range(-10, 10);
+        random_float_set(p, np, c, s);
+        random_float_set(q, nq, c, s);
+        if (it % 8 == 0) { /* a point of P in Q: must be "meet" */
+            memcpy(q[rng_int(0, nq - 1)], p[rng_int(0, np - 1)], sizeof p[0]);
+            const int f = ck_hulls_meet((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+            const int r = ck_hulls_meet_ref((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+            if (!(f == 1 && r == 1)) ++shared_bad;
+            continue;
+        }
+        if (it % 8 == 4) { /* a convex combination of P in Q, rounded: "apart" only if really apart */
+            double w[8], ws = 0, x[3] = {0, 0, 0};
+            for (int i = 0; i < np; ++i) ws += (w[i] = rng_unit());
+            for (int i = 0; i < np; ++i)
+                for (int k = 0; k < 3; ++k) x[k] += w[i] / ws * p[i][k];
+            memcpy(q[rng_int(0, nq - 1)], x, sizeof x);
+            const int f = ck_hulls_meet((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+            const int r = ck_hulls_meet_ref((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+            ++comb;
+            if (!f || !r) {
+                ++comb_apart;
+                const double sd = signed_sat((const double(*)[3])p, np, (const double(*)[3])q, nq);
+                if (!(sd > 0)) ++shared_bad;
+            }
+            continue;
+        }
+        /* separate along a random unit direction by a relative gap g */
+        double d[3], dn = 0;
+        do {
+            for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+            dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        } while (dn < 0.1 || dn > 1);
+        for (int k = 0; k < 3; ++k) d[k] /= dn;
+        double hp = -INFINITY, lq = INFINITY;
+        for (int i = 0; i < np; ++i) hp = fmax(hp, d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]);
+        for (int i = 0; i < nq; ++i) lq = fmin(lq, d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]);
+        const double g = pow(10.0, rng_range(-9, 0));
+        const double shift = hp - lq + g * s;
+        for (int i = 0; i < nq; ++i)
+            for (int k = 0; k < 3; ++k) q[i][k] += shift * d[k];
+        const int f = ck_hulls_meet((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+        if (g > 1e-6) {
+            const int r = ck_hulls_meet_ref((const double(*)[3])p, np, (const double(*)[3])q, nq, 0.0);
+            ++big;
+            big_fast0 += f == 0;
+            big_ref0 += r == 0;
+        } else {
+            ++tiny;
+            tiny_fast0 += f == 0;
+        }
+    }
+    printf("hulls float:  %ld pairs apart by a gap > 1e-6 (relative): fast certified %.3f%%, ref %.3f%%; "
+           "%ld pairs with gap 1e-9..1e-6: fast certified %.2f%%\n"
+           "              %ld pairs with a rounded convex combination of P in Q: %ld reported apart (by fast or "
+           "ref; all really apart, signed distance > 0 in long double); %ld wrong answers on shared points\n",
+           big, 100.0 * big_fast0 / (double)(big ? big : 1), 100.0 * big_ref0 / (double)(big ? big : 1), tiny,
+           100.0 * tiny_fast0 / (double)(tiny ? tiny : 1), comb, comb_apart, shared_bad);
+    CHECK(big_fast0 >= 0.99 * (double)big, "fast certified only %ld of %ld", big_fast0, big);
+    CHECK(shared_bad == 0, "%ld shared-point float pairs reported apart", shared_bad);
+
+    /* tolerance: unit cubes' corners 1 apart along x */
+    double a[8][3], b[8][3];
+    const double lo0[3] = {0, 0, 0}, hi0[3] = {1, 1, 1}, lo1[3] = {2, 0.5, 0.5}, hi1[3] = {3, 1.5, 1.5};
+    box_corners(lo0, hi0, a);
+    box_corners(lo1, hi1, b);
+    CHECK(ck_hulls_meet((const double(*)[3])a, 8, (const double(*)[3])b, 8, 0.0) == 0, "cubes apart");
+    CHECK(ck_hulls_meet((const double(*)[3])a, 8, (const double(*)[3])b, 8, 0.99) == 0, "cubes apart, tol .99");
+    CHECK(ck_hulls_meet((const double(*)[3])a, 8, (const double(*)[3])b, 8, 1.0) == 1, "cubes at distance = tol");
+    CHECK(ck_hulls_meet_ref((const double(*)[3])a, 8, (const double(*)[3])b, 8, 1.0) == 1, "cubes, ref, tol 1");
+    CHECK(ck_hulls_meet_ref((const double(*)[3])a, 8, (const double(*)[3])b, 8, 0.99) == 0, "cubes, ref, tol .99");
+    CHECK(ck_hull_box((const double(*)[3])a, 8, lo1, hi1, 0.99) == 0, "hull box tol .99");
+    CHECK(ck_hull_box((const double(*)[3])a, 8, lo1, hi1, 1.0) == 1, "hull box tol 1");
+    /* a diagonal gap: distance sqrt(2)/2 between the edge x+y=2 region and a point */
+    const double tri[3][3] = {{0, 0, 0}, {2, 0, 0}, {0, 2, 0}}, pt[1][3] = {{1.5, 1.5, 0}};
+    CHECK(ck_hulls_meet(tri, 3, pt, 1, 0.70) == 0, "diagonal gap, tol .70");
+    CHECK(ck_hulls_meet(tri, 3, pt, 1, 0.71) == 1, "diagonal gap, tol .71");
+    /* bad input is answered conservatively */
+    const double nanp[1][3] = {{NAN, 1.5, 0}};
+    CHECK(ck_hulls_meet(nanp, 1, pt, 1, 0.0) == 1 && ck_hulls_meet_ref(nanp, 1, pt, 1, 0.0) == 1, "NaN");
+    CHECK(ck_hulls_meet(tri, 0, pt, 1, 0.0) == 1 && ck_hulls_meet(tri, 9, pt, 1, 0.0) == 1, "bad counts");
+}
+
+static void test_hull_box(long n)
+{
+    /* triangles: against the exact tribox reference on grid data */
+    long unsound = 0, miss = 0, sep = 0;
+    for (long it = 0; it < n; ++it) {
+        double v[3][3], lo[3], hi[3];
+        gen_tribox_grid(v, lo, hi);
+        const int hb = ck_hull_box((const double(*)[3])v, 3, lo, hi, 0.0);
+        const int tr = ck_tribox_ref(v[0], v[1], v[2], lo, hi);
+        sep += !tr;
+        unsound += hb == 0 && tr == 1;
+        miss += hb == 1 && tr == 0;
+    }
+    printf("hull_box/triangles (grid): %ld cases, %ld apart: hull_box said apart for meeting %ld, said meet for "
+           "apart %ld (%.3f%%)\n",
+           n, sep, unsound, miss, 100.0 * miss / (double)(sep ? sep : 1));
+    CHECK(unsound == 0, "hull_box unsound on %ld triangles", unsound);
+    CHECK(miss <= sep / 1000, "hull_box missed %ld of %ld separations on exact data", miss, sep);
+
+    /* 2..8-point hulls against boxes, exact oracle */
+    long unsound2 = 0, miss2 = 0, sep2 = 0, n2 = n / 4;
+    for (long it = 0; it < n2; ++it) {
+        const int np = set_sizes[rng_int(1, 7)];
+        double p[8][3], lo[3], hi[3], dummy[3][3], bc[8][3];
+        gen_set_grid(p, np, 5);
+        gen_tribox_grid(dummy, lo, hi);
+        const int hb = ck_hull_box((const double(*)[3])p, np, lo, hi, 0.0);
+        box_corners(lo, hi, bc);
+        i64 pi[8][3], bi[8][3];
+        to_i64((const double(*)[3])p, np, pi);
+        to_i64((const double(*)[3])bc, 8, bi);
+        const int truth = exact_meet((const i64(*)[3])pi, np, (const i64(*)[3])bi, 8);
+        sep2 += !truth;
+        unsound2 += hb == 0 && truth == 1;
+        miss2 += hb == 1 && truth == 0;
+    }
+    printf("hull_box/hulls (grid): %ld cases, %ld apart: said apart for meeting %ld, said meet for apart %ld (%.3f%%)\n",
+           n2, sep2, unsound2, miss2, 100.0 * miss2 / (double)(sep2 ? sep2 : 1));
+    CHECK(unsound2 == 0, "hull_box unsound on %ld hulls", unsound2);
+
+    /* floats: triangles vs boxes, agreement with ck_tribox away from touching */
+    long fdis = 0, fbad = 0, funsound = 0;
+    for (long it = 0; it < n; ++it) {
+        double lo[3], hi[3], v[3][3], c[3];
+        const double s = pow(10.0, rng_range(-2, 1));
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = rng_range(-5, 5);
+            hi[k] = lo[k] + s * rng_range(0.1, 1);
+            c[k] = rng_range(lo[k] - s, hi[k] + s);
+        }
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) v[i][k] = c[k] + s * rng_range(-1, 1);
+        const int hb = ck_hull_box((const double(*)[3])v, 3, lo, hi, 0.0);
+        const int tb = ck_tribox(v[0], v[1], v[2], lo, hi);
+        if (hb != tb) {
+            ++fdis;
+            double bc[8][3];
+            box_corners(lo, hi, bc);
+            const double sd = signed_sat((const double(*)[3])v, 3, (const double(*)[3])bc, 8);
+            if (hb == 0) ++funsound;
+            if (fabs(sd) > 1e-9 * s) ++fbad;
+        }
+    }
+    printf("hull_box/triangles (float): %ld cases: %ld differ from ck_tribox (%ld with hull_box saying apart; %ld not "
+           "within 1e-9 of touching)\n",
+           n, fdis, funsound, fbad);
+    CHECK(fbad == 0, "hull_box float: %ld disagreements away from touching", fbad);
+}
+
+/* ============================================================================
+ * timings
+ * ========================================================================= */
+
+static volatile long sink;
+
+static void timings(void)
+{
+    enum { NP = 4096 };
+    static double A[NP][6][3], B[NP][6][3], lo[NP][3], hi[NP][3];
+    /* candidate-like pairs: triangles of size ~1 whose centres are ~0.4 apart, moving by ~0.1 */
+    for (int i = 0; i < NP; ++i) {
+        double c[3];
+        for (int k = 0; k < 3; ++k) c[k] = rng_range(-50, 50);
+        for (int j = 0; j < 3; ++j)
+            for (int k = 0; k < 3; ++k) {
+                A[i][j][k] = c[k] + rng_range(-0.5, 0.5);
+                B[i][j][k] = c[k] + 0.25 + rng_range(-0.5, 0.5);
+            }
+        for (int j = 3; j < 6; ++j)
+            for (int k = 0; k < 3; ++k) {
+                A[i][j][k] = A[i][j - 3][k] + rng_range(-0.1, 0.1);
+                B[i][j][k] = B[i][j - 3][k] + rng_range(-0.1, 0.1);
+            }
+        const double h = rng_range(0.05, 0.5);
+        for (int k = 0; k < 3; ++k) {
+            lo[i][k] = c[k] + rng_range(-0.8, 0.3);
+            hi[i][k] = lo[i][k] + h;
+        }
+    }
+    const int R = 50;
+    long acc = 0;
+    double t0;
+    long meets;
+
+#define TIME_IT(label, call)                                                                          \
+    do {                                                                                              \
+        meets = 0;                                                                                    \
+        t0 = now_s();                                                                                 \
+        for (int r = 0; r < R; ++r)                                                                   \
+            for (int i = 0; i < NP; ++i) meets += (call);                                             \
+        const double dt = now_s() - t0;                                                               \
+        acc += meets;                                                                                 \
+        printf("  %-34s %8.1f ns/call  (%.0f%% meet)\n", label, 1e9 * dt / ((double)R * NP),          \
+               100.0 * (double)meets / ((double)R * NP));                                             \
+    } while (0)
+
+    printf("timings (4096 candidate-like pairs x %d):\n", R);
+    TIME_IT("ck_hulls_meet 6 vs 6", ck_hulls_meet((const double(*)[3])A[i], 6, (const double(*)[3])B[i], 6, 0.0));
+    TIME_IT("ck_hulls_meet_ref 6 vs 6",
+            ck_hulls_meet_ref((const double(*)[3])A[i], 6, (const double(*)[3])B[i], 6, 0.0));
+    TIME_IT("ck_hulls_meet 2 vs 6 (vertex-face)",
+            ck_hulls_meet((const double(*)[3])A[i], 2, (const double(*)[3])B[i], 6, 0.0));
+    TIME_IT("ck_tritri", ck_tritri(A[i][0], A[i][1], A[i][2], B[i][0], B[i][1], B[i][2]));
+    TIME_IT("ck_tritri_ref", ck_tritri_ref(A[i][0], A[i][1], A[i][2], B[i][0], B[i][1], B[i][2]));
+    TIME_IT("ck_tribox", ck_tribox(A[i][0], A[i][1], A[i][2], lo[i], hi[i]));
+    TIME_IT("ck_tribox_ref", ck_tribox_ref(A[i][0], A[i][1], A[i][2], lo[i], hi[i]));
+    TIME_IT("ck_hull_box 6 points", ck_hull_box((const double(*)[3])A[i], 6, lo[i], hi[i], 0.0));
+    sink = acc;
+#undef TIME_IT
+}
+
+int main(int argc, char **argv)
+{
+    long n = 1000000;
+    if (argc > 1) n = atol(argv[1]);
+    if (n < 100) n = 100;
+    double t = now_s();
+    test_tribox(n);
+    printf("  (%.1f s)\n", now_s() - t);
+    t = now_s();
+    test_tritri(n);
+    printf("  (%.1f s)\n", now_s() - t);
+    t = now_s();
+    test_hulls_grid(n / 10);
+    test_hulls_float(n / 10);
+    test_hull_box(n / 10);
+    printf("  (%.1f s)\n", now_s() - t);
+    timings();
+    return check_finish("test_kernels");
+}
