@@ -1,2 +1,98 @@
-/* boxes.c: not written yet */
-typedef int clash_placeholder_boxes_;
+/*
+ * boxes.c — face boxes over SoA positions (stage S1).
+ *
+ * For each face f in [f0, f1): the axis-aligned box of its three vertices in
+ * state s, and in swept mode (px non-NULL) also of its three vertices in
+ * state s-1: the box of the face's swept hull.  Each box is rounded outward
+ * by one float ulp (nextafterf toward -inf / +inf) so that a box computed in
+ * float never excludes a point that the exact (double) tests downstream would
+ * count as on the face.  The object box (olo, ohi) is reduced on the way.
+ *
+ * Per face: reads 12 bytes of indices and 36 (72 swept) bytes of positions
+ * (gathered), writes 24 bytes of box.
+ */
+#include <math.h>
+
+#include "kernels/kernels.h"
+
+static inline float mn3(float a, float b, float c) { return fminf(a, fminf(b, c)); }
+static inline float mx3(float a, float b, float c) { return fmaxf(a, fmaxf(b, c)); }
+
+void ck_face_boxes_ref(int64_t f0, int64_t f1, const int32_t *i0, const int32_t *i1, const int32_t *i2,
+                       const float *x, const float *y, const float *z, const float *px, const float *py,
+                       const float *pz, float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
+                       float olo[3], float ohi[3])
+{
+    for (int64_t f = f0; f < f1; ++f) {
+        const int32_t a = i0[f], b = i1[f], c = i2[f];
+        float lo[3] = {mn3(x[a], x[b], x[c]), mn3(y[a], y[b], y[c]), mn3(z[a], z[b], z[c])};
+        float hi[3] = {mx3(x[a], x[b], x[c]), mx3(y[a], y[b], y[c]), mx3(z[a], z[b], z[c])};
+        if (px) {
+            lo[0] = fminf(lo[0], mn3(px[a], px[b], px[c])), hi[0] = fmaxf(hi[0], mx3(px[a], px[b], px[c]));
+            lo[1] = fminf(lo[1], mn3(py[a], py[b], py[c])), hi[1] = fmaxf(hi[1], mx3(py[a], py[b], py[c]));
+            lo[2] = fminf(lo[2], mn3(pz[a], pz[b], pz[c])), hi[2] = fmaxf(hi[2], mx3(pz[a], pz[b], pz[c]));
+        }
+        for (int d = 0; d < 3; ++d) {
+            lo[d] = nextafterf(lo[d], -INFINITY);
+            hi[d] = nextafterf(hi[d], INFINITY);
+            olo[d] = fminf(olo[d], lo[d]);
+            ohi[d] = fmaxf(ohi[d], hi[d]);
+        }
+        lox[f] = lo[0], loy[f] = lo[1], loz[f] = lo[2];
+        hix[f] = hi[0], hiy[f] = hi[1], hiz[f] = hi[2];
+    }
+}
+
+/* Outward rounding by one ulp without a libm call: for finite non-zero x,
+ * stepping the bit pattern moves one ulp away from or toward zero. */
+static inline float down1(float v)
+{
+    union { float f; int32_t i; } u = {v};
+    if (v > 0) u.i -= 1;
+    else if (v < 0) u.i += 1;
+    else return -1.40129846e-45f;
+    return u.f;
+}
+static inline float up1(float v)
+{
+    union { float f; int32_t i; } u = {v};
+    if (v > 0) u.i += 1;
+    else if (v < 0) u.i -= 1;
+    else return 1.40129846e-45f;
+    return u.f;
+}
+
+void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
+                   const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                   const float *restrict z, const float *restrict px, const float *restrict py,
+                   const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
+                   float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3])
+{
+    float ol0 = olo[0], ol1 = olo[1], ol2 = olo[2], oh0 = ohi[0], oh1 = ohi[1], oh2 = ohi[2];
+    if (px) {
+        for (int64_t f = f0; f < f1; ++f) {
+            const int32_t a = i0[f], b = i1[f], c = i2[f];
+            float l0 = fminf(mn3(x[a], x[b], x[c]), mn3(px[a], px[b], px[c]));
+            float l1 = fminf(mn3(y[a], y[b], y[c]), mn3(py[a], py[b], py[c]));
+            float l2 = fminf(mn3(z[a], z[b], z[c]), mn3(pz[a], pz[b], pz[c]));
+            float h0 = fmaxf(mx3(x[a], x[b], x[c]), mx3(px[a], px[b], px[c]));
+            float h1 = fmaxf(mx3(y[a], y[b], y[c]), mx3(py[a], py[b], py[c]));
+            float h2 = fmaxf(mx3(z[a], z[b], z[c]), mx3(pz[a], pz[b], pz[c]));
+            l0 = down1(l0), l1 = down1(l1), l2 = down1(l2), h0 = up1(h0), h1 = up1(h1), h2 = up1(h2);
+            lox[f] = l0, loy[f] = l1, loz[f] = l2, hix[f] = h0, hiy[f] = h1, hiz[f] = h2;
+            ol0 = fminf(ol0, l0), ol1 = fminf(ol1, l1), ol2 = fminf(ol2, l2);
+            oh0 = fmaxf(oh0, h0), oh1 = fmaxf(oh1, h1), oh2 = fmaxf(oh2, h2);
+        }
+    } else {
+        for (int64_t f = f0; f < f1; ++f) {
+            const int32_t a = i0[f], b = i1[f], c = i2[f];
+            float l0 = mn3(x[a], x[b], x[c]), l1 = mn3(y[a], y[b], y[c]), l2 = mn3(z[a], z[b], z[c]);
+            float h0 = mx3(x[a], x[b], x[c]), h1 = mx3(y[a], y[b], y[c]), h2 = mx3(z[a], z[b], z[c]);
+            l0 = down1(l0), l1 = down1(l1), l2 = down1(l2), h0 = up1(h0), h1 = up1(h1), h2 = up1(h2);
+            lox[f] = l0, loy[f] = l1, loz[f] = l2, hix[f] = h0, hiy[f] = h1, hiz[f] = h2;
+            ol0 = fminf(ol0, l0), ol1 = fminf(ol1, l1), ol2 = fminf(ol2, l2);
+            oh0 = fmaxf(oh0, h0), oh1 = fmaxf(oh1, h1), oh2 = fmaxf(oh2, h2);
+        }
+    }
+    olo[0] = ol0, olo[1] = ol1, olo[2] = ol2, ohi[0] = oh0, ohi[1] = oh1, ohi[2] = oh2;
+}

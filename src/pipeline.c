@@ -1,2 +1,431 @@
-/* pipeline.c: not written yet */
-typedef int clash_placeholder_pipeline_;
+/*
+ * pipeline.c — one step of the coarse-to-fine face-pair method (003 ch. 3–4).
+ *
+ *   S0 motion  world positions of state s; state s-1 kept (motion.c)
+ *   S1 boxes   face boxes (swept: over both states), object boxes
+ *   S2 broad   overlapping object pairs and their overlap regions box ∩ box
+ *              (all pairs for few objects, sort-and-sweep for many)
+ *   S3 cull    faces of each object that meet one of its overlap regions
+ *              (exact face/box test); with self-collision an object's own
+ *              box is one of its regions
+ *   S4 mid     candidate face pairs: the face octree (octree.c), or the
+ *              brute-force oracle (every eligible face pair whose boxes
+ *              overlap, found by sort-and-sweep over all face boxes)
+ *   S5 narrow  the face-pair test: static, triangle/triangle; swept, the
+ *              convex hulls of each face's 6 vertex positions at s-1 and s
+ *   S6 gather  hits in canonical order (candidates are sorted already)
+ *
+ * Conservative culling.  Every culling test (boxes, regions, octree cells)
+ * works on sets grown by delta, a few float ulps of the scene's coordinate
+ * magnitude, far above the rounding margin of the double-precision narrow
+ * tests.  So a pair the narrow test accepts always survives S1–S4, and the
+ * pipeline's pair set equals the oracle's exactly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+#include "kernels/kernels.h"
+#include "pipeline.h"
+#include "sort.h"
+
+clash_config clash_config_default(void)
+{
+    return (clash_config){.steps = -1,
+                          .mode = -1,
+                          .self_collision = -1,
+                          .threads = 0,
+                          .backend = CLASH_BACKEND_OMP,
+                          .partition = CLASH_PART_CHUNK,
+                          .schedule = CLASH_SCHED_DYNAMIC,
+                          .midphase = CLASH_MID_OCTREE,
+                          .broadphase = CLASH_BROAD_AUTO,
+                          .octree_level = 0,
+                          .stop_at_first = 0};
+}
+
+const char *clash_stage_name(int stage)
+{
+    static const char *const names[CLASH_NSTAGES] = {"motion", "boxes", "broad", "cull", "mid", "narrow", "gather"};
+    return stage >= 0 && stage < CLASH_NSTAGES ? names[stage] : "?";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
+static inline int face_points(const clash_run *run, uint32_t f, double p[6][3])
+{
+    const clash_scene *sc = run->sc;
+    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+    for (int k = 0; k < 3; ++k) p[k][0] = sc->x[v[k]], p[k][1] = sc->y[v[k]], p[k][2] = sc->z[v[k]];
+    if (run->cfg.mode != CLASH_MODE_SWEPT) return 3;
+    for (int k = 0; k < 3; ++k) p[3 + k][0] = sc->px[v[k]], p[3 + k][1] = sc->py[v[k]], p[3 + k][2] = sc->pz[v[k]];
+    return 6;
+}
+
+int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
+{
+    double p[6][3];
+    const int np = face_points(run, f, p);
+    const double d = run->delta;
+    if (np == 3) {
+        const double glo[3] = {lo[0] - d, lo[1] - d, lo[2] - d}, ghi[3] = {hi[0] + d, hi[1] + d, hi[2] + d};
+        return ck_tribox(p[0], p[1], p[2], glo, ghi);
+    }
+    return ck_hull_box((const double(*)[3])p, np, lo, hi, d);
+}
+
+static int narrow_test(const clash_run *run, uint32_t a, uint32_t b)
+{
+    double p[6][3], q[6][3];
+    const int np = face_points(run, a, p);
+    face_points(run, b, q);
+    if (np == 3) return ck_tritri(p[0], p[1], p[2], q[0], q[1], q[2]);
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, 0.0);
+}
+
+/* ---- run lifetime ---------------------------------------------------------------- */
+
+void clash_run_destroy(clash_run *run)
+{
+    if (!run) return;
+    free(run->face_obj);
+    free(run->lox), free(run->loy), free(run->loz), free(run->hix), free(run->hiy), free(run->hiz);
+    free(run->obox), free(run->op), free(run->reg_ofs), free(run->regs), free(run->keep), free(run->kept);
+    if (run->wbuf)
+        for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
+    free(run->wbuf);
+    free(run->cand), free(run->hit), free(run->pairs);
+    free(run);
+}
+
+clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
+{
+    clash_config c = *cfg;
+    clash_scene_apply_defaults(sc, &c);
+    if (c.mode != CLASH_MODE_STATIC && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
+        return NULL;
+    }
+    if (c.midphase != CLASH_MID_OCTREE && c.midphase != CLASH_MID_BRUTE) {
+        clash_fail(err, CLASH_EINPUT, "midphase: %s is not available yet (octree, or brute for the oracle)",
+                   c.midphase == CLASH_MID_BVH ? "bvh" : "bboxpipe");
+        return NULL;
+    }
+    if (c.backend != CLASH_BACKEND_OMP) {
+        clash_fail(err, CLASH_EINPUT, "backend: pthreads is not available yet (omp only)");
+        return NULL;
+    }
+    if (c.schedule != CLASH_SCHED_STATIC_CHUNK && c.schedule != CLASH_SCHED_STATIC_STRIDE &&
+        c.schedule != CLASH_SCHED_DYNAMIC) {
+        clash_fail(err, CLASH_EINPUT, "schedule: %s is not available yet (static-chunk, static-stride, dynamic)",
+                   c.schedule == CLASH_SCHED_PRODUCER_CONSUMER ? "producer-consumer" : "stealing");
+        return NULL;
+    }
+    if (sc->deforming && c.steps >= sc->nframes) {
+        clash_fail(err, CLASH_EINPUT, "%s: %d steps need %d frames, but the scene has %d", sc->name, c.steps,
+                   c.steps + 1, sc->nframes);
+        return NULL;
+    }
+    clash_run *run = calloc(1, sizeof *run);
+    if (!run) goto oom;
+    run->sc = sc;
+    run->cfg = c;
+    run->threads = clash_sched_threads(c.threads);
+    const size_t nf = (size_t)sc->nf;
+    run->face_obj = malloc(nf * sizeof(int32_t));
+    float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
+    for (int i = 0; i < 6; ++i)
+        if (!(*b[i] = clash_aligned_calloc(nf, sizeof(float)))) goto oom;
+    run->obox = calloc((size_t)sc->nobj, sizeof(clash_box));
+    run->reg_ofs = calloc((size_t)sc->nobj + 1, sizeof(int64_t));
+    run->keep = calloc(nf, 1);
+    run->kept = malloc(nf * sizeof(uint32_t));
+    run->wbuf = calloc((size_t)run->threads, sizeof(clash_keybuf));
+    if (!run->face_obj || !run->obox || !run->reg_ofs || !run->keep || !run->kept || !run->wbuf) goto oom;
+    for (int o = 0; o < sc->nobj; ++o)
+        for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) run->face_obj[f] = o;
+    return run;
+oom:
+    clash_run_destroy(run);
+    clash_fail(err, CLASH_EFAIL, "out of memory creating the run");
+    return NULL;
+}
+
+/* ---- S1 ------------------------------------------------------------------------------ */
+
+static void stage_boxes(clash_run *run)
+{
+    clash_scene *sc = run->sc;
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    for (int o = 0; o < sc->nobj; ++o) {
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        ck_face_boxes(sc->fofs[o], sc->fofs[o + 1], sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
+                      swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy,
+                      run->hiz, lo, hi);
+        memcpy(run->obox[o].lo, lo, sizeof lo);
+        memcpy(run->obox[o].hi, hi, sizeof hi);
+    }
+    /* Culling inflation: 8 float ulps of the largest coordinate magnitude. */
+    float m = 0;
+    for (int o = 0; o < sc->nobj; ++o)
+        for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
+    run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
+}
+
+/* ---- S2 ------------------------------------------------------------------------------ */
+
+static int push_objpair(clash_run *run, int a, int b)
+{
+    const clash_box *A = &run->obox[a], *B = &run->obox[b];
+    const float d = run->delta;
+    clash_box r;
+    for (int k = 0; k < 3; ++k) {
+        r.lo[k] = fmaxf(A->lo[k], B->lo[k]) - d;
+        r.hi[k] = fminf(A->hi[k], B->hi[k]) + d;
+        if (r.lo[k] > r.hi[k]) return 0;
+    }
+    if (run->nop == run->cap_op) {
+        size_t cap = run->cap_op ? 2 * run->cap_op : 64;
+        clash_objpair *p = realloc(run->op, cap * sizeof *p);
+        if (!p) return -1;
+        run->op = p, run->cap_op = cap;
+    }
+    run->op[run->nop++] = (clash_objpair){a, b, r};
+    return 0;
+}
+
+typedef struct { float lo; int32_t o; } sap_item;
+static int cmp_sap(const void *x, const void *y)
+{
+    const sap_item *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : (a->o > b->o) - (a->o < b->o);
+}
+static int cmp_objpair(const void *x, const void *y)
+{
+    const clash_objpair *a = x, *b = y;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+static int stage_broad(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const int n = sc->nobj;
+    run->nop = 0;
+    int sap = run->cfg.broadphase == CLASH_BROAD_SAP || (run->cfg.broadphase == CLASH_BROAD_AUTO && n > 64);
+    if (!sap) {
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b)
+                if (push_objpair(run, a, b)) return -1;
+    } else {
+        sap_item *it = malloc((size_t)n * sizeof *it);
+        if (!it) return -1;
+        for (int o = 0; o < n; ++o) it[o] = (sap_item){run->obox[o].lo[0], o};
+        qsort(it, (size_t)n, sizeof *it, cmp_sap);
+        for (int i = 0; i < n; ++i) {
+            const int a = it[i].o;
+            const float hx = run->obox[a].hi[0] + 2 * run->delta;
+            for (int j = i + 1; j < n && it[j].lo <= hx; ++j) {
+                const int b = it[j].o;
+                if (push_objpair(run, a < b ? a : b, a < b ? b : a)) {
+                    free(it);
+                    return -1;
+                }
+            }
+        }
+        free(it);
+        qsort(run->op, run->nop, sizeof *run->op, cmp_objpair);
+    }
+    return 0;
+}
+
+/* ---- S3 ------------------------------------------------------------------------------ */
+
+typedef struct cull_ctx { clash_run *run; } cull_ctx;
+
+static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = ((cull_ctx *)p)->run;
+    for (int64_t f = begin; f < end; f += step) {
+        const int32_t o = run->face_obj[f];
+        uint8_t k = 0;
+        for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1] && !k; ++r) {
+            const clash_box *R = &run->regs[r];
+            if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] ||
+                run->hiy[f] < R->lo[1] || run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
+                continue;
+            const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
+            k = (uint8_t)clash_face_meets_box(run, (uint32_t)f, lo, hi);
+        }
+        run->keep[f] = k;
+    }
+}
+
+static int stage_cull(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const int n = sc->nobj, self = run->cfg.self_collision;
+    /* CSR of regions per object */
+    memset(run->reg_ofs, 0, sizeof(int64_t) * ((size_t)n + 1));
+    for (size_t i = 0; i < run->nop; ++i) run->reg_ofs[run->op[i].a + 1]++, run->reg_ofs[run->op[i].b + 1]++;
+    if (self)
+        for (int o = 0; o < n; ++o) run->reg_ofs[o + 1]++;
+    for (int o = 0; o < n; ++o) run->reg_ofs[o + 1] += run->reg_ofs[o];
+    free(run->regs);
+    run->regs = malloc(sizeof(clash_box) * (size_t)(run->reg_ofs[n] ? run->reg_ofs[n] : 1));
+    int64_t *fill = malloc(sizeof(int64_t) * (size_t)n);
+    if (!run->regs || !fill) {
+        free(fill);
+        return -1;
+    }
+    memcpy(fill, run->reg_ofs, sizeof(int64_t) * (size_t)n);
+    if (self)
+        for (int o = 0; o < n; ++o) {
+            clash_box b = run->obox[o];
+            for (int d = 0; d < 3; ++d) b.lo[d] -= run->delta, b.hi[d] += run->delta;
+            run->regs[fill[o]++] = b;
+        }
+    for (size_t i = 0; i < run->nop; ++i) {
+        run->regs[fill[run->op[i].a]++] = run->op[i].region;
+        run->regs[fill[run->op[i].b]++] = run->op[i].region;
+    }
+    free(fill);
+    cull_ctx c = {run};
+    clash_par_for(sc->nf, run->threads, run->cfg.partition, 0, cull_range, &c);
+    size_t m = 0;
+    for (int64_t f = 0; f < sc->nf; ++f)
+        if (run->keep[f]) run->kept[m++] = (uint32_t)f;
+    run->nkept = m;
+    return 0;
+}
+
+/* ---- S4, the oracle: every eligible pair with overlapping face boxes ------------------ */
+
+typedef struct { float lo; uint32_t f; } face_item;
+static int cmp_face_item(const void *x, const void *y)
+{
+    const face_item *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : (a->f > b->f) - (a->f < b->f);
+}
+
+static int brute_candidates(clash_run *run)
+{
+    const size_t nf = (size_t)run->sc->nf;
+    face_item *it = malloc(nf * sizeof *it);
+    if (!it) return -1;
+    for (size_t f = 0; f < nf; ++f) it[f] = (face_item){run->lox[f], (uint32_t)f};
+    qsort(it, nf, sizeof *it, cmp_face_item);
+    clash_keybuf kb = {0};
+    kb.v = run->cand, kb.cap = run->cap_cand;
+    for (size_t i = 0; i < nf; ++i) {
+        const uint32_t a = it[i].f;
+        const float hx = run->hix[a] + 2 * run->delta;
+        for (size_t j = i + 1; j < nf && it[j].lo <= hx; ++j) {
+            const uint32_t b = it[j].f, lo = a < b ? a : b, hi = a < b ? b : a;
+            if (clash_pair_eligible(run, lo, hi) && clash_faceboxes_overlap(run, lo, hi))
+                if (clash_keybuf_push(&kb, (uint64_t)lo << 32 | hi)) {
+                    run->cand = kb.v, run->cap_cand = kb.cap;
+                    free(it);
+                    return -1;
+                }
+        }
+    }
+    free(it);
+    run->cand = kb.v, run->cap_cand = kb.cap;
+    size_t n = clash_sort_unique_u64(kb.v, kb.n);
+    if (n == (size_t)-1) return -1;
+    run->ncand = n;
+    return 0;
+}
+
+/* ---- S5 ------------------------------------------------------------------------------ */
+
+static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = p;
+    for (int64_t i = begin; i < end; i += step) {
+        const uint64_t k = run->cand[i];
+        run->hit[i] = (uint8_t)narrow_test(run, (uint32_t)(k >> 32), (uint32_t)k);
+    }
+}
+
+/* ---- one step ------------------------------------------------------------------------- */
+
+int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    clash_scene *sc = run->sc;
+    clash_step_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    out->pairs = NULL, out->count = 0;
+    double t0 = now(), t1;
+    int rc;
+    /* S0 */
+    if ((rc = clash_scene_set_state(sc, s, err))) return rc;
+    st->vertices = sc->nv;
+    t1 = now(), st->seconds[CLASH_S0_MOTION] = t1 - t0, t0 = t1;
+    /* S1 */
+    stage_boxes(run);
+    st->faces_boxed = sc->nf;
+    t1 = now(), st->seconds[CLASH_S1_BOXES] = t1 - t0, t0 = t1;
+    if (run->cfg.midphase == CLASH_MID_BRUTE) {
+        if (brute_candidates(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the oracle");
+        st->faces_kept = sc->nf;
+    } else {
+        /* S2 */
+        if (stage_broad(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the broad phase");
+        st->object_pairs = (int64_t)run->nop;
+        t1 = now(), st->seconds[CLASH_S2_BROAD] = t1 - t0, t0 = t1;
+        /* S3 */
+        if (stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
+        st->faces_kept = (int64_t)run->nkept;
+        t1 = now(), st->seconds[CLASH_S3_CULL] = t1 - t0, t0 = t1;
+        /* S4 */
+        run->level_used = 0;
+        if ((rc = clash_octree_candidates(run, err))) return rc;
+        st->octree_level = run->level_used;
+    }
+    st->candidates = (int64_t)run->ncand;
+    t1 = now(), st->seconds[CLASH_S4_MID] = t1 - t0, t0 = t1;
+    /* S5 */
+    if (run->ncand > run->cap_hit) {
+        uint8_t *h = realloc(run->hit, run->ncand);
+        if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
+        run->hit = h, run->cap_hit = run->ncand;
+    }
+    clash_par_tasks((int64_t)run->ncand, run->threads, run->cfg.schedule, 256, narrow_range, run);
+    st->tests = (int64_t)run->ncand;
+    t1 = now(), st->seconds[CLASH_S5_NARROW] = t1 - t0, t0 = t1;
+    /* S6: candidates are sorted and unique, so the hits come out canonical. */
+    size_t nh = 0;
+    for (size_t i = 0; i < run->ncand; ++i) nh += run->hit[i];
+    if (nh > run->cap_pairs) {
+        clash_pair *p = realloc(run->pairs, nh * sizeof *p);
+        if (!p) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+        run->pairs = p, run->cap_pairs = nh;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < run->ncand; ++i) {
+        if (!run->hit[i]) continue;
+        const uint32_t a = (uint32_t)(run->cand[i] >> 32), b = (uint32_t)run->cand[i];
+        const int32_t oa = run->face_obj[a], ob = run->face_obj[b];
+        run->pairs[m++] = (clash_pair){(uint32_t)oa, (uint32_t)(a - sc->fofs[oa]), (uint32_t)ob,
+                                       (uint32_t)(b - sc->fofs[ob])};
+    }
+    run->npairs = m;
+    st->hits = (int64_t)m;
+    out->pairs = run->pairs;
+    out->count = m;
+    t1 = now(), st->seconds[CLASH_S6_GATHER] = t1 - t0;
+    return CLASH_OK;
+}

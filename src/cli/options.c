@@ -1,2 +1,167 @@
-/* options.c: not written yet */
-typedef int clash_placeholder_options_;
+/*
+ * options.c — parsing `clash` command lines.  See options.h.
+ */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+void clash_cli_usage(FILE *f)
+{
+    fputs("usage:\n"
+          "  clash run [SCENE.json] [options]   run a scene (no SCENE: the default preset)\n"
+          "  clash profile [SCENE.json] [options]  run with per-stage counters (not available yet)\n"
+          "  clash bench SUITE [options]        run a benchmark suite (not available yet)\n"
+          "  clash info                         build options, threads, topology\n"
+          "  clash --help | --version\n"
+          "\n"
+          "run options:\n"
+          "  --preset NAME          default | ktk94-table1 | ktak94-table1 | cluttered\n"
+          "  --objects N --seed S --density D   parameters of the cluttered preset\n"
+          "  --steps N              steps to run (default: the scene's)\n"
+          "  --mode static|swept    face-pair test (default: the scene's, else swept)\n"
+          "  --self                 also self-collisions\n"
+          "  --threads T            worker threads (default: all cores of the binding)\n"
+          "  --backend omp|pthreads thread backend (default omp)\n"
+          "  --partition chunk|stride   fine-grain partition (default chunk)\n"
+          "  --schedule static-chunk|static-stride|dynamic|producer-consumer|stealing (default dynamic)\n"
+          "  --midphase octree|bvh|bboxpipe|brute   candidate generation (default octree; brute = oracle)\n"
+          "  --broadphase auto|all-pairs|sap        object pairs (default auto)\n"
+          "  --octree-level L       face-octree resolution (default: from face size)\n"
+          "  --pairs FILE.csv       write every colliding pair\n"
+          "  --report FILE.yaml     write the run report\n"
+          "  --vtk DIR              write a ParaView time series (not available yet)\n"
+          "  --stop-at-first        stop after the first step with a collision\n"
+          "  --progress | --no-progress   progress line on stderr (default: when a terminal)\n"
+          "  --quiet                no progress and no summary on stderr\n",
+          f);
+}
+
+static int parse_int(const char *opt, const char *v, long lo, long hi, long *out, clash_error *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi)
+        return clash_fail(err, CLASH_EINPUT, "%s: expected an integer in [%ld, %ld], got '%s'", opt, lo, hi, v);
+    *out = x;
+    return 0;
+}
+
+static int parse_enum(const char *opt, const char *v, const char *const *names, int *out, clash_error *err)
+{
+    char list[256] = "";
+    for (int i = 0; names[i]; ++i) {
+        if (!strcmp(v, names[i])) {
+            *out = i;
+            return 0;
+        }
+        strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return clash_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'", opt, list, v);
+}
+
+int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *version, clash_error *err)
+{
+    static const char *const modes[] = {"static", "swept", NULL};
+    static const char *const backends[] = {"omp", "pthreads", NULL};
+    static const char *const partitions[] = {"chunk", "stride", NULL};
+    static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
+                                            "stealing", NULL};
+    static const char *const midphases[] = {"octree", "bvh", "bboxpipe", "brute", NULL};
+    static const char *const broads[] = {"auto", "all-pairs", "sap", NULL};
+    memset(cli, 0, sizeof *cli);
+    cli->cfg = clash_config_default();
+    cli->progress = -1;
+    *help = *version = 0;
+    int i = 1;
+    if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return *help = 1, 0;
+    if (!strcmp(argv[1], "--version")) return *version = 1, 0;
+    cli->command = argv[i++];
+    if (strcmp(cli->command, "run") && strcmp(cli->command, "info") && strcmp(cli->command, "profile") &&
+        strcmp(cli->command, "bench"))
+        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info)", cli->command);
+    for (; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return *help = 1, 0;
+        if (a[0] != '-' || a[1] == 0) {
+            if (!strcmp(cli->command, "info")) return clash_fail(err, CLASH_EINPUT, "info: unexpected argument '%s'", a);
+            if (cli->scene) return clash_fail(err, CLASH_EINPUT, "more than one scene given ('%s' and '%s')", cli->scene, a);
+            cli->scene = a;
+            continue;
+        }
+        /* flags without a value */
+        if (!strcmp(a, "--self")) { cli->cfg.self_collision = 1; continue; }
+        if (!strcmp(a, "--stop-at-first")) { cli->cfg.stop_at_first = 1; continue; }
+        if (!strcmp(a, "--quiet")) { cli->quiet = 1; continue; }
+        if (!strcmp(a, "--progress")) { cli->progress = 1; continue; }
+        if (!strcmp(a, "--no-progress")) { cli->progress = 0; continue; }
+        if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value (or unknown option)", a);
+        const char *v = argv[++i];
+        long x;
+        int e, rc = 0;
+        if (!strcmp(a, "--steps")) {
+            if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->cfg.steps = (int)x;
+        } else if (!strcmp(a, "--mode")) {
+            if (!(rc = parse_enum(a, v, modes, &e, err))) cli->cfg.mode = e;
+        } else if (!strcmp(a, "--threads")) {
+            if (!(rc = parse_int(a, v, 1, 4096, &x, err))) cli->cfg.threads = (int)x;
+        } else if (!strcmp(a, "--backend")) {
+            if (!(rc = parse_enum(a, v, backends, &e, err))) cli->cfg.backend = e;
+        } else if (!strcmp(a, "--partition")) {
+            if (!(rc = parse_enum(a, v, partitions, &e, err))) cli->cfg.partition = e;
+        } else if (!strcmp(a, "--schedule")) {
+            if (!(rc = parse_enum(a, v, schedules, &e, err))) cli->cfg.schedule = e;
+        } else if (!strcmp(a, "--midphase")) {
+            if (!(rc = parse_enum(a, v, midphases, &e, err))) cli->cfg.midphase = e;
+        } else if (!strcmp(a, "--broadphase")) {
+            if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
+        } else if (!strcmp(a, "--octree-level")) {
+            if (!(rc = parse_int(a, v, 1, 16, &x, err))) cli->cfg.octree_level = (int)x;
+        } else if (!strcmp(a, "--preset")) {
+            cli->preset = v;
+        } else if (!strcmp(a, "--objects")) {
+            if (!(rc = parse_int(a, v, 1, 100000000, &x, err))) cli->preset_params.objects = (int)x;
+            cli->have_preset_params = 1;
+        } else if (!strcmp(a, "--seed")) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (!*v || *end || errno || v[0] == '-')
+                rc = clash_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
+            cli->preset_params.seed = s;
+            cli->have_preset_params = 1;
+        } else if (!strcmp(a, "--density")) {
+            char *end;
+            errno = 0;
+            double d = strtod(v, &end);
+            if (!*v || *end || errno || !(d > 0 && d <= 0.3))
+                rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
+            cli->preset_params.density = d;
+            cli->have_preset_params = 1;
+        } else if (!strcmp(a, "--pairs")) {
+            cli->pairs_path = v;
+        } else if (!strcmp(a, "--report")) {
+            cli->report_path = v;
+        } else if (!strcmp(a, "--vtk")) {
+            cli->vtk_dir = v;
+        } else {
+            return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
+        }
+        if (rc) return rc;
+    }
+    if (!strcmp(cli->command, "info")) return 0;
+    if (cli->scene && cli->preset)
+        return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
+    if (cli->have_preset_params && cli->scene)
+        return clash_fail(err, CLASH_EINPUT, "--objects/--seed/--density apply to presets, not to scene files");
+    if (cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "--vtk: ParaView output is not available yet");
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * options.h — the `clash` command's options (CONTRACT.md, "The command").
+ *
+ * Every option is parsed and validated here; a value out of range or an
+ * option whose feature this build does not have is an error (exit 2) with a
+ * message naming the option: nothing is silently ignored.
+ */
+#ifndef CLASH_CLI_OPTIONS_H
+#define CLASH_CLI_OPTIONS_H
+
+#include <stdio.h>
+
+#include "clash/clash.h"
+
+typedef struct clash_cli {
+    const char *command;       /* run | info | profile | bench */
+    const char *scene;         /* SCENE.json or NULL */
+    const char *preset;        /* --preset NAME or NULL */
+    clash_preset_params preset_params;
+    int have_preset_params;
+    clash_config cfg;
+    const char *pairs_path, *report_path, *vtk_dir;
+    int quiet;
+    int progress;              /* -1 auto (terminal), 0 off, 1 on */
+} clash_cli;
+
+/* Returns 0, or CLASH_EINPUT with err->msg set.  *help is set for --help. */
+int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *version, clash_error *err);
+void clash_cli_usage(FILE *f);
+
+#endif

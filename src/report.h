@@ -1,0 +1,51 @@
+/*
+ * report.h — what a run leaves behind: the pairs CSV, the run report YAML
+ * (CONTRACT.md), and the order-independent checksum of all (step, pair) rows.
+ *
+ * Output files are written atomically: rows go to "FILE.tmp.PID" and the
+ * file is renamed into place only when the run succeeded; on failure the
+ * temporary file is removed, so no half-written output is ever left.
+ */
+#ifndef CLASH_REPORT_H
+#define CLASH_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clash/clash.h"
+
+typedef struct clash_run_totals {
+    int steps_run;
+    int first_collision_step;    /* -1: none */
+    uint64_t pairs_total;
+    uint64_t checksum;           /* sum of mix64(row) mod 2^64: order-independent */
+    double stage_total[CLASH_NSTAGES], stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
+    int64_t vertices, faces_boxed, object_pairs, faces_kept, candidates, tests, hits;
+    double wall_s;
+} clash_run_totals;
+
+void clash_totals_init(clash_run_totals *t);
+void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st);
+uint64_t clash_pair_hash(int step, const clash_pair *p);
+
+/* An output file written atomically. */
+typedef struct clash_outfile {
+    char *path, *tmp;
+    FILE *f;
+} clash_outfile;
+int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err);
+int clash_outfile_commit(clash_outfile *o, clash_error *err);  /* close + rename */
+void clash_outfile_abort(clash_outfile *o);                    /* close + remove */
+
+int clash_pairs_csv_header(FILE *f);
+int clash_pairs_csv_rows(FILE *f, int step, const clash_pairs *p);
+
+typedef struct clash_report_info {
+    const clash_scene *scene;
+    const clash_config *cfg;   /* resolved */
+    int threads, ranks;
+    const char *binding;
+} clash_report_info;
+int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t);
+
+#endif

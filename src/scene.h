@@ -1,0 +1,66 @@
+/*
+ * scene.h — the scene store: every object's geometry in one global
+ * structure-of-arrays.
+ *
+ * Layout (ARCHITECTURE.md, "Data layout"):
+ *   x[], y[], z[]        float32 world positions of state s, all objects' vertices
+ *   px[], py[], pz[]     the same for state s-1 (swept mode needs both)
+ *   lx[], ly[], lz[]     local-frame copies (rigid objects: the mesh as read,
+ *                        after the mesh's own scale/centre), same indexing
+ *   f0[], f1[], f2[]     int32 global vertex indices of each face
+ *   vofs[o]..vofs[o+1]   vertex range of object o; fofs likewise for faces
+ * Every array is 64-byte aligned and padded to a multiple of 64 bytes.
+ * A face's number inside its object (the number users see) is
+ * f - fofs[o]; a vertex's is v - vofs[o].
+ *
+ * Rigid objects carry a pose (object_desc: scale, position, rotation,
+ * velocity, angular velocity).  Deforming scenes carry frames: frame k holds
+ * every vertex position of state k (already permuted into store order).
+ */
+#ifndef CLASH_SCENE_H
+#define CLASH_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clash/clash.h"
+#include "scene_desc.h"
+
+typedef struct clash_pose {
+    double scale;
+    double position[3], rotation_deg[3], velocity[3], angular_velocity_deg[3];
+} clash_pose;
+
+struct clash_scene {
+    char *name;
+    int steps, mode, self_collision;     /* the scene's defaults */
+    int nobj;
+    int64_t nv, nf;
+    int64_t *vofs, *fofs;                /* nobj + 1 */
+    float *x, *y, *z, *px, *py, *pz;     /* nv each */
+    float *lx, *ly, *lz;                 /* nv each (rigid scenes) */
+    int32_t *f0, *f1, *f2;               /* nf each */
+    clash_pose *pose;                    /* nobj (rigid scenes) */
+    int deforming;
+    int nframes;
+    float **frames;                      /* nframes arrays of 3*nv floats: x block, y block, z block */
+    int state;                           /* state held in x/y/z (-1: none yet) */
+    size_t memory_bytes;
+};
+
+/* 64-byte aligned allocation of n elements of size sz, padded to 64 bytes,
+ * zero-filled; NULL on overflow or failure. */
+void *clash_aligned_calloc(size_t n, size_t sz);
+
+/* Builds a scene from a description: loads mesh files, runs generators,
+ * builds the store.  On error *out is NULL. */
+int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error *err);
+
+/* S0: fill x/y/z with state s (and px/py/pz with state s-1).  Rigid: the
+ * pose formula of CONTRACT.md; deforming: frames s-1 and s. */
+int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
+
+/* Pose of object o in state s: rotation matrix (row-major), scale and translation. */
+void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3]);
+
+#endif
