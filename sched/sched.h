@@ -1,21 +1,27 @@
 /*
  * sched.h — how work is divided and run.  Knows nothing of geometry.
  *
+ * Everything rests on one primitive, SPMD: run fn(worker, nworkers, ctx) on
+ * every worker of a team, on the backend of the execution descriptor
+ * (OpenMP, or the persistent pthreads pool of pool.c), and return when all
+ * are done.  Partitions and strategies are arithmetic on top of it, so they
+ * behave the same on every backend.
+ *
  * A loop body sees a range of items as (begin, end, step) and the number of
  * the worker running it, so per-worker results can go into padded slots:
  *
  *     for (int64_t i = begin; i < end; i += step) ...
  *
  * Fine grain (clash_par_for): the items are split once by a partition.
- *   chunk : worker w of T takes the contiguous block [w*n/T, (w+1)*n/T).
+ *   chunk : worker w of T takes the contiguous block [w*n/T, (w+1)*n/T)
+ *           (or, with chunk_size > 0, blocks of chunk_size dealt round-robin).
  *   stride: worker w takes w, w+T, w+2T, ...  (begin = w, step = T).
  * Coarse grain (clash_par_tasks): units of uneven cost handed out by a
- * strategy: static chunk, static stride (the report's SPMD), or dynamic
- * (workers take batches of `batch` units from a shared atomic counter).
+ * strategy (clash_schedule): static chunk, static stride (the report's SPMD,
+ * 003 §4.4.1), dynamic (batches of `batch` units from a shared atomic counter).
  *
- * Threads come from OpenMP when the build has it; without OpenMP every loop
- * runs serially on worker 0 (same results: callers never depend on which
- * worker ran what).
+ * Callers never depend on which worker ran what: results are merged in a
+ * fixed order afterwards, so output is the same for any team and strategy.
  */
 #ifndef CLASH_SCHED_H
 #define CLASH_SCHED_H
@@ -24,19 +30,38 @@
 
 #define CLASH_CACHE_LINE 64
 
+typedef struct clash_exec {
+    int backend;        /* clash_backend */
+    int threads;        /* team size, >= 1 */
+    int partition;      /* clash_partition, for clash_par_for */
+    int64_t chunk;      /* fine-grain block size (0: one block per worker) */
+    int schedule;       /* clash_schedule, for clash_par_tasks */
+    int64_t batch;      /* dynamic: units per grab (0: a default) */
+} clash_exec;
+
+typedef void (*clash_spmd_fn)(int worker, int nworkers, void *ctx);
 typedef void (*clash_range_fn)(int64_t begin, int64_t end, int64_t step, int worker, void *ctx);
 
 /* Worker count for a request (<= 0: every core the process may run on). */
 int clash_sched_threads(int requested);
 /* Cores the process may run on. */
 int clash_sched_cores(void);
+/* 1 when the backend exists in this build. */
+int clash_sched_backend_available(int backend);
 
-/* partition: 0 chunk, 1 stride (clash_partition).  chunk_size > 0 with the
- * stride partition deals blocks of chunk_size round-robin instead of single items. */
-void clash_par_for(int64_t n, int threads, int partition, int64_t chunk_size, clash_range_fn fn, void *ctx);
+/* Runs fn on every worker of the team. */
+void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx);
 
-/* schedule: clash_schedule (static-chunk, static-stride, dynamic).  Returns
- * -1 for a strategy this build does not have. */
-int clash_par_tasks(int64_t n, int threads, int schedule, int64_t batch, clash_range_fn fn, void *ctx);
+/* Fine grain: n items split by ex->partition / ex->chunk. */
+void clash_par_for(const clash_exec *ex, int64_t n, clash_range_fn fn, void *ctx);
+
+/* Coarse grain: n units handed out by ex->schedule, `batch` overriding
+ * ex->batch when > 0.  Returns -1 for a strategy this build does not have. */
+int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
+
+/* The persistent pthreads pool (pool.c): runs fn on `threads` workers, the
+ * calling thread being worker 0.  Returns -1 when it cannot start threads. */
+int clash_pool_spmd(int threads, clash_spmd_fn fn, void *ctx);
+void clash_pool_shutdown(void);
 
 #endif

@@ -225,7 +225,7 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     c.units = units;
     c.unit_faces = uf.v;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    if (clash_par_tasks((int64_t)nunits, run->threads, run->cfg.schedule, 1, run_units, &c) < 0) {
+    if (clash_par_tasks(&run->exec, (int64_t)nunits, 1, run_units, &c) < 0) {
         rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the octree midphase");
         goto done;
     }

@@ -119,7 +119,7 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
                    c.midphase == CLASH_MID_BVH ? "bvh" : "bboxpipe");
         return NULL;
     }
-    if (c.backend != CLASH_BACKEND_OMP) {
+    if (!clash_sched_backend_available(c.backend)) {
         clash_fail(err, CLASH_EINPUT, "backend: pthreads is not available yet (omp only)");
         return NULL;
     }
@@ -139,6 +139,8 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
     run->sc = sc;
     run->cfg = c;
     run->threads = clash_sched_threads(c.threads);
+    run->exec = (clash_exec){.backend = c.backend, .threads = run->threads, .partition = c.partition, .chunk = 0,
+                             .schedule = c.schedule, .batch = 0};
     const size_t nf = (size_t)sc->nf;
     run->face_obj = malloc(nf * sizeof(int32_t));
     float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
@@ -300,7 +302,7 @@ static int stage_cull(clash_run *run)
     }
     free(fill);
     cull_ctx c = {run};
-    clash_par_for(sc->nf, run->threads, run->cfg.partition, 0, cull_range, &c);
+    clash_par_for(&run->exec, sc->nf, cull_range, &c);
     size_t m = 0;
     for (int64_t f = 0; f < sc->nf; ++f)
         if (run->keep[f]) run->kept[m++] = (uint32_t)f;
@@ -403,7 +405,7 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
         if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
         run->hit = h, run->cap_hit = run->ncand;
     }
-    clash_par_tasks((int64_t)run->ncand, run->threads, run->cfg.schedule, 256, narrow_range, run);
+    clash_par_tasks(&run->exec, (int64_t)run->ncand, 256, narrow_range, run);
     st->tests = (int64_t)run->ncand;
     t1 = now(), st->seconds[CLASH_S5_NARROW] = t1 - t0, t0 = t1;
     /* S6: candidates are sorted and unique, so the hits come out canonical. */

@@ -42,6 +42,7 @@ struct clash_run {
     clash_scene *sc;
     clash_config cfg;              /* resolved: no field left "scene's" or "auto" except octree_level */
     int threads;
+    clash_exec exec;               /* backend, team, partition, schedule */
     int32_t *face_obj;             /* object of each global face */
     float *lox, *loy, *loz, *hix, *hiy, *hiz;  /* S1 face boxes */
     clash_box *obox;               /* S1 object boxes */

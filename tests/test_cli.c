@@ -95,7 +95,7 @@ int main(void)
     expect_error("run --preset nosuch", "nosuch");
     expect_error("run --preset cluttered --density 0.9", "--density");
     expect_error("profile", "profile");
-    expect_error("bench papers", "bench");
+    expect_error("bench nosuchsuite", "nosuchsuite");
 
     /* bad input: the message names the file and place; no output is left behind */
     expect_error("run missing.json --pairs p.csv", "missing.json");

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "cli/options.h"
 #include "error.h"
 #include "report.h"
@@ -146,11 +147,28 @@ fail:
     return die(&err);
 }
 
+/* clash bench SUITE [options]: the suite parses its own options. */
+static int cmd_bench(int argc, char **argv)
+{
+    clash_error err;
+    if (argc < 3 || argv[2][0] == '-') {
+        fprintf(stderr, "clash: error: bench: name a suite:");
+        for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s) fprintf(stderr, " %s", s->name);
+        fprintf(stderr, "%s\n", clash_bench_suites[0].name ? "" : " (none built yet)");
+        return CLASH_EINPUT;
+    }
+    for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s)
+        if (!strcmp(s->name, argv[2])) return s->run(argc - 3, argv + 3);
+    clash_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'", argv[2]);
+    return die(&err);
+}
+
 int main(int argc, char **argv)
 {
     clash_cli cli;
     clash_error err = {0};
     int help, version;
+    if (argc >= 2 && !strcmp(argv[1], "bench")) return cmd_bench(argc, argv);
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
         int rc = die(&err);
         if (argc < 2) clash_cli_usage(stderr);
@@ -167,10 +185,6 @@ int main(int argc, char **argv)
     if (!strcmp(cli.command, "info")) return cmd_info();
     if (!strcmp(cli.command, "profile")) {
         clash_fail(&err, CLASH_EINPUT, "profile: per-stage counters are not available yet (use 'clash run --report')");
-        return die(&err);
-    }
-    if (!strcmp(cli.command, "bench")) {
-        clash_fail(&err, CLASH_EINPUT, "bench: benchmark suites are not available yet");
         return die(&err);
     }
     return cmd_run(&cli);

@@ -16,7 +16,7 @@ void clash_cli_usage(FILE *f)
     fputs("usage:\n"
           "  clash run [SCENE.json] [options]   run a scene (no SCENE: the default preset)\n"
           "  clash profile [SCENE.json] [options]  run with per-stage counters (not available yet)\n"
-          "  clash bench SUITE [options]        run a benchmark suite (not available yet)\n"
+          "  clash bench SUITE [options]        run a benchmark suite (clash bench lists them)\n"
           "  clash info                         build options, threads, topology\n"
           "  clash --help | --version\n"
           "\n"
