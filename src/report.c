@@ -39,7 +39,7 @@ uint64_t clash_pair_hash(int step, const clash_pair *p)
 void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st)
 {
     t->steps_run++;
-    if (p->count && t->first_collision_step < 0) t->first_collision_step = step;
+    if (p->count && t->first_collision_step < 0) t->first_collision_step = step, t->first_collision = *st;
     t->pairs_total += p->count;
     for (size_t i = 0; i < p->count; ++i) t->checksum += clash_pair_hash(step, &p->pairs[i]);
     for (int s = 0; s < CLASH_NSTAGES; ++s) {
@@ -166,8 +166,24 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
             broad_names[c->broadphase], lvl,
             c->stop_at_first ? "true" : "false");
     fprintf(f, "steps: %d\n", t->steps_run);
-    if (t->first_collision_step >= 0) fprintf(f, "first_collision_step: %d\n", t->first_collision_step);
-    else fprintf(f, "first_collision_step: null\n");
+    if (t->first_collision_step >= 0) {
+        const clash_step_stats *c1 = &t->first_collision;
+        fprintf(f, "first_collision_step: %d\n", t->first_collision_step);
+        fprintf(f, "first_collision:  # that step alone\n  seconds: {");
+        double sum = 0;
+        for (int s = 0; s < CLASH_NSTAGES; ++s) {
+            fprintf(f, "%s%s: %.6g", s ? ", " : "", clash_stage_name(s), c1->seconds[s]);
+            sum += c1->seconds[s];
+        }
+        fprintf(f, ", total: %.6g}\n", sum);
+        fprintf(f,
+                "  items: {object_pairs: %lld, faces_kept: %lld, candidates: %lld, tests: %lld, hits: %lld, "
+                "octree_level: %d}\n",
+                (long long)c1->object_pairs, (long long)c1->faces_kept, (long long)c1->candidates,
+                (long long)c1->tests, (long long)c1->hits, c1->octree_level);
+    } else {
+        fprintf(f, "first_collision_step: null\n");
+    }
     fprintf(f, "pairs_total: %llu\n", (unsigned long long)t->pairs_total);
     fprintf(f, "pairs_checksum: \"%016llx\"\n", (unsigned long long)t->checksum);
     fprintf(f, "wall_s: %.6g\n", t->wall_s);

@@ -17,6 +17,7 @@
 typedef struct clash_run_totals {
     int steps_run;
     int first_collision_step;    /* -1: none */
+    clash_step_stats first_collision; /* the stats of that step (the papers' "time at the collision step") */
     uint64_t pairs_total;
     uint64_t checksum;           /* sum of mix64(row) mod 2^64: order-independent */
     double stage_total[CLASH_NSTAGES], stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
