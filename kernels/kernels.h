@@ -95,4 +95,27 @@ void ck_face_boxes_ref(int64_t f0, int64_t f1,
                        float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                        float olo[3], float ohi[3]);
 
+/* Strided variants (fine-grain stride partition): the same per-item work on
+ * items i0, i0+step, i0+2*step, ... < i1 (step >= 1), bit-identical to the
+ * contiguous kernels on each item.  Indices are global (pointers not offset). */
+void ck_transform_strided(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
+                          const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                          float *restrict wx, float *restrict wy, float *restrict wz);
+void ck_transform_strided_ref(int64_t i0, int64_t i1, int64_t step, const double R[9], double s,
+                              const double t[3], const float *lx, const float *ly, const float *lz,
+                              float *wx, float *wy, float *wz);
+void ck_face_boxes_strided(int64_t f0, int64_t f1, int64_t step,
+                           const int32_t *restrict i0, const int32_t *restrict i1, const int32_t *restrict i2,
+                           const float *restrict x, const float *restrict y, const float *restrict z,
+                           const float *restrict px, const float *restrict py, const float *restrict pz,
+                           float *restrict lox, float *restrict loy, float *restrict loz,
+                           float *restrict hix, float *restrict hiy, float *restrict hiz,
+                           float olo[3], float ohi[3]);
+void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
+                               const int32_t *i0, const int32_t *i1, const int32_t *i2,
+                               const float *x, const float *y, const float *z,
+                               const float *px, const float *py, const float *pz,
+                               float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
+                               float olo[3], float ohi[3]);
+
 #endif

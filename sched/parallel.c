@@ -11,6 +11,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clash/clash.h"
@@ -39,9 +40,37 @@ int clash_sched_backend_available(int backend)
     return backend == CLASH_BACKEND_OMP || (backend == CLASH_BACKEND_PTHREADS && clash_pool_spmd(0, NULL, NULL) == 0);
 }
 
+/* Per-worker busy time (clash_exec.worker_seconds): the worker's function
+ * wrapped between two clock reads, added to the worker's own cache line. */
+typedef struct timed_ctx {
+    clash_spmd_fn fn;
+    void *ctx;
+    double *slots;
+} timed_ctx;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void timed_worker(int w, int T, void *p)
+{
+    const timed_ctx *tc = p;
+    const double t0 = wall_now();
+    tc->fn(w, T, tc->ctx);
+    tc->slots[(size_t)w * (CLASH_CACHE_LINE / sizeof(double))] += wall_now() - t0;
+}
+
 void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
 {
     const int T = ex->threads > 0 ? ex->threads : 1;
+    timed_ctx tc;
+    if (ex->worker_seconds) {
+        tc = (timed_ctx){fn, ctx, ex->worker_seconds};
+        fn = timed_worker, ctx = &tc;
+    }
     if (T == 1) {
         fn(0, 1, ctx);
         return;
@@ -117,8 +146,11 @@ static void task_worker(int w, int T, void *p)
 int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx)
 {
     const int s = ex->schedule;
-    if (s != CLASH_SCHED_STATIC_CHUNK && s != CLASH_SCHED_STATIC_STRIDE && s != CLASH_SCHED_DYNAMIC) return -1;
+    if (s < CLASH_SCHED_STATIC_CHUNK || s > CLASH_SCHED_STEALING) return -1;
     if (n <= 0) return 0;
+    if (s == CLASH_SCHED_STEALING) return clash_tasks_stealing(ex, n, batch > 0 ? batch : ex->batch, fn, ctx);
+    if (s == CLASH_SCHED_PRODUCER_CONSUMER)
+        return clash_tasks_prodcons(ex, n, batch > 0 ? batch : (ex->batch > 0 ? ex->batch : 64), fn, ctx);
     task_ctx c = {.n = n, .batch = batch > 0 ? batch : (ex->batch > 0 ? ex->batch : 64), .schedule = s, .fn = fn,
                   .ctx = ctx};
     atomic_init(&c.next, 0);

@@ -18,7 +18,8 @@
  *   stride: worker w takes w, w+T, w+2T, ...  (begin = w, step = T).
  * Coarse grain (clash_par_tasks): units of uneven cost handed out by a
  * strategy (clash_schedule): static chunk, static stride (the report's SPMD,
- * 003 §4.4.1), dynamic (batches of `batch` units from a shared atomic counter).
+ * 003 §4.4.1), dynamic (batches of `batch` units from a shared atomic counter),
+ * producer-consumer and work stealing (strategies.c).
  *
  * Callers never depend on which worker ran what: results are merged in a
  * fixed order afterwards, so output is the same for any team and strategy.
@@ -37,6 +38,9 @@ typedef struct clash_exec {
     int64_t chunk;      /* fine-grain block size (0: one block per worker) */
     int schedule;       /* clash_schedule, for clash_par_tasks */
     int64_t batch;      /* dynamic: units per grab (0: a default) */
+    double *worker_seconds; /* optional per-worker busy-time slots, one cache line
+                               (CLASH_CACHE_LINE/sizeof(double) doubles) per worker:
+                               clash_spmd adds each worker's time to its slot */
 } clash_exec;
 
 typedef void (*clash_spmd_fn)(int worker, int nworkers, void *ctx);
@@ -63,5 +67,23 @@ int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_
  * calling thread being worker 0.  Returns -1 when it cannot start threads. */
 int clash_pool_spmd(int threads, clash_spmd_fn fn, void *ctx);
 void clash_pool_shutdown(void);
+
+/* Coarse-grain strategies beyond a shared counter (strategies.c); return -1
+ * when out of memory.  Work stealing: per-worker deques of unit ranges. */
+int clash_tasks_stealing(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
+/* Producer-consumer over n units: worker 0 pushes batches, the others
+ * consume; the producer joins them when done. */
+int clash_tasks_prodcons(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
+/* General producer-consumer (003 §4.4.2): worker 0 runs produce(), which
+ * calls clash_pcq_push() for each item; workers 1..T-1 (and worker 0 once
+ * produce() returns) call consume(item, worker, ctx).  The ring holds at
+ * most `capacity` items; a push into a full ring consumes the oldest item
+ * on the producer. */
+typedef struct clash_pcq clash_pcq;
+typedef void (*clash_produce_fn)(clash_pcq *q, void *ctx);
+typedef void (*clash_consume_fn)(void *item, int worker, void *ctx);
+int clash_pcq_push(clash_pcq *q, void *item);
+int clash_par_prodcons(const clash_exec *ex, int capacity, clash_produce_fn produce, clash_consume_fn consume,
+                       void *ctx);
 
 #endif

@@ -17,9 +17,32 @@
  * own buffer and the buffers are merged, sorted and de-duplicated once
  * (no shared hash, and an order that never depends on the schedule).
  *
- * Parallelism: the top levels are expanded serially into work units (cells
- * with their face lists), which the coarse-grain strategy hands out; a big
- * object pair is thus split over many subtrees and cannot starve the others.
+ * Work units.  The top levels are expanded serially into work units (cells
+ * with their face lists).  This expansion uses the cheap box test only (the
+ * exact test runs on every deeper level, and a face whose hull misses a cell
+ * misses its sub-cells too), so it costs a few comparisons per face and
+ * level.  Every cell is expanded to level 3, and a cell holding more than
+ * 1/32 of the kept faces (at least 256) is expanded further: a big object
+ * pair is split over many subtrees and cannot starve the others (Zachmann
+ * §3.10: often one pair of objects holds almost all candidates).  The unit
+ * list depends on the scene alone, never on threads or ranks.
+ *
+ * Distribution.  Under MPI each rank takes its share of the units
+ * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride).
+ * Inside a rank the coarse-grain strategy hands the units to the threads;
+ * for dynamic, stealing and producer-consumer the units go largest first.
+ * Each worker appends candidates to its own buffer (run->wbuf), and the
+ * buffers are merged by a parallel bucket sort (merge_keys): count keys per
+ * bucket of face numbers, scatter into place, sort and de-duplicate each
+ * worker's run of buckets, then close the gaps.  The sorted unique set is
+ * the same whatever ran where.
+ *
+ * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
+ * octree and pushes each unit's de-duplicated candidates, in batches, into
+ * a bounded queue; the other workers run the narrow test on them as they
+ * arrive and keep the hits; the producer joins them when the tree is done.
+ * A pair met in two units is tested twice there (the price of not waiting
+ * for a global de-duplication); the hits are merged and de-duplicated.
  *
  * Resolution: cfg.octree_level when set, else automatic: the level whose
  * voxel edge is closest to the mean edge of the kept faces' boxes, so a leaf
@@ -27,12 +50,14 @@
  * diameter 3.8 in a 32-voxel world: leaf 0.5, face edge ~0.4).
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "kernels/kernels.h"
 #include "pipeline.h"
+#include "sched/ranks.h"
 #include "sort.h"
 
 int clash_keybuf_push(clash_keybuf *b, uint64_t key)
@@ -75,8 +100,10 @@ typedef struct octx {
     int max_level;
     const unit *units;
     const uint32_t *unit_faces;
-    scratch *ws;   /* per worker */
-    int failed;
+    const int64_t *order;  /* this rank's units, in the order handed out */
+    int64_t order_n;
+    scratch *ws;           /* per worker */
+    _Atomic int failed;
 } octx;
 
 static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
@@ -133,29 +160,166 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     return 0;
 }
 
+
+/* Box-only filter of faces [ofs, ofs+n) of s into a new slice for child cube c. */
+static size_t filter_child_box(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3],
+                               const double chi[3])
+{
+    const size_t out = s->n;
+    const float d = run->delta;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = s->v[ofs + i];
+        if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
+            run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
+            continue;
+        s->v[s->n++] = f;
+    }
+    return s->n - out;
+}
+
+/* Runs unit `order[u]` on the worker into kb. */
+static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
+{
+    scratch *s = &c->ws[worker];
+    const unit *un = &c->units[c->order[u]];
+    s->n = 0;
+    if (scratch_reserve(s, un->n)) return -1;
+    memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
+    s->n = un->n;
+    return visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n);
+}
+
 static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     octx *c = p;
-    scratch *s = &c->ws[worker];
-    clash_keybuf *kb = &c->run->wbuf[worker];
-    for (int64_t u = begin; u < end; u += step) {
-        const unit *un = &c->units[u];
-        s->n = 0;
-        if (scratch_reserve(s, un->n)) {
-            c->failed = 1;
-            return;
-        }
-        memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
-        s->n = un->n;
-        if (visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n)) c->failed = 1;
+    for (int64_t u = begin; u < end; u += step)
+        if (run_one_unit(c, worker, u, &c->run->wbuf[worker])) atomic_store(&c->failed, 1);
+}
+
+/* ---- parallel merge of per-worker key buffers ------------------------------------------ */
+
+enum { NBUCKET = 256 };
+
+typedef struct merge_ctx {
+    clash_keybuf *bufs;
+    int nb;
+    uint64_t *out;
+    uint64_t nf;
+    size_t *cnt;           /* [nb][NBUCKET]: counts, then scatter offsets */
+    size_t *rb, *re, *ru;  /* per worker: range of out, unique count */
+    int phase;
+    _Atomic int failed;
+} merge_ctx;
+
+static inline size_t bucket_of(uint64_t key, uint64_t nf) { return (size_t)(((key >> 32) * NBUCKET) / nf); }
+
+static void merge_worker(int w, int T, void *p)
+{
+    merge_ctx *m = p;
+    for (int b = w; b < m->nb; b += T) {
+        const clash_keybuf *kb = &m->bufs[b];
+        size_t *cnt = m->cnt + (size_t)b * NBUCKET;
+        if (m->phase == 0)
+            for (size_t i = 0; i < kb->n; ++i) cnt[bucket_of(kb->v[i], m->nf)]++;
+        else if (m->phase == 1)
+            for (size_t i = 0; i < kb->n; ++i) m->out[cnt[bucket_of(kb->v[i], m->nf)]++] = kb->v[i];
+    }
+    if (m->phase == 2 && w < m->nb) {
+        const size_t n = m->re[w] - m->rb[w];
+        const size_t u = n ? clash_sort_unique_u64(m->out + m->rb[w], n) : 0;
+        if (u == (size_t)-1) atomic_store(&m->failed, 1);
+        else m->ru[w] = u;
     }
 }
 
-int clash_octree_candidates(clash_run *run, clash_error *err)
+/* Merges bufs[0..nb) (nb = the team size) into *out, sorted and unique. */
+static int merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout)
 {
-    run->ncand = 0;
+    size_t total = 0;
+    for (int b = 0; b < nb; ++b) total += bufs[b].n;
+    *nout = 0;
+    if (total == 0) return 0;
+    if (total > *cap) {
+        uint64_t *v = realloc(*out, total * sizeof *v);
+        if (!v) return -1;
+        *out = v, *cap = total;
+    }
+    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .nf = (uint64_t)run->sc->nf};
+    m.cnt = calloc((size_t)nb * NBUCKET, sizeof(size_t));
+    m.rb = calloc((size_t)nb * 3, sizeof(size_t));
+    if (!m.cnt || !m.rb) {
+        free(m.cnt), free(m.rb);
+        return -1;
+    }
+    m.re = m.rb + nb, m.ru = m.rb + 2 * nb;
+    atomic_init(&m.failed, 0);
+    clash_exec ex = run->exec;
+    ex.threads = nb;
+    clash_spmd(&ex, merge_worker, &m);
+    /* bucket starts; worker k takes a contiguous run of buckets of ~total/nb keys */
+    size_t pos = 0;
+    int k = 0;
+    m.rb[0] = 0;
+    for (int bk = 0; bk < NBUCKET; ++bk) {
+        for (int b = 0; b < nb; ++b) {
+            const size_t c = m.cnt[(size_t)b * NBUCKET + bk];
+            m.cnt[(size_t)b * NBUCKET + bk] = pos;
+            pos += c;
+        }
+        while (k < nb - 1 && pos >= total * (size_t)(k + 1) / (size_t)nb) {
+            m.re[k] = pos;
+            m.rb[++k] = pos;
+        }
+    }
+    for (; k < nb; ++k) m.re[k] = pos, m.rb[k] = k ? m.re[k - 1] : 0;
+    m.re[nb - 1] = pos;
+    m.phase = 1;
+    clash_spmd(&ex, merge_worker, &m);
+    m.phase = 2;
+    clash_spmd(&ex, merge_worker, &m);
+    int rc = atomic_load(&m.failed) ? -1 : 0;
+    size_t n = 0;
+    for (int b = 0; b < nb && !rc; ++b) {
+        if (m.ru[b] && n != m.rb[b]) memmove(*out + n, *out + m.rb[b], m.ru[b] * sizeof(uint64_t));
+        n += m.ru[b];
+    }
+    *nout = n;
+    free(m.cnt), free(m.rb);
+    return rc;
+}
+
+/* ---- units ------------------------------------------------------------------------------- */
+
+typedef struct unitset {
+    unit *u;
+    size_t n, cap;
+    scratch faces;
+    double *cost;
+    int64_t *order, norder;
+} unitset;
+
+static void unitset_free(unitset *us)
+{
+    free(us->u), free(us->faces.v), free(us->cost), free(us->order);
+    memset(us, 0, sizeof *us);
+}
+
+static const unitset *g_cost_us; /* qsort context (serial) */
+static int cmp_cost_desc(const void *x, const void *y)
+{
+    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    const double ca = g_cost_us->cost[a], cb = g_cost_us->cost[b];
+    if (ca != cb) return ca > cb ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* Root cube, level, units and this rank's share of them.  Returns 0, 1 when
+ * there is nothing to do, -1 when out of memory. */
+static int build_units(clash_run *run, unitset *us)
+{
+    memset(us, 0, sizeof *us);
     const size_t nk = run->nkept;
-    if (nk < 2) return 0;
+    if (nk < 2) return 1;
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
     for (size_t i = 0; i < nk; ++i) {
@@ -181,78 +345,169 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     }
     run->level_used = level;
 
-    /* Expand the top levels serially into work units. */
-    const int unit_level = level < 3 ? level : 3;
-    unit *units = NULL;
-    size_t nunits = 0, capu = 0;
-    scratch uf = {0}; /* units' faces */
-    int rc = CLASH_OK;
-    octx c = {.run = run, .max_level = level};
-    c.ws = calloc((size_t)run->threads, sizeof(scratch));
-    units = malloc(sizeof(unit) * (capu = 64));
-    if (!c.ws || !units || scratch_reserve(&uf, nk)) goto oom;
-    memcpy(uf.v, run->kept, nk * sizeof(uint32_t));
-    uf.n = nk;
-    units[nunits++] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
-    for (size_t u = 0; u < nunits;) {
-        unit un = units[u];
-        if (un.level >= unit_level || !node_may_pair(run, uf.v + un.ofs, un.n)) {
+    const int unit_min = level < 3 ? level : 3;
+    const size_t big = nk / 32 > 256 ? nk / 32 : 256;
+    us->u = malloc(sizeof(unit) * (us->cap = 64));
+    if (!us->u || scratch_reserve(&us->faces, nk)) return -1;
+    memcpy(us->faces.v, run->kept, nk * sizeof(uint32_t));
+    us->faces.n = nk;
+    us->u[us->n++] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
+    for (size_t u = 0; u < us->n;) {
+        unit un = us->u[u];
+        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
+        if (!split || !node_may_pair(run, us->faces.v + un.ofs, un.n)) {
             ++u;
             continue;
         }
-        /* replace unit u by its children (appended), processing breadth-first */
-        units[u] = units[--nunits];
+        /* replace unit u by its children (appended), breadth-first */
+        us->u[u] = us->u[--us->n];
         const double h = un.size * 0.5;
         for (int ch = 0; ch < 8; ++ch) {
             const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
                                    un.lo[2] + ((ch & 4) ? h : 0)};
             const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
-            if (scratch_reserve(&uf, un.n)) goto oom;
-            const size_t mark = uf.n;
-            const size_t m = filter_child(run, &uf, un.ofs, un.n, clo, chi);
-            if (!node_may_pair(run, uf.v + mark, m)) {
-                uf.n = mark;
+            if (scratch_reserve(&us->faces, un.n)) return -1;
+            const size_t mark = us->faces.n;
+            const size_t m = filter_child_box(run, &us->faces, un.ofs, un.n, clo, chi);
+            if (!node_may_pair(run, us->faces.v + mark, m)) {
+                us->faces.n = mark;
                 continue;
             }
-            if (nunits == capu) {
-                unit *nu = realloc(units, sizeof(unit) * (capu *= 2));
-                if (!nu) goto oom;
-                units = nu;
+            if (us->n == us->cap) {
+                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+                if (!nu) return -1;
+                us->u = nu;
             }
-            units[nunits++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, mark, m};
+            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, mark, m};
         }
     }
-    c.units = units;
-    c.unit_faces = uf.v;
+    us->cost = malloc(sizeof(double) * (us->n + 1));
+    us->order = malloc(sizeof(int64_t) * (us->n + 1));
+    if (!us->cost || !us->order) return -1;
+    for (size_t u = 0; u < us->n; ++u) us->cost[u] = (double)us->u[u].n * (double)us->u[u].n;
+    const int sch = run->cfg.schedule;
+    us->norder = clash_ranks_share((int64_t)us->n, us->cost,
+                                   sch == CLASH_SCHED_STATIC_STRIDE ? CLASH_RANKS_STRIDE : CLASH_RANKS_BY_COST,
+                                   us->order);
+    if (us->norder < 0) return -1;
+    if (sch != CLASH_SCHED_STATIC_CHUNK && sch != CLASH_SCHED_STATIC_STRIDE) {
+        g_cost_us = us;
+        qsort(us->order, (size_t)us->norder, sizeof(int64_t), cmp_cost_desc);
+    }
+    return 0;
+}
+
+static void free_ws(clash_run *run, scratch *ws)
+{
+    if (ws)
+        for (int w = 0; w < run->threads; ++w) free(ws[w].v);
+    free(ws);
+}
+
+int clash_octree_candidates(clash_run *run, clash_error *err)
+{
+    run->ncand = 0;
+    run->cand_local = clash_ranks_size() > 1;
+    unitset us;
+    int rc = build_units(run, &us);
+    if (rc == 1) return CLASH_OK;
+    octx c = {.run = run, .max_level = run->level_used};
+    atomic_init(&c.failed, 0);
+    if (rc < 0 || !(c.ws = calloc((size_t)run->threads, sizeof(scratch)))) goto oom;
+    c.units = us.u, c.unit_faces = us.faces.v, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    if (clash_par_tasks(&run->exec, (int64_t)nunits, 1, run_units, &c) < 0) {
-        rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the octree midphase");
-        goto done;
-    }
-    if (c.failed) goto oom;
-    size_t total = 0;
-    for (int w = 0; w < run->threads; ++w) total += run->wbuf[w].n;
-    if (total > run->cap_cand) {
-        uint64_t *nc = realloc(run->cand, total * sizeof *nc);
-        if (!nc) goto oom;
-        run->cand = nc, run->cap_cand = total;
-    }
-    size_t n = 0;
-    for (int w = 0; w < run->threads; ++w) {
-        if (run->wbuf[w].n) memcpy(run->cand + n, run->wbuf[w].v, run->wbuf[w].n * sizeof(uint64_t));
-        n += run->wbuf[w].n;
-    }
-    n = clash_sort_unique_u64(run->cand, n);
-    if (n == (size_t)-1) goto oom;
-    run->ncand = n;
-    goto done;
+    if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
+    if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    free_ws(run, c.ws);
+    unitset_free(&us);
+    return CLASH_OK;
 oom:
-    rc = clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
-done:
-    if (c.ws)
-        for (int w = 0; w < run->threads; ++w) free(c.ws[w].v);
-    free(c.ws);
-    free(units);
-    free(uf.v);
-    return rc < 0 ? CLASH_EFAIL : rc;
+    free_ws(run, c.ws);
+    unitset_free(&us);
+    return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
+}
+
+/* ---- producer-consumer: S4 and S5 together ----------------------------------------------- */
+
+enum { PC_BATCH = 2048, PC_QUEUE = 64 };
+
+typedef struct pc_batch {
+    size_t n;
+    uint64_t k[];
+} pc_batch;
+
+typedef struct pc_ctx {
+    octx oc;
+    clash_keybuf stage;         /* the producer's candidates of one unit */
+    int64_t *tested;            /* per worker, padded */
+} pc_ctx;
+
+static void pc_consume(void *item, int worker, void *p)
+{
+    pc_ctx *c = p;
+    pc_batch *b = item;
+    clash_run *run = c->oc.run;
+    clash_keybuf *hits = &run->wbuf[worker];
+    for (size_t i = 0; i < b->n; ++i)
+        if (clash_narrow_test(run, (uint32_t)(b->k[i] >> 32), (uint32_t)b->k[i]))
+            if (clash_keybuf_push(hits, b->k[i])) atomic_store(&c->oc.failed, 1);
+    c->tested[(size_t)worker * 8] += (int64_t)b->n;
+    free(b);
+}
+
+static void pc_produce(clash_pcq *q, void *p)
+{
+    pc_ctx *c = p;
+    for (int64_t u = 0; u < c->oc.order_n; ++u) {
+        c->stage.n = 0;
+        if (run_one_unit(&c->oc, 0, u, &c->stage)) {
+            atomic_store(&c->oc.failed, 1);
+            return;
+        }
+        const size_t n = clash_sort_unique_u64(c->stage.v, c->stage.n);
+        if (n == (size_t)-1) {
+            atomic_store(&c->oc.failed, 1);
+            return;
+        }
+        for (size_t b = 0; b < n; b += PC_BATCH) {
+            const size_t m = n - b < PC_BATCH ? n - b : PC_BATCH;
+            pc_batch *item = malloc(sizeof *item + m * sizeof(uint64_t));
+            if (!item) {
+                atomic_store(&c->oc.failed, 1);
+                return;
+            }
+            item->n = m;
+            memcpy(item->k, c->stage.v + b, m * sizeof(uint64_t));
+            clash_pcq_push(q, item);
+        }
+    }
+}
+
+int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
+{
+    run->ncand = 0;
+    run->cand_local = clash_ranks_size() > 1;
+    *tested = 0;
+    unitset us;
+    int rc = build_units(run, &us);
+    if (rc == 1) return CLASH_OK;
+    pc_ctx c = {.oc = {.run = run, .max_level = run->level_used}};
+    atomic_init(&c.oc.failed, 0);
+    c.tested = calloc((size_t)run->threads * 8, sizeof(int64_t));
+    if (rc < 0 || !c.tested || !(c.oc.ws = calloc((size_t)run->threads, sizeof(scratch)))) goto oom;
+    c.oc.units = us.u, c.oc.unit_faces = us.faces.v, c.oc.order = us.order, c.oc.order_n = us.norder;
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
+        goto oom;
+    if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    for (int w = 0; w < run->threads; ++w) *tested += c.tested[(size_t)w * 8];
+    free_ws(run, c.oc.ws);
+    free(c.tested), free(c.stage.v);
+    unitset_free(&us);
+    return CLASH_OK;
+oom:
+    free_ws(run, c.oc.ws);
+    free(c.tested), free(c.stage.v);
+    unitset_free(&us);
+    return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
 }

@@ -26,9 +26,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "broad.h"
 #include "error.h"
+#include "finegrain.h"
 #include "kernels/kernels.h"
+#include "midphase.h"
 #include "pipeline.h"
+#include "profile.h"
+#include "sched/ranks.h"
 #include "sort.h"
 
 clash_config clash_config_default(void)
@@ -43,20 +48,16 @@ clash_config clash_config_default(void)
                           .midphase = CLASH_MID_OCTREE,
                           .broadphase = CLASH_BROAD_AUTO,
                           .octree_level = 0,
-                          .stop_at_first = 0};
+                          .stop_at_first = 0,
+                          .chunk = 0,
+                          .batch = 0,
+                          .bind = CLASH_BINDING_NONE};
 }
 
 const char *clash_stage_name(int stage)
 {
     static const char *const names[CLASH_NSTAGES] = {"motion", "boxes", "broad", "cull", "mid", "narrow", "gather"};
     return stage >= 0 && stage < CLASH_NSTAGES ? names[stage] : "?";
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
@@ -103,6 +104,9 @@ void clash_run_destroy(clash_run *run)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
     free(run->wbuf);
     free(run->cand), free(run->hit), free(run->pairs);
+    free(run->wsec);
+    clash_midphase_free(run);
+    clash_fg_destroy(run->fg);
     free(run);
 }
 
@@ -114,19 +118,21 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
         clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
         return NULL;
     }
-    if (c.midphase != CLASH_MID_OCTREE && c.midphase != CLASH_MID_BRUTE) {
-        clash_fail(err, CLASH_EINPUT, "midphase: %s is not available yet (octree, or brute for the oracle)",
-                   c.midphase == CLASH_MID_BVH ? "bvh" : "bboxpipe");
+    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_BRUTE) {
+        clash_fail(err, CLASH_EINPUT, "midphase: unknown (octree, bvh, bboxpipe, or brute for the oracle)");
+        return NULL;
+    }
+    if (c.chunk < 0) {
+        clash_fail(err, CLASH_EINPUT, "chunk: must be >= 0, got %lld", (long long)c.chunk);
         return NULL;
     }
     if (!clash_sched_backend_available(c.backend)) {
         clash_fail(err, CLASH_EINPUT, "backend: pthreads is not available yet (omp only)");
         return NULL;
     }
-    if (c.schedule != CLASH_SCHED_STATIC_CHUNK && c.schedule != CLASH_SCHED_STATIC_STRIDE &&
-        c.schedule != CLASH_SCHED_DYNAMIC) {
-        clash_fail(err, CLASH_EINPUT, "schedule: %s is not available yet (static-chunk, static-stride, dynamic)",
-                   c.schedule == CLASH_SCHED_PRODUCER_CONSUMER ? "producer-consumer" : "stealing");
+    if (c.schedule < CLASH_SCHED_STATIC_CHUNK || c.schedule > CLASH_SCHED_STEALING) {
+        clash_fail(err, CLASH_EINPUT, "schedule: unknown (static-chunk, static-stride, dynamic, producer-consumer, "
+                                      "stealing)");
         return NULL;
     }
     if (sc->deforming && c.steps >= sc->nframes) {
@@ -139,8 +145,9 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
     run->sc = sc;
     run->cfg = c;
     run->threads = clash_sched_threads(c.threads);
-    run->exec = (clash_exec){.backend = c.backend, .threads = run->threads, .partition = c.partition, .chunk = 0,
-                             .schedule = c.schedule, .batch = 0};
+    run->exec = (clash_exec){.backend = c.backend, .threads = run->threads, .partition = c.partition,
+                             .chunk = c.chunk,
+                             .schedule = c.schedule, .batch = c.batch};
     const size_t nf = (size_t)sc->nf;
     run->face_obj = malloc(nf * sizeof(int32_t));
     float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
@@ -163,23 +170,17 @@ oom:
 
 /* ---- S1 ------------------------------------------------------------------------------ */
 
-static void stage_boxes(clash_run *run)
+/* Parallel over faces with per-worker object boxes (finegrain.c). */
+static int stage_boxes(clash_run *run)
 {
     clash_scene *sc = run->sc;
-    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
-    for (int o = 0; o < sc->nobj; ++o) {
-        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        ck_face_boxes(sc->fofs[o], sc->fofs[o + 1], sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
-                      swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy,
-                      run->hiz, lo, hi);
-        memcpy(run->obox[o].lo, lo, sizeof lo);
-        memcpy(run->obox[o].hi, hi, sizeof hi);
-    }
+    if (clash_fg_boxes(run)) return -1;
     /* Culling inflation: 8 float ulps of the largest coordinate magnitude. */
     float m = 0;
     for (int o = 0; o < sc->nobj; ++o)
         for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
     run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
+    return 0;
 }
 
 /* ---- S2 ------------------------------------------------------------------------------ */
@@ -204,74 +205,46 @@ static int push_objpair(clash_run *run, int a, int b)
     return 0;
 }
 
-typedef struct { float lo; int32_t o; } sap_item;
-static int cmp_sap(const void *x, const void *y)
-{
-    const sap_item *a = x, *b = y;
-    return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : (a->o > b->o) - (a->o < b->o);
-}
-static int cmp_objpair(const void *x, const void *y)
-{
-    const clash_objpair *a = x, *b = y;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    return (a->b > b->b) - (a->b < b->b);
-}
-
+/* S2 for many objects (broad.h): sort-and-sweep in columns, or the object
+ * BVH, over the object boxes as SoA grown by 2*delta; the pair keys come back
+ * in the per-worker buffers, are sorted, and push_objpair keeps the pairs
+ * whose grown boxes meet, so run->op is sorted by (a, b). */
 static int stage_broad(clash_run *run)
 {
     const clash_scene *sc = run->sc;
     const int n = sc->nobj;
     run->nop = 0;
-    int sap = run->cfg.broadphase == CLASH_BROAD_SAP || (run->cfg.broadphase == CLASH_BROAD_AUTO && n > 64);
-    if (!sap) {
+    const int bvh = run->cfg.broadphase == CLASH_BROAD_BVH;
+    const int sap = run->cfg.broadphase == CLASH_BROAD_SAP || (run->cfg.broadphase == CLASH_BROAD_AUTO && n > 64);
+    if (!sap && !bvh) {
         for (int a = 0; a < n; ++a)
             for (int b = a + 1; b < n; ++b)
                 if (push_objpair(run, a, b)) return -1;
-    } else {
-        sap_item *it = malloc((size_t)n * sizeof *it);
-        if (!it) return -1;
-        for (int o = 0; o < n; ++o) it[o] = (sap_item){run->obox[o].lo[0], o};
-        qsort(it, (size_t)n, sizeof *it, cmp_sap);
-        for (int i = 0; i < n; ++i) {
-            const int a = it[i].o;
-            const float hx = run->obox[a].hi[0] + 2 * run->delta;
-            for (int j = i + 1; j < n && it[j].lo <= hx; ++j) {
-                const int b = it[j].o;
-                if (push_objpair(run, a < b ? a : b, a < b ? b : a)) {
-                    free(it);
-                    return -1;
-                }
-            }
-        }
-        free(it);
-        qsort(run->op, run->nop, sizeof *run->op, cmp_objpair);
+        return 0;
+    }
+    float *soa = malloc(sizeof(float) * 6 * (size_t)n);
+    if (!soa) return -1;
+    for (int o = 0; o < n; ++o)
+        for (int d = 0; d < 3; ++d) soa[(size_t)d * n + o] = run->obox[o].lo[d], soa[(size_t)(3 + d) * n + o] = run->obox[o].hi[d];
+    const clash_boxes_soa bx = {soa, soa + n, soa + 2 * n, soa + 3 * n, soa + 4 * n, soa + 5 * n};
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    int rc = (bvh ? clash_broad_bvh : clash_broad_sap)(&run->exec, n, bx, 2 * run->delta, run->wbuf);
+    free(soa);
+    if (rc) return -1;
+    for (int w = 1; w < run->threads; ++w)
+        for (size_t i = 0; i < run->wbuf[w].n; ++i)
+            if (clash_keybuf_push(&run->wbuf[0], run->wbuf[w].v[i])) return -1;
+    if (clash_sort_u64(run->wbuf[0].v, run->wbuf[0].n, NULL)) return -1;
+    for (size_t i = 0; i < run->wbuf[0].n; ++i) {
+        const uint64_t key = run->wbuf[0].v[i];
+        if (push_objpair(run, (int)(key >> 32), (int)(uint32_t)key)) return -1;
     }
     return 0;
 }
 
 /* ---- S3 ------------------------------------------------------------------------------ */
 
-typedef struct cull_ctx { clash_run *run; } cull_ctx;
-
-static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
-{
-    (void)worker;
-    clash_run *run = ((cull_ctx *)p)->run;
-    for (int64_t f = begin; f < end; f += step) {
-        const int32_t o = run->face_obj[f];
-        uint8_t k = 0;
-        for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1] && !k; ++r) {
-            const clash_box *R = &run->regs[r];
-            if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] ||
-                run->hiy[f] < R->lo[1] || run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
-                continue;
-            const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
-            k = (uint8_t)clash_face_meets_box(run, (uint32_t)f, lo, hi);
-        }
-        run->keep[f] = k;
-    }
-}
-
+/* The face loop and the ascending kept list: per-worker lists merged in parallel (finegrain.c). */
 static int stage_cull(clash_run *run)
 {
     const clash_scene *sc = run->sc;
@@ -301,13 +274,7 @@ static int stage_cull(clash_run *run)
         run->regs[fill[run->op[i].b]++] = run->op[i].region;
     }
     free(fill);
-    cull_ctx c = {run};
-    clash_par_for(&run->exec, sc->nf, cull_range, &c);
-    size_t m = 0;
-    for (int64_t f = 0; f < sc->nf; ++f)
-        if (run->keep[f]) run->kept[m++] = (uint32_t)f;
-    run->nkept = m;
-    return 0;
+    return clash_fg_cull(run);
 }
 
 /* ---- S4, the oracle: every eligible pair with overlapping face boxes ------------------ */
@@ -351,11 +318,21 @@ static int brute_candidates(clash_run *run)
 
 /* ---- S5 ------------------------------------------------------------------------------ */
 
+int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b) { return narrow_test(run, a, b); }
+
+/* Candidates [off + begin, off + end): under MPI a rank tests only its share
+ * of a candidate list that every rank holds (midphases other than the octree). */
+typedef struct narrow_ctx {
+    clash_run *run;
+    int64_t off;
+} narrow_ctx;
+
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
-    clash_run *run = p;
-    for (int64_t i = begin; i < end; i += step) {
+    clash_run *run = ((narrow_ctx *)p)->run;
+    const int64_t off = ((narrow_ctx *)p)->off;
+    for (int64_t i = begin + off; i < end + off; i += step) {
         const uint64_t k = run->cand[i];
         run->hit[i] = (uint8_t)narrow_test(run, (uint32_t)(k >> 32), (uint32_t)k);
     }
@@ -363,71 +340,132 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
 
 /* ---- one step ------------------------------------------------------------------------- */
 
+/* Region bookkeeping of one step (profile.h): the stage's wall time, its
+ * counters when a source is live, and its fastest and slowest worker. */
+static double region_open(clash_run *run, int stage)
+{
+    clash_wt_reset(run->wsec, run->threads);
+    return clash_region_begin(stage);
+}
+
+static void region_close(clash_run *run, clash_step_stats *st, int stage, double t0)
+{
+    st->seconds[stage] = clash_region_end(stage, t0);
+    clash_wt_minmax(run->wsec, run->threads, st->seconds[stage], &st->worker_min_s[stage],
+                    &st->worker_max_s[stage]);
+}
+
 int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     clash_scene *sc = run->sc;
     clash_step_stats local;
+    int64_t pc_tested = -1; /* producer-consumer: pair tests made inside S4 */
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
     out->pairs = NULL, out->count = 0;
-    double t0 = now(), t1;
+    if (!run->wsec) { /* per-worker timer slots, filled by clash_spmd */
+        if (!(run->wsec = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
+        run->exec.worker_seconds = run->wsec;
+    }
+    double t0 = region_open(run, CLASH_S0_MOTION);
     int rc;
     /* S0 */
-    if ((rc = clash_scene_set_state(sc, s, err))) return rc;
+    if ((rc = clash_scene_set_state_par(sc, s, &run->exec, err))) return rc;
     st->vertices = sc->nv;
-    t1 = now(), st->seconds[CLASH_S0_MOTION] = t1 - t0, t0 = t1;
+    region_close(run, st, CLASH_S0_MOTION, t0), t0 = region_open(run, CLASH_S1_BOXES);
     /* S1 */
-    stage_boxes(run);
+    if (stage_boxes(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
     st->faces_boxed = sc->nf;
-    t1 = now(), st->seconds[CLASH_S1_BOXES] = t1 - t0, t0 = t1;
+    region_close(run, st, CLASH_S1_BOXES, t0);
     if (run->cfg.midphase == CLASH_MID_BRUTE) {
+        t0 = region_open(run, CLASH_S4_MID);
         if (brute_candidates(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the oracle");
         st->faces_kept = sc->nf;
     } else {
         /* S2 */
+        t0 = region_open(run, CLASH_S2_BROAD);
         if (stage_broad(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the broad phase");
         st->object_pairs = (int64_t)run->nop;
-        t1 = now(), st->seconds[CLASH_S2_BROAD] = t1 - t0, t0 = t1;
-        /* S3 */
-        if (stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
-        st->faces_kept = (int64_t)run->nkept;
-        t1 = now(), st->seconds[CLASH_S3_CULL] = t1 - t0, t0 = t1;
+        region_close(run, st, CLASH_S2_BROAD, t0), t0 = region_open(run, CLASH_S3_CULL);
+        /* S3 (the bvh and bboxpipe midphases cull inside S4 with their own boxes) */
+        const int own_cull = run->cfg.midphase == CLASH_MID_BVH || run->cfg.midphase == CLASH_MID_BBOXPIPE;
+        if (!own_cull && stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
+        st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
+        region_close(run, st, CLASH_S3_CULL, t0), t0 = region_open(run, CLASH_S4_MID);
         /* S4 */
         run->level_used = 0;
-        if ((rc = clash_octree_candidates(run, err))) return rc;
+        run->cand_local = 0;
+        if (run->cfg.midphase == CLASH_MID_BVH) rc = clash_bvh_candidates(run, err);
+        else if (run->cfg.midphase == CLASH_MID_BBOXPIPE) rc = clash_bboxpipe_candidates(run, err);
+        else if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) rc = clash_octree_prodcons(run, &pc_tested, err);
+        else rc = clash_octree_candidates(run, err);
+        if (rc) return rc;
         st->octree_level = run->level_used;
     }
     st->candidates = (int64_t)run->ncand;
-    t1 = now(), st->seconds[CLASH_S4_MID] = t1 - t0, t0 = t1;
-    /* S5 */
-    if (run->ncand > run->cap_hit) {
-        uint8_t *h = realloc(run->hit, run->ncand);
-        if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
-        run->hit = h, run->cap_hit = run->ncand;
+    region_close(run, st, CLASH_S4_MID, t0), t0 = region_open(run, CLASH_S5_NARROW);
+    /* S5: the candidates of this rank (its units' under the octree, else its
+     * contiguous share); producer-consumer tested them inside S4 already. */
+    const int R = clash_ranks_size(), rk = clash_ranks_rank();
+    int64_t cb = 0, ce = (int64_t)run->ncand;
+    if (R > 1 && !run->cand_local && pc_tested < 0)
+        cb = (int64_t)run->ncand * rk / R, ce = (int64_t)run->ncand * (rk + 1) / R;
+    if (pc_tested >= 0) {
+        st->candidates = st->tests = pc_tested;
+    } else {
+        if (run->ncand > run->cap_hit) {
+            uint8_t *h = realloc(run->hit, run->ncand);
+            if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
+            run->hit = h, run->cap_hit = run->ncand;
+        }
+        narrow_ctx nc = {run, cb};
+        clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
+        st->tests = ce - cb;
+        if (R > 1 && !run->cand_local) st->candidates = ce - cb; /* summed over ranks in the report */
     }
-    clash_par_tasks(&run->exec, (int64_t)run->ncand, 256, narrow_range, run);
-    st->tests = (int64_t)run->ncand;
-    t1 = now(), st->seconds[CLASH_S5_NARROW] = t1 - t0, t0 = t1;
-    /* S6: candidates are sorted and unique, so the hits come out canonical. */
+    region_close(run, st, CLASH_S5_NARROW, t0), t0 = region_open(run, CLASH_S6_GATHER);
+    /* S6: the hit keys, compacted in place (candidates are sorted and unique,
+     * so they come out canonical); under MPI gathered to rank 0 and merged. */
     size_t nh = 0;
-    for (size_t i = 0; i < run->ncand; ++i) nh += run->hit[i];
+    if (pc_tested >= 0) nh = run->ncand; /* run->cand holds the hits */
+    else
+        for (int64_t i = cb; i < ce; ++i)
+            if (run->hit[i]) run->cand[nh++] = run->cand[i];
+    uint64_t *keys = run->cand, *gathered = NULL;
+    if (R > 1) {
+        int64_t ng = 0;
+        if (clash_ranks_gather_u64(run->cand, (int64_t)nh, &gathered, &ng))
+            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+        nh = 0;
+        if (gathered) {
+            nh = clash_sort_unique_u64(gathered, (size_t)ng);
+            if (nh == (size_t)-1) {
+                free(gathered);
+                return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+            }
+        }
+        keys = gathered;
+    }
     if (nh > run->cap_pairs) {
         clash_pair *p = realloc(run->pairs, nh * sizeof *p);
-        if (!p) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+        if (!p) {
+            free(gathered);
+            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+        }
         run->pairs = p, run->cap_pairs = nh;
     }
     size_t m = 0;
-    for (size_t i = 0; i < run->ncand; ++i) {
-        if (!run->hit[i]) continue;
-        const uint32_t a = (uint32_t)(run->cand[i] >> 32), b = (uint32_t)run->cand[i];
+    for (size_t i = 0; i < nh; ++i) {
+        const uint32_t a = (uint32_t)(keys[i] >> 32), b = (uint32_t)keys[i];
         const int32_t oa = run->face_obj[a], ob = run->face_obj[b];
         run->pairs[m++] = (clash_pair){(uint32_t)oa, (uint32_t)(a - sc->fofs[oa]), (uint32_t)ob,
                                        (uint32_t)(b - sc->fofs[ob])};
     }
+    free(gathered);
     run->npairs = m;
     st->hits = (int64_t)m;
     out->pairs = run->pairs;
     out->count = m;
-    t1 = now(), st->seconds[CLASH_S6_GATHER] = t1 - t0;
+    region_close(run, st, CLASH_S6_GATHER, t0);
     return CLASH_OK;
 }

@@ -62,11 +62,23 @@ struct clash_run {
     size_t npairs, cap_pairs;
     float delta;                   /* culling inflation this step (absolute) */
     int level_used;
+    struct clash_finegrain *fg;    /* S1/S3 per-worker slots (finegrain.c) */
+    double *wsec;                  /* per-worker stage timers (profile.h), exec.worker_seconds */
+    /* BVH midphase (mid_bvh.c): per-object BVHs kept between steps, built on
+     * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
+    struct clash_bvh *bvh;
+    int bvh_built, bvh_builder;
+    int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
 };
 
 /* The face-octree midphase (octree.c): fills run->cand with the sorted,
  * unique candidate pairs among run->kept faces.  Returns the level used. */
 int clash_octree_candidates(clash_run *run, clash_error *err);
+/* S4 and S5 together by producer-consumer (octree.c, 003 §4.4.2): fills
+ * run->cand with the sorted unique hits; *tested counts the tests made. */
+int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err);
+/* The S5 face-pair test (pipeline.c). */
+int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b);
 
 /* Eligibility of a face pair for the narrow test: different objects, or the
  * same object with self-collision on and no shared vertex. */

@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "profile.h"
 #include "sched/topology.h"
 
 void clash_totals_init(clash_run_totals *t)
 {
     memset(t, 0, sizeof *t);
     t->first_collision_step = -1;
-    for (int s = 0; s < CLASH_NSTAGES; ++s) t->stage_min[s] = INFINITY, t->stage_max[s] = 0;
 }
 
 static uint64_t mix64(uint64_t z)
@@ -44,8 +44,8 @@ void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const
     for (size_t i = 0; i < p->count; ++i) t->checksum += clash_pair_hash(step, &p->pairs[i]);
     for (int s = 0; s < CLASH_NSTAGES; ++s) {
         t->stage_total[s] += st->seconds[s];
-        if (st->seconds[s] < t->stage_min[s]) t->stage_min[s] = st->seconds[s];
-        if (st->seconds[s] > t->stage_max[s]) t->stage_max[s] = st->seconds[s];
+        t->stage_min[s] += st->worker_min_s[s];
+        t->stage_max[s] += st->worker_max_s[s];
     }
     t->vertices += st->vertices, t->faces_boxed += st->faces_boxed, t->object_pairs += st->object_pairs;
     t->faces_kept += st->faces_kept, t->candidates += st->candidates, t->tests += st->tests, t->hits += st->hits;
@@ -115,7 +115,7 @@ static const char *const partition_names[] = {"chunk", "stride"};
 static const char *const schedule_names[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                              "stealing"};
 static const char *const midphase_names[] = {"octree", "bvh", "bboxpipe", "brute"};
-static const char *const broad_names[] = {"auto", "all-pairs", "sap"};
+static const char *const broad_names[] = {"auto", "all-pairs", "sap", "bvh"};
 
 static void yaml_str(FILE *f, const char *s)
 {
@@ -126,6 +126,90 @@ static void yaml_str(FILE *f, const char *s)
         else fputc(*s, f);
     }
     fputc('"', f);
+}
+
+int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **name)
+{
+    static const char *const names[CLASH_NSTAGES] = {"vertices", "faces", "object_pairs", "faces",
+                                                     "candidates", "tests", "hits"};
+    const int64_t v[CLASH_NSTAGES] = {t->vertices, t->faces_boxed, t->object_pairs, t->faces_boxed,
+                                      t->candidates, t->tests, t->hits};
+    if (stage < 0 || stage >= CLASH_NSTAGES) return 0;
+    if (name) *name = names[stage];
+    return v[stage];
+}
+
+static double per(uint64_t x, int64_t n) { return n > 0 ? (double)x / (double)n : 0.0; }
+
+/* counters: source, reason, model, stages (CONTRACT.md): only what was measured. */
+static void write_counters(FILE *f, const clash_counters *c, const clash_run_totals *t)
+{
+    fprintf(f, "counters:\n");
+    if (!c) {
+        fprintf(f, "  source: none\n  reason: \"counters not requested (clash profile, or --counters)\"\n");
+        return;
+    }
+    fprintf(f, "  source: %s\n", clash_counter_source_names[c->source]);
+    fprintf(f, "  requested: %s\n", clash_counter_source_names[c->requested]);
+    if (c->reason[0]) {
+        fprintf(f, "  reason: ");
+        yaml_str(f, c->reason);
+        fputc('\n', f);
+    }
+    if (c->source == CLASH_CTR_NONE) return;
+    fprintf(f, "  model: ");
+    yaml_str(f, c->model);
+    fputc('\n', f);
+    if (!(c->fields & (CLASH_CF_L1D | CLASH_CF_LL))) {
+        fprintf(f, "  stages: {}   # counted by the external tool\n");
+        return;
+    }
+    fprintf(f, "  stages:\n");
+    const int64_t faces = t->faces_boxed, cands = t->candidates;
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        const clash_stage_counts *k = &c->stage[s];
+        if (!k->regions) continue;
+        const char *iname;
+        const int64_t items = clash_stage_items(t, s, &iname);
+        fprintf(f, "    %s: {regions: %lld, l1d_misses: %llu, ll_misses: %llu", clash_stage_name(s),
+                (long long)k->regions, (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses);
+        if (c->fields & CLASH_CF_INSTR) fprintf(f, ", instructions: %llu", (unsigned long long)k->instructions);
+        if (c->fields & CLASH_CF_DREFS) fprintf(f, ", data_refs: %llu", (unsigned long long)k->data_refs);
+        fprintf(f, ", items: %s, l1d_per_item: %.4g, ll_per_item: %.4g", iname, per(k->l1d_misses, items),
+                per(k->ll_misses, items));
+        fprintf(f, ", l1d_per_face: %.4g, ll_per_face: %.4g", per(k->l1d_misses, faces), per(k->ll_misses, faces));
+        fprintf(f, ", l1d_per_candidate: %.4g, ll_per_candidate: %.4g}\n", per(k->l1d_misses, cands),
+                per(k->ll_misses, cands));
+    }
+}
+
+void clash_counters_print(FILE *f, const clash_counters *c, const clash_run_totals *t)
+{
+    if (!c || c->source == CLASH_CTR_NONE) {
+        fprintf(f, "counters: none (%s)\n", c && c->reason[0] ? c->reason : "not requested");
+        return;
+    }
+    fprintf(f, "counters: %s: %s\n", clash_counter_source_names[c->source], c->model);
+    if (c->reason[0]) fprintf(f, "(other sources: %s)\n", c->reason);
+    if (!(c->fields & (CLASH_CF_L1D | CLASH_CF_LL))) {
+        fprintf(f, "per-stage counts are printed by the external tool\n");
+        return;
+    }
+    const int64_t faces = t->faces_boxed, cands = t->candidates;
+    fprintf(f, "%-7s %14s %12s %18s %10s %10s %10s %10s %10s %10s\n", "stage", "L1D misses", "LL misses", "items",
+            "L1D/item", "LL/item", "L1D/face", "LL/face", "L1D/cand", "LL/cand");
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        const clash_stage_counts *k = &c->stage[s];
+        if (!k->regions) continue;
+        const char *iname;
+        const int64_t items = clash_stage_items(t, s, &iname);
+        char it[32];
+        snprintf(it, sizeof it, "%lld %s", (long long)items, iname);
+        fprintf(f, "%-7s %14llu %12llu %18.18s %10.3g %10.3g %10.3g %10.3g %10.3g %10.3g\n", clash_stage_name(s),
+                (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses, it, per(k->l1d_misses, items),
+                per(k->ll_misses, items), per(k->l1d_misses, faces), per(k->ll_misses, faces),
+                per(k->l1d_misses, cands), per(k->ll_misses, cands));
+    }
 }
 
 int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t)
@@ -191,7 +275,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     const int n = t->steps_run > 0 ? t->steps_run : 1;
     for (int s = 0; s < CLASH_NSTAGES; ++s) {
         fprintf(f, "  %s: {total_s: %.6g, mean_step_s: %.6g, min_s: %.6g, max_s: %.6g", clash_stage_name(s),
-                t->stage_total[s], t->stage_total[s] / n, t->steps_run ? t->stage_min[s] : 0.0, t->stage_max[s]);
+                t->stage_total[s], t->stage_total[s] / n, t->stage_min[s], t->stage_max[s]);
         switch (s) {
         case CLASH_S0_MOTION: fprintf(f, ", items: {vertices: %lld}", (long long)t->vertices); break;
         case CLASH_S1_BOXES: fprintf(f, ", items: {faces: %lld}", (long long)t->faces_boxed); break;
@@ -205,7 +289,8 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
         }
         fprintf(f, "}\n");
     }
-    fprintf(f, "stage_timer_note: \"min_s/max_s are over steps; one timer per rank\"\n");
-    fprintf(f, "counters:\n  source: none\n  reason: \"counter sources are not built in yet\"\n");
+    fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
+               "parallel loops; serial stages: the stage's time), summed over steps\"\n");
+    write_counters(f, ri->counters, t);
     return ferror(f) ? -1 : 0;
 }

@@ -20,7 +20,10 @@ typedef struct clash_run_totals {
     clash_step_stats first_collision; /* the stats of that step (the papers' "time at the collision step") */
     uint64_t pairs_total;
     uint64_t checksum;           /* sum of mix64(row) mod 2^64: order-independent */
-    double stage_total[CLASH_NSTAGES], stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
+    double stage_total[CLASH_NSTAGES];
+    /* Sums over steps of each step's fastest / slowest worker in the stage
+     * (clash_step_stats.worker_min_s/max_s): min_s/max_s of the report. */
+    double stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
     int64_t vertices, faces_boxed, object_pairs, faces_kept, candidates, tests, hits;
     double wall_s;
 } clash_run_totals;
@@ -46,7 +49,15 @@ typedef struct clash_report_info {
     const clash_config *cfg;   /* resolved */
     int threads, ranks;
     const char *binding;
+    const struct clash_counters *counters;  /* profile.h; NULL: not requested */
 } clash_report_info;
 int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t);
+
+/* Items a stage's misses are divided by ("faces", "candidates", ...) and
+ * their count over the run; 0 when the stage has none. */
+int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **name);
+/* The counters table of `clash profile`: per stage L1D and LL misses, per
+ * stage item, per face and per candidate pair; or the source `none` and why. */
+void clash_counters_print(FILE *f, const struct clash_counters *c, const clash_run_totals *t);
 
 #endif

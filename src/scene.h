@@ -59,6 +59,10 @@ int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error 
 /* S0: fill x/y/z with state s (and px/py/pz with state s-1).  Rigid: the
  * pose formula of CONTRACT.md; deforming: frames s-1 and s. */
 int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
+/* The same, run in parallel over vertices by ex's backend and partition
+ * (motion.c); identical results for every team and partition. */
+struct clash_exec;
+int clash_scene_set_state_par(clash_scene *sc, int s, const struct clash_exec *ex, clash_error *err);
 
 /* Pose of object o in state s: rotation matrix (row-major), scale and translation. */
 void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3]);

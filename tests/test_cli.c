@@ -86,15 +86,17 @@ int main(void)
     expect_error("run --threads two", "--threads");
     expect_error("run --steps -3", "--steps");
     expect_error("run --partition diagonal", "--partition");
-    expect_error("run --schedule stealing", "stealing");
-    expect_error("run --midphase bvh", "bvh");
-    expect_error("run --backend pthreads", "pthreads");
-    expect_error("run --vtk out", "--vtk");
+    expect_error("run --schedule round-robin", "--schedule");
+    expect_error("run --midphase kdtree", "--midphase");
+    expect_error("run --broadphase grid", "--broadphase");
+    expect_error("run --backend tbb", "--backend");
+    expect_error("run --chunk -4", "--chunk");
+    expect_error("run --vtk", "--vtk");   /* --vtk itself: tests/test_vtk.c */
     expect_error("run --bogus", "--bogus");
     expect_error("run --steps", "--steps");
     expect_error("run --preset nosuch", "nosuch");
     expect_error("run --preset cluttered --density 0.9", "--density");
-    expect_error("profile", "profile");
+    expect_error("profile --counters bogus", "--counters"); /* profile itself: test_profile.c */
     expect_error("bench nosuchsuite", "nosuchsuite");
 
     /* bad input: the message names the file and place; no output is left behind */
@@ -140,7 +142,9 @@ int main(void)
     /* determinism: identical CSV for threads, partitions, schedules, broad phases */
     const char *variants[] = {"--threads 1", "--threads 2 --schedule static-chunk", "--threads 2 --schedule static-stride",
                               "--threads 3 --partition stride --schedule dynamic", "--threads 2 --broadphase sap",
-                              "--threads 1 --broadphase all-pairs"};
+                              "--threads 1 --broadphase all-pairs", "--threads 2 --schedule stealing --backend pthreads",
+                              "--threads 2 --schedule producer-consumer", "--threads 2 --midphase bvh",
+                              "--threads 2 --midphase bboxpipe --partition stride --chunk 16"};
     char *ref = NULL;
     for (size_t i = 0; i < sizeof variants / sizeof *variants; ++i) {
         char args[512];

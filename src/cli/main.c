@@ -2,6 +2,8 @@
  * main.c — the `clash` command, a thin client of the C API.
  *
  *   clash run [SCENE.json] [options]   run a scene, write pairs and report
+ *   clash profile [SCENE.json] [opts]  the same with per-stage cache-miss counters
+ *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
@@ -20,8 +22,13 @@
 #include "cli/options.h"
 #include "error.h"
 #include "report.h"
+#include "sched/bind.h"
+#include "sched/ranks.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
+#include "vtk.h"
+#include "cli/profile_cmd.h"
+#include "profile.h"
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)
@@ -30,9 +37,11 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+/* Prints the error on the rank that met it ("rank R: " when there are several). */
 static int die(const clash_error *err)
 {
-    fprintf(stderr, "clash: error: %s\n", err->msg);
+    if (clash_ranks_size() > 1) fprintf(stderr, "clash: error: rank %d: %s\n", clash_ranks_rank(), err->msg);
+    else fprintf(stderr, "clash: error: %s\n", err->msg);
     return err->code ? err->code : CLASH_EFAIL;
 }
 
@@ -78,27 +87,63 @@ static int cmd_run(const clash_cli *cli)
     int rc;
     if (cli->scene) rc = clash_scene_load(cli->scene, &sc, &err);
     else rc = clash_scene_preset(cli->preset ? cli->preset : "default", &cli->preset_params, &sc, &err);
-    if (rc) return die(&err);
     clash_config cfg = cli->cfg;
-    clash_scene_apply_defaults(sc, &cfg);
-    clash_run *run = clash_run_create(sc, &cfg, &err);
-    if (!run) {
+    clash_run *run = NULL;
+    if (!rc) {
+        clash_scene_apply_defaults(sc, &cfg);
+        if (!(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+    }
+    /* Under MPI every rank must learn that one failed before any collective. */
+    if (clash_ranks_max_int(rc) != 0) {
+        const int code = clash_ranks_max_int(rc);
+        clash_run_destroy(run);
         clash_scene_destroy(sc);
-        return die(&err);
+        return rc ? die(&err) : code;
     }
     const int threads = clash_sched_threads(cfg.threads);
+    /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
+    const int root = clash_ranks_rank() == 0, ranks = clash_ranks_size();
     clash_outfile pairs_out = {0};
-    if (cli->pairs_path) {
-        if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto fail;
+    clash_vtk *vtk = NULL;
+    if (cfg.bind != CLASH_BINDING_NONE) {
+        char msg[256];
+        const clash_exec bex = {.backend = cfg.backend, .threads = threads};
+        if (clash_bind_team(&bex, cfg.bind, msg, sizeof msg)) {
+            rc = clash_fail(&err, CLASH_EINPUT, "%s", msg);
+            goto setup_done;
+        }
+    }
+    if (cli->pairs_path && root) {
+        if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
         clash_pairs_csv_header(pairs_out.f);
     }
-    const int progress = !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
+    if (cli->vtk_dir && root && !(vtk = clash_vtk_open(cli->vtk_dir, sc, &err))) {
+        rc = err.code;
+        goto setup_done;
+    }
+setup_done:
+    if (clash_ranks_max_int(rc) != 0) { /* a rank could not bind or open its outputs */
+        const int code = clash_ranks_max_int(rc);
+        clash_outfile_abort(&pairs_out);
+        clash_vtk_abort(vtk);
+        clash_run_destroy(run);
+        clash_scene_destroy(sc);
+        return rc ? die(&err) : code;
+    }
+    const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
     signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
     clash_run_totals tot;
     clash_totals_init(&tot);
+    clash_counters ctr; /* profile.h: live for the steps' regions */
+    clash_counters_open(cli->counters, &ctr);
     const double t0 = now();
-    int s;
-    for (s = 1; s <= cfg.steps && !interrupted; ++s) {
+    int s, in_steps = 1;
+    for (s = 1; s <= cfg.steps; ++s) {
+        if (ranks > 1 ? clash_ranks_any(interrupted) : interrupted) {
+            interrupted = 1;
+            break;
+        }
         clash_pairs pairs;
         clash_step_stats st;
         if ((rc = clash_step(run, s, &pairs, &st, &err))) goto fail;
@@ -107,20 +152,42 @@ static int cmd_run(const clash_cli *cli)
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
             goto fail;
         }
+        if (vtk && (rc = clash_vtk_step(vtk, s, &pairs, &err))) goto fail;
         if (progress) progress_line(s, cfg.steps, (size_t)tot.pairs_total, now() - t0);
-        if (cfg.stop_at_first && pairs.count) break;
+        if (cfg.stop_at_first && clash_ranks_any(pairs.count > 0)) break;
     }
     tot.wall_s = now() - t0;
+    in_steps = 0;
+    if (ranks > 1) { /* stage times: the slowest rank's (CONTRACT.md); counts of shared work: summed */
+        clash_ranks_max_f64(tot.stage_total, CLASH_NSTAGES);
+        clash_ranks_max_f64(tot.stage_max, CLASH_NSTAGES);
+        clash_ranks_min_f64(tot.stage_min, CLASH_NSTAGES);
+        clash_ranks_max_f64(&tot.wall_s, 1);
+        int64_t shared[2] = {tot.candidates, tot.tests};
+        clash_ranks_sum_i64(shared, 2);
+        tot.candidates = shared[0], tot.tests = shared[1];
+    }
+    clash_counters_finish(&ctr);
     if (progress) fputc('\n', stderr);
     if (interrupted) {
-        rc = clash_fail(&err, CLASH_EFAIL, "interrupted at step %d of %d; no output written", s, cfg.steps);
+        rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
+        if (!root) {
+            clash_run_destroy(run);
+            clash_scene_destroy(sc);
+            return rc;
+        }
         goto fail;
     }
     if ((rc = clash_outfile_commit(&pairs_out, &err))) goto fail;
-    if (cli->report_path) {
+    if (vtk) {
+        rc = clash_vtk_commit(vtk, &err);
+        vtk = NULL;
+        if (rc) goto fail;
+    }
+    if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, 1, "none"};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr};
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
@@ -128,7 +195,7 @@ static int cmd_run(const clash_cli *cli)
         }
         if ((rc = clash_outfile_commit(&rep, &err))) goto fail;
     }
-    if (!cli->quiet) {
+    if (!cli->quiet && root) {
         fprintf(stderr, "%s: %d objects, %lld faces, %d steps (%s%s), %llu colliding pairs",
                 clash_scene_name(sc), clash_scene_objects(sc), (long long)clash_scene_faces(sc), tot.steps_run,
                 cfg.mode == CLASH_MODE_SWEPT ? "swept" : "static", cfg.self_collision ? ", self" : "",
@@ -137,11 +204,20 @@ static int cmd_run(const clash_cli *cli)
         fprintf(stderr, "; %.3g ms per step on %d thread%s\n", 1e3 * tot.wall_s / (tot.steps_run ? tot.steps_run : 1),
                 threads, threads == 1 ? "" : "s");
     }
+    if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     return 0;
 fail:
+    if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
+        die(&err);
+        clash_outfile_abort(&pairs_out);
+        clash_vtk_abort(vtk);
+        clash_ranks_abort(rc);
+    }
+    clash_counters_finish(NULL);
     clash_outfile_abort(&pairs_out);
+    clash_vtk_abort(vtk);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     return die(&err);
@@ -163,7 +239,7 @@ static int cmd_bench(int argc, char **argv)
     return die(&err);
 }
 
-int main(int argc, char **argv)
+static int clash_main(int argc, char **argv)
 {
     clash_cli cli;
     clash_error err = {0};
@@ -183,9 +259,18 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cli.command, "info")) return cmd_info();
-    if (!strcmp(cli.command, "profile")) {
-        clash_fail(&err, CLASH_EINPUT, "profile: per-stage counters are not available yet (use 'clash run --report')");
-        return die(&err);
+    if (!strcmp(cli.command, "profile")) { /* callgrind re-run when no hardware counters (profile_cmd.c) */
+        int status;
+        if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
     }
     return cmd_run(&cli);
+}
+
+/* MPI around the whole command (a no-op without MPI or outside mpirun). */
+int main(int argc, char **argv)
+{
+    clash_ranks_init(&argc, &argv);
+    const int rc = clash_main(argc, argv);
+    clash_ranks_finalize();
+    return rc;
 }

@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile.h"
 
 void clash_cli_usage(FILE *f)
 {
     fputs("usage:\n"
           "  clash run [SCENE.json] [options]   run a scene (no SCENE: the default preset)\n"
-          "  clash profile [SCENE.json] [options]  run with per-stage counters (not available yet)\n"
+          "  clash profile [SCENE.json] [options]  run with per-stage cache-miss counters (hardware, or\n"
+          "                         simulated by re-running itself under valgrind's callgrind)\n"
           "  clash bench SUITE [options]        run a benchmark suite (clash bench lists them)\n"
           "  clash info                         build options, threads, topology\n"
           "  clash --help | --version\n"
@@ -29,13 +31,20 @@ void clash_cli_usage(FILE *f)
           "  --threads T            worker threads (default: all cores of the binding)\n"
           "  --backend omp|pthreads thread backend (default omp)\n"
           "  --partition chunk|stride   fine-grain partition (default chunk)\n"
+          "  --chunk N              fine-grain block size, dealt round-robin (default 0: one block\n"
+          "                         per worker for chunk, single items for stride)\n"
           "  --schedule static-chunk|static-stride|dynamic|producer-consumer|stealing (default dynamic)\n"
+          "  --batch N              coarse-grain units per grab (dynamic, stealing, producer-consumer)\n"
+          "  --bind core|socket|none    pin the worker threads with hwloc (default none)\n"
           "  --midphase octree|bvh|bboxpipe|brute   candidate generation (default octree; brute = oracle)\n"
-          "  --broadphase auto|all-pairs|sap        object pairs (default auto)\n"
+          "  --broadphase auto|all-pairs|sap|bvh    object pairs (default auto: sap above 64 objects)\n"
           "  --octree-level L       face-octree resolution (default: from face size)\n"
+          "  --counters auto|perf|papi|likwid|callgrind|none   cache-miss counter source\n"
+          "                         (default: none for run, auto for profile)\n"
+          "  --sim-ll SIZE,ASSOC,LINE   profile: simulated last-level cache for callgrind (--LL=)\n"
           "  --pairs FILE.csv       write every colliding pair\n"
           "  --report FILE.yaml     write the run report\n"
-          "  --vtk DIR              write a ParaView time series (not available yet)\n"
+          "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
           "  --stop-at-first        stop after the first step with a collision\n"
           "  --progress | --no-progress   progress line on stderr (default: when a terminal)\n"
           "  --quiet                no progress and no summary on stderr\n",
@@ -75,10 +84,11 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                             "stealing", NULL};
     static const char *const midphases[] = {"octree", "bvh", "bboxpipe", "brute", NULL};
-    static const char *const broads[] = {"auto", "all-pairs", "sap", NULL};
+    static const char *const broads[] = {"auto", "all-pairs", "sap", "bvh", NULL};
     memset(cli, 0, sizeof *cli);
     cli->cfg = clash_config_default();
     cli->progress = -1;
+    cli->counters = -1;
     *help = *version = 0;
     int i = 1;
     if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
@@ -117,6 +127,13 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             if (!(rc = parse_enum(a, v, backends, &e, err))) cli->cfg.backend = e;
         } else if (!strcmp(a, "--partition")) {
             if (!(rc = parse_enum(a, v, partitions, &e, err))) cli->cfg.partition = e;
+        } else if (!strcmp(a, "--chunk")) {
+            if (!(rc = parse_int(a, v, 0, 1L << 40, &x, err))) cli->cfg.chunk = x;
+        } else if (!strcmp(a, "--batch")) {
+            if (!(rc = parse_int(a, v, 1, 1L << 30, &x, err))) cli->cfg.batch = x;
+        } else if (!strcmp(a, "--bind")) {
+            static const char *const binds[] = {"none", "core", "socket", NULL};
+            if (!(rc = parse_enum(a, v, binds, &e, err))) cli->cfg.bind = e;
         } else if (!strcmp(a, "--schedule")) {
             if (!(rc = parse_enum(a, v, schedules, &e, err))) cli->cfg.schedule = e;
         } else if (!strcmp(a, "--midphase")) {
@@ -150,6 +167,17 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             cli->pairs_path = v;
         } else if (!strcmp(a, "--report")) {
             cli->report_path = v;
+        } else if (!strcmp(a, "--counters")) {
+            if (!(rc = parse_enum(a, v, clash_counter_source_names, &e, err))) cli->counters = e;
+        } else if (!strcmp(a, "--sim-ll")) {
+            unsigned long sz, as, ln;
+            char tail;
+            if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
+                sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
+                rc = clash_fail(err, CLASH_EINPUT,
+                                "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                                "set count (e.g. 2097152,16,64), got '%s'", v);
+            cli->sim_ll = v;
         } else if (!strcmp(a, "--vtk")) {
             cli->vtk_dir = v;
         } else {
@@ -158,10 +186,12 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if (rc) return rc;
     }
     if (!strcmp(cli->command, "info")) return 0;
+    if (cli->counters < 0) cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
+    if (cli->sim_ll && strcmp(cli->command, "profile"))
+        return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (cli->scene && cli->preset)
         return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
         return clash_fail(err, CLASH_EINPUT, "--objects/--seed/--density apply to presets, not to scene files");
-    if (cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "--vtk: ParaView output is not available yet");
     return 0;
 }

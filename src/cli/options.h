@@ -22,6 +22,8 @@ typedef struct clash_cli {
     const char *pairs_path, *report_path, *vtk_dir;
     int quiet;
     int progress;              /* -1 auto (terminal), 0 off, 1 on */
+    int counters;              /* --counters: enum clash_counter_source (profile.h); run: none, profile: auto */
+    const char *sim_ll;        /* profile --sim-ll SIZE,ASSOC,LINE: valgrind's --LL= (simulated last level) */
 } clash_cli;
 
 /* Returns 0, or CLASH_EINPUT with err->msg set.  *help is set for --help. */

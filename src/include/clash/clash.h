@@ -52,7 +52,9 @@ typedef enum clash_midphase {
     CLASH_MID_OCTREE = 0, CLASH_MID_BVH = 1, CLASH_MID_BBOXPIPE = 2,
     CLASH_MID_BRUTE = 3 /* oracle: every face pair through the narrow test */
 } clash_midphase;
-typedef enum clash_broad { CLASH_BROAD_AUTO = 0, CLASH_BROAD_ALLPAIRS = 1, CLASH_BROAD_SAP = 2 } clash_broad;
+typedef enum clash_broad {
+    CLASH_BROAD_AUTO = 0, CLASH_BROAD_ALLPAIRS = 1, CLASH_BROAD_SAP = 2, CLASH_BROAD_BVH = 3 /* object BVH */
+} clash_broad;
 typedef enum clash_backend { CLASH_BACKEND_OMP = 0, CLASH_BACKEND_PTHREADS = 1 } clash_backend;
 typedef enum clash_partition { CLASH_PART_CHUNK = 0, CLASH_PART_STRIDE = 1 } clash_partition;
 typedef enum clash_schedule {
@@ -72,7 +74,16 @@ typedef struct clash_config {
     int broadphase;         /* clash_broad */
     int octree_level;       /* <=0: automatic, from face size */
     int stop_at_first;      /* stop after the first step with a collision */
+    int64_t chunk;          /* fine-grain (S0/S1/S3) block size: 0 one block per worker
+                               (chunk) or single items (stride); N > 0 blocks of N
+                               dealt round-robin */
+    int64_t batch;          /* coarse-grain (S4/S5) units per grab for dynamic, stealing and
+                               producer-consumer (0: the strategy's default) */
+    int bind;               /* clash_binding: pin the workers (the command applies it) */
 } clash_config;
+
+/* Worker pinning (--bind), through hwloc. */
+typedef enum clash_binding { CLASH_BINDING_NONE = 0, CLASH_BINDING_CORE = 1, CLASH_BINDING_SOCKET = 2 } clash_binding;
 
 clash_config clash_config_default(void);
 
@@ -105,6 +116,9 @@ typedef struct clash_step_stats {
     int64_t tests;           /* S5 */
     int64_t hits;            /* S5 */
     int octree_level;        /* S4, level used this step (0 when not built) */
+    /* Fastest and slowest worker of each stage: each worker's busy time in
+     * the stage's parallel loops (a stage without one: its wall time). */
+    double worker_min_s[CLASH_NSTAGES], worker_max_s[CLASH_NSTAGES];
 } clash_step_stats;
 
 typedef struct clash_scene clash_scene;

@@ -1,0 +1,238 @@
+/*
+ * bvh.c — `clash bench bvh`: the hierarchies of issue 4 against their
+ * targets, every variant side by side in one run, median of --repeat R.
+ *
+ *   clash bench bvh [--mesh FILE.obj] [--repeat R] [--faces F]
+ *
+ * Part 1, two meshes (default ../shared/data/meshes/stanford-bunny.obj; the
+ * second copy at position (0.02, 0.01, 0), rotation_deg (10, 20, 30),
+ * static, one step, all pairs; tests/test_bunny.c's scene).  Times one
+ * whole step (S0..S6, the sum of the stage times) for
+ *   bvh-refit     --midphase bvh, the run kept: the per-object BVHs were
+ *                 built by a first step and are refitted in each timed step
+ *                 (refit counted in S4), 1 thread;
+ *   octree        the report's method from scratch (a new run every time,
+ *                 nothing kept between steps), 1 and 2 threads;
+ *   bvh-scratch   --midphase bvh on a new run (build counted), 1 thread;
+ *   bboxpipe      --midphase bboxpipe on a new run, 1 thread.
+ * Pair counts must agree (else exit 1).  Compare with
+ *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
+ *
+ * Part 2, refit of a deforming mesh: a UV sphere of about --faces F faces
+ * (default 10^5) whose vertices are jittered before every repetition; times
+ * the face boxes (S1 kernel), the refit alone, and both builds (SAH,
+ * Morton).  Layout study (Morton reordering of faces for locality): the
+ * refit with the face boxes in the generator's order, in a random order,
+ * and renumbered along the tree's leaf order (the Morton curve).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bvh.h"
+#include "generators.h"
+#include "kernels/kernels.h"
+#include "pipeline.h"
+#include "scene.h"
+
+int clash_bench_bvh(int argc, char **argv);
+
+static int cmp_d(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_d);
+    return t[n / 2];
+}
+
+static double step_seconds(const clash_step_stats *st)
+{
+    double s = 0;
+    for (int k = 0; k < CLASH_NSTAGES; ++k) s += st->seconds[k];
+    return s;
+}
+
+static double last_stage[CLASH_NSTAGES];
+static long long last_cand;
+
+/* One step on run (or on a fresh run when run is NULL); returns its time, sets *pairs. */
+static double one_step(clash_scene *sc, clash_run *run, int midphase, int threads, size_t *pairs, double *mid)
+{
+    clash_error err;
+    clash_config cfg = clash_config_default();
+    cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.midphase = midphase, cfg.threads = threads;
+    clash_run *r = run ? run : clash_run_create(sc, &cfg, &err);
+    clash_pairs p;
+    clash_step_stats st;
+    if (!r || clash_step(r, 1, &p, &st, &err)) {
+        fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
+        exit(1);
+    }
+    *pairs = p.count;
+    if (mid) {
+        *mid = st.seconds[CLASH_S4_MID];
+        for (int k = 0; k < CLASH_NSTAGES; ++k) last_stage[k] = st.seconds[k];
+        last_cand = st.candidates;
+    }
+    if (!run) clash_run_destroy(r);
+    return step_seconds(&st);
+}
+
+int clash_bench_bvh(int argc, char **argv)
+{
+    const char *mesh = NULL;
+    int repeat = 7, faces = 100000;
+    for (int i = 0; i < argc; ++i) {
+        if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) > 0) repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--faces") && i + 1 < argc && atoi(argv[i + 1]) >= 24) faces = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "clash: error: bench bvh: bad option '%s' (--mesh FILE, --repeat R >= 1, --faces F >= 24)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    char path[1024];
+    if (!mesh) {
+        snprintf(path, sizeof path, "%s", "../shared/data/meshes/stanford-bunny.obj");
+        mesh = path;
+    }
+    clash_mesh_desc md = {.name = "m", .kind = CLASH_MESH_FILE, .path = (char *)mesh, .scale = 1};
+    clash_object_desc od[2] = {{.mesh = 0, .scale = 1},
+                               {.mesh = 0, .scale = 1, .position = {0.02, 0.01, 0}, .rotation_deg = {10, 20, 30}}};
+    clash_scene_desc d = {.name = "two-meshes", .steps = 1, .mode = CLASH_MODE_STATIC,
+                          .nmeshes = 1, .meshes = &md, .nobjects = 2, .objects = od};
+    clash_scene *sc;
+    clash_error err;
+    if (clash_scene_build(&d, &sc, &err)) {
+        fprintf(stderr, "clash: error: %s\n", err.msg);
+        return 2;
+    }
+    printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds\n", mesh,
+           (long long)clash_scene_faces(sc), repeat);
+    enum { NV = 6 };
+    const char *names[NV] = {"bvh-refit 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T",
+                             "bvh-refit 2T", "bboxpipe 1T"};
+    double *t[NV], *tm = malloc(sizeof(double) * (size_t)repeat);
+    size_t np[NV];
+    clash_config cfg = clash_config_default();
+    cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.midphase = CLASH_MID_BVH, cfg.threads = 1;
+    clash_run *keep1 = clash_run_create(sc, &cfg, &err);
+    cfg.threads = 2;
+    clash_run *keep2 = clash_run_create(sc, &cfg, &err);
+    size_t dummy;
+    one_step(sc, keep1, 0, 0, &dummy, NULL); /* builds the BVHs */
+    one_step(sc, keep2, 0, 0, &dummy, NULL);
+    for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
+    for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
+        for (int v = 0; v < NV; ++v) {
+            switch (v) {
+            case 0: t[v][r] = one_step(sc, keep1, 0, 0, &np[v], &tm[r]); break;
+            case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL); break;
+            case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], NULL); break;
+            case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL); break;
+            case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL); break;
+            default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL); break;
+            }
+        }
+    int rc = 0;
+    for (int v = 0; v < NV; ++v) {
+        const double med = median(t[v], repeat);
+        printf("  %-18s step %.6f (%.6f)  pairs=%zu%s\n", names[v], med, t[v][0], np[v],
+               np[v] == np[0] ? "" : "  DIFFERS");
+        if (np[v] != np[0]) rc = 1;
+        free(t[v]);
+    }
+    printf("  bvh-refit 1T: S4 (refit + traversal) %.6f; last step by stage:", median(tm, repeat));
+    for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), last_stage[k]);
+    printf("; %lld candidates\n", last_cand);
+    clash_run_destroy(keep1), clash_run_destroy(keep2);
+    clash_scene_destroy(sc);
+
+    /* Part 2: refit of a deforming sphere. */
+    int k = (int)floor((1 + sqrt(1 + (double)faces)) / 2 + 0.5);
+    if (k < 3) k = 3;
+    clash_mesh m;
+    if (clash_gen_sphere(4 * k * (k - 1), &m, &err)) {
+        fprintf(stderr, "clash: error: %s\n", err.msg);
+        return 1;
+    }
+    const int64_t nv = m.nverts, nf = m.nfaces;
+    float *x = malloc(sizeof(float) * (size_t)nv), *y = malloc(sizeof(float) * (size_t)nv), *z = malloc(sizeof(float) * (size_t)nv);
+    int32_t *i0 = malloc(sizeof(int32_t) * (size_t)nf), *i1 = malloc(sizeof(int32_t) * (size_t)nf), *i2 = malloc(sizeof(int32_t) * (size_t)nf);
+    float *bb = malloc(sizeof(float) * 6 * (size_t)nf);
+    float *lx = bb, *ly = bb + nf, *lz = bb + 2 * nf, *hx = bb + 3 * nf, *hy = bb + 4 * nf, *hz = bb + 5 * nf;
+    for (int64_t f = 0; f < nf; ++f) i0[f] = m.tri[3 * f], i1[f] = m.tri[3 * f + 1], i2[f] = m.tri[3 * f + 2];
+    uint64_t s = 88172645463325252u;
+    double *tb = malloc(sizeof(double) * (size_t)repeat), *tr = malloc(sizeof(double) * (size_t)repeat);
+    double *ts = malloc(sizeof(double) * (size_t)repeat), *tmo = malloc(sizeof(double) * (size_t)repeat);
+    uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)nf);
+    for (int64_t f = 0; f < nf; ++f) ids[f] = (uint32_t)f;
+    clash_bvh tree = {0};
+    const clash_boxes_soa bx = {lx, ly, lz, hx, hy, hz};
+    for (int r = 0; r < repeat; ++r) {
+        for (int64_t v = 0; v < nv; ++v) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            const float j = (float)((s >> 40) * (1.0 / 16777216.0) - 0.5) * 0.01f;
+            x[v] = (float)m.xyz[3 * v] + j, y[v] = (float)m.xyz[3 * v + 1] - j, z[v] = (float)m.xyz[3 * v + 2] + 0.5f * j;
+        }
+        float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        double t0 = clash_bench_now();
+        ck_face_boxes(0, nf, i0, i1, i2, x, y, z, NULL, NULL, NULL, lx, ly, lz, hx, hy, hz, olo, ohi);
+        tb[r] = clash_bench_now() - t0;
+        t0 = clash_bench_now();
+        clash_bvh_build(&tree, CLASH_BVH_SAH, ids, (int32_t)nf, bx);
+        ts[r] = clash_bench_now() - t0;
+        t0 = clash_bench_now();
+        clash_bvh_build(&tree, CLASH_BVH_MORTON, ids, (int32_t)nf, bx);
+        tmo[r] = clash_bench_now() - t0;
+        for (int64_t f = 0; f < nf; ++f) lx[f] -= 1e-3f, hx[f] += 1e-3f; /* deform, then refit */
+        t0 = clash_bench_now();
+        clash_bvh_refit(&tree, bx);
+        tr[r] = clash_bench_now() - t0;
+    }
+    printf("part 2: deforming UV sphere, %lld faces, %lld vertices; median (best) of %d, milliseconds\n", (long long)nf,
+           (long long)nv, repeat);
+    printf("  face boxes (S1 kernel) %.3f\n", 1e3 * median(tb, repeat));
+    printf("  build SAH %.3f   build Morton %.3f   (%d nodes of %zu bytes)\n", 1e3 * median(ts, repeat),
+           1e3 * median(tmo, repeat), tree.nnode, sizeof(clash_bvh_node));
+    printf("  refit %.3f (best %.3f)\n", 1e3 * median(tr, repeat), 1e3 * tr[0]);
+    /* layout: face boxes in generator order / random order / leaf (Morton) order; same tree shape */
+    float *pb = malloc(sizeof(float) * 6 * (size_t)nf);
+    uint32_t *perm = malloc(sizeof(uint32_t) * (size_t)nf), *saved = malloc(sizeof(uint32_t) * (size_t)nf);
+    memcpy(saved, tree.prim, sizeof(uint32_t) * (size_t)nf);
+    const char *lname[3] = {"generator order", "random order", "Morton (leaf) order"};
+    for (int L = 0; L < 3; ++L) {
+        /* perm[f] = new position of face f */
+        for (int64_t f = 0; f < nf; ++f) perm[f] = (uint32_t)f;
+        if (L == 1)
+            for (int64_t f = nf - 1; f > 0; --f) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                const int64_t g = (int64_t)(s % (uint64_t)(f + 1));
+                const uint32_t tt = perm[f];
+                perm[f] = perm[g], perm[g] = tt;
+            }
+        if (L == 2)
+            for (int64_t q = 0; q < nf; ++q) perm[saved[q]] = (uint32_t)q;
+        for (int c = 0; c < 6; ++c)
+            for (int64_t f = 0; f < nf; ++f) pb[(size_t)c * (size_t)nf + perm[f]] = bb[(size_t)c * (size_t)nf + (size_t)f];
+        for (int64_t q = 0; q < nf; ++q) tree.prim[q] = perm[saved[q]];
+        const clash_boxes_soa pbx = {pb, pb + nf, pb + 2 * nf, pb + 3 * nf, pb + 4 * nf, pb + 5 * nf};
+        for (int r = 0; r < repeat; ++r) {
+            const double t0 = clash_bench_now();
+            clash_bvh_refit(&tree, pbx);
+            tr[r] = clash_bench_now() - t0;
+        }
+        printf("  refit, faces in %-20s %.3f\n", lname[L], 1e3 * median(tr, repeat));
+    }
+    clash_bvh_free(&tree);
+    free(pb), free(perm), free(saved), free(ids), free(tb), free(tr), free(ts), free(tmo), free(tm);
+    free(x), free(y), free(z), free(i0), free(i1), free(i2), free(bb);
+    clash_mesh_free(&m);
+    return rc;
+}

@@ -1,0 +1,289 @@
+/*
+ * common.c — options, progress bar, scene runs, CSV/YAML output and gnuplot
+ * for the `clash bench` suites.  See common.h.
+ */
+#include "bench/common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "error.h"
+#include "sched/sched.h"
+#include "sched/topology.h"
+#include "scene.h"
+#include "scene_desc.h"
+
+int bench_fail(const bench_opts *o, int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "clash: error: bench %s: ", o && o->suite ? o->suite : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+static int parse_pos_int(const bench_opts *o, const char *opt, const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi)
+        return bench_fail(o, CLASH_EINPUT, "%s: expected an integer in [%d, %d], got '%s'", opt, lo, hi, v);
+    *out = (int)x;
+    return 0;
+}
+
+/* A comma-separated list of positive integers. */
+static int check_list(const bench_opts *o, const char *opt, const char *v)
+{
+    const char *p = v;
+    if (!*p) return bench_fail(o, CLASH_EINPUT, "%s: empty list", opt);
+    while (*p) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 1 || x > 4096 || (*end && *end != ','))
+            return bench_fail(o, CLASH_EINPUT, "%s: expected a comma-separated list of counts, got '%s'", opt, v);
+        p = *end ? end + 1 : end;
+        if (*end && !*p) return bench_fail(o, CLASH_EINPUT, "%s: trailing comma in '%s'", opt, v);
+    }
+    return 0;
+}
+
+int bench_parse(const char *suite, int argc, char **argv, const char *const *extra, const char *usage,
+                bench_opts *o)
+{
+    static char outbuf[256];
+    int reps_given = 0, rc;
+    memset(o, 0, sizeof *o);
+    o->suite = suite;
+    snprintf(outbuf, sizeof outbuf, "bench-out/%s", suite);
+    o->out = outbuf;
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: clash bench %s [--quick] [--out DIR] [--reps N] [--threads T] [--quiet]%s\n", suite,
+                   usage ? usage : "");
+            return -1;
+        }
+        if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+            continue;
+        }
+        if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        int allowed = !strcmp(a, "--out") || !strcmp(a, "--reps") || !strcmp(a, "--threads");
+        for (int k = 0; extra && extra[k]; ++k) allowed |= !strcmp(a, extra[k]);
+        if (!allowed) return bench_fail(o, CLASH_EINPUT, "unknown option '%s' (try 'clash bench %s --help')", a, suite);
+        if (i + 1 >= argc) return bench_fail(o, CLASH_EINPUT, "%s: missing value", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--out")) {
+            if (!*v) return bench_fail(o, CLASH_EINPUT, "--out: empty folder name");
+            o->out = v;
+        } else if (!strcmp(a, "--reps")) {
+            if ((rc = parse_pos_int(o, a, v, 1, 1000, &o->reps))) return rc;
+            reps_given = 1;
+        } else if (!strcmp(a, "--threads")) {
+            if ((rc = parse_pos_int(o, a, v, 1, 4096, &o->threads))) return rc;
+        } else if (!strcmp(a, "--meshes")) {
+            if (!*v) return bench_fail(o, CLASH_EINPUT, "--meshes: empty list");
+            o->meshes = v;
+        } else if (!strcmp(a, "--ranks")) {
+            if ((rc = check_list(o, a, v))) return rc;
+            o->ranks = v;
+        } else if (!strcmp(a, "--thread-list")) {
+            if ((rc = check_list(o, a, v))) return rc;
+            o->thread_list = v;
+        } else if (!strcmp(a, "--objects")) {
+            if ((rc = parse_pos_int(o, a, v, 2, 1000000, &o->objects))) return rc;
+        } else if (!strcmp(a, "--steps")) {
+            if ((rc = parse_pos_int(o, a, v, 1, 10000000, &o->steps))) return rc;
+        }
+    }
+    if (!reps_given) o->reps = o->quick ? 4 : 6;
+    /* Create the output folder (one level of parents, like "bench-out/SUITE"). */
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", o->out);
+    for (char *p = tmp + 1; *p; ++p)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(tmp, 0777);
+            *p = '/';
+        }
+    struct stat st;
+    if (mkdir(o->out, 0777) != 0 && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)))
+        return bench_fail(o, CLASH_EINPUT, "--out: %s: cannot create: %s", o->out, strerror(errno));
+    return 0;
+}
+
+void bench_progress(const bench_opts *o, const char *what, int done, int total)
+{
+    if (o->quiet || total <= 0) return;
+    const int width = 24, fill = (int)((double)width * done / total);
+    fprintf(stderr, "\r[%.*s%*s] %s: %-40.40s %d/%d", fill, "========================", width - fill, "", o->suite,
+            what, done, total);
+    if (done >= total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+int bench_scene_json(const char *json, const char *base_dir, clash_scene **out, clash_error *err)
+{
+    clash_scene_desc d;
+    int rc = clash_scene_desc_parse_string(json, base_dir ? base_dir : ".", "bench scene", &d, err);
+    if (rc) return rc;
+    rc = clash_scene_build(&d, out, err);
+    clash_scene_desc_free(&d);
+    return rc;
+}
+
+int bench_run_scene(clash_scene *sc, const clash_config *cfg_in, bench_run *r, clash_error *err)
+{
+    clash_config cfg = *cfg_in;
+    memset(r, 0, sizeof *r);
+    clash_scene_apply_defaults(sc, &cfg);
+    clash_totals_init(&r->tot);
+    r->step_s = calloc((size_t)cfg.steps + 1, sizeof *r->step_s);
+    r->step_pairs = calloc((size_t)cfg.steps + 1, sizeof *r->step_pairs);
+    if (!r->step_s || !r->step_pairs) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    clash_run *run = clash_run_create(sc, &cfg, err);
+    if (!run) return err->code ? err->code : CLASH_EFAIL;
+    const double t0 = clash_bench_now();
+    for (int s = 1; s <= cfg.steps; ++s) {
+        clash_pairs p;
+        clash_step_stats st;
+        const double a = clash_bench_now();
+        int rc = clash_step(run, s, &p, &st, err);
+        const double b = clash_bench_now();
+        if (rc) {
+            clash_run_destroy(run);
+            return rc;
+        }
+        r->step_s[s - 1] = b - a;
+        r->step_pairs[s - 1] = p.count;
+        r->steps = s;
+        clash_totals_add(&r->tot, s, &p, &st);
+        if (cfg.stop_at_first && p.count) break;
+    }
+    r->tot.wall_s = clash_bench_now() - t0;
+    clash_run_destroy(run);
+    return CLASH_OK;
+}
+
+void bench_run_free(bench_run *r)
+{
+    free(r->step_s);
+    free(r->step_pairs);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int bench_first_rep(int reps) { return reps >= 3 ? 1 : 0; }
+
+FILE *bench_open(const bench_opts *o, clash_outfile *f, const char *name)
+{
+    char path[1024];
+    clash_error err;
+    snprintf(path, sizeof path, "%s/%s", o->out, name);
+    if (clash_outfile_open(f, path, &err)) {
+        bench_fail(o, CLASH_EFAIL, "%s", err.msg);
+        return NULL;
+    }
+    return f->f;
+}
+
+int bench_close(const bench_opts *o, clash_outfile *f)
+{
+    clash_error err;
+    if (clash_outfile_commit(f, &err)) return bench_fail(o, CLASH_EFAIL, "%s", err.msg);
+    return 0;
+}
+
+void bench_yaml_header(FILE *f, const bench_opts *o)
+{
+    const clash_build_info *b = clash_build();
+    clash_topology t;
+    char desc[256];
+    clash_topology_get(&t);
+    clash_topology_describe(&t, desc, sizeof desc);
+    fprintf(f, "clash: %s\nsuite: %s\n", b->version, o->suite);
+    fprintf(f,
+            "build: {compiler: \"%s\", flags: \"%s\", build_type: \"%s\", openmp: %s, mpi: %s, hwloc: %s, "
+            "likwid: %s, papi: %s}\n",
+            b->compiler, b->flags, b->build_type, b->openmp ? "true" : "false", b->mpi ? "true" : "false",
+            b->hwloc ? "true" : "false", b->likwid ? "true" : "false", b->papi ? "true" : "false");
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    fprintf(f, "machine: {host: \"%s\", cores: %d, topology: \"%s\"}\n", host, clash_sched_threads(0), desc);
+    fprintf(f, "options: {quick: %s, reps: %d, threads: %d, out: \"%s\"}\n", o->quick ? "true" : "false", o->reps,
+            clash_sched_threads(o->threads), o->out);
+    fprintf(f, "timing: \"median over repetitions; the first repetition is a warm-up and is dropped when reps >= 3\"\n");
+}
+
+int bench_plot(const bench_opts *o, const char *name, const char *script)
+{
+    char path[256];
+    clash_outfile gp;
+    snprintf(path, sizeof path, "%.200s.gp", name);
+    FILE *f = bench_open(o, &gp, path);
+    if (!f) return 0;
+    fputs(script, f);
+    if (bench_close(o, &gp)) return 0;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        if (!o->quiet)
+            fprintf(stderr, "clash: bench %s: gnuplot not found; plot %s.png skipped (script left in %s/%s.gp)\n",
+                    o->suite, name, o->out, name);
+        return 0;
+    }
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "cd '%.1000s' && gnuplot '%.200s.gp'", o->out, name);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "clash: bench %s: gnuplot failed on %s/%s.gp; plot skipped\n", o->suite, o->out, name);
+        return 0;
+    }
+    return 1;
+}
+
+const char *bench_mesh_dir(void)
+{
+    static char buf[1024];
+    struct stat st;
+    const char *env = getenv("CLASH_DATA_DIR");
+    if (env) {
+        snprintf(buf, sizeof buf, "%s/meshes", env);
+        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
+    }
+    if (stat("../shared/data/meshes", &st) == 0 && S_ISDIR(st.st_mode)) return "../shared/data/meshes";
+    /* Beside the source checkout this file was compiled from: SRC/../shared. */
+    snprintf(buf, sizeof buf, "%s", __FILE__);
+    char *slash = strrchr(buf, '/');
+    if (slash && buf[0] == '/') {
+        *slash = 0;   /* .../bench */
+        slash = strrchr(buf, '/');
+        if (slash) {
+            *slash = 0;   /* the checkout */
+            strncat(buf, "/../shared/data/meshes", sizeof buf - strlen(buf) - 1);
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
+        }
+    }
+    return NULL;
+}

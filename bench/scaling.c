@@ -1,0 +1,228 @@
+/*
+ * scaling.c — `clash bench scaling`: strong and weak scaling over
+ * threads x ranks on the `cluttered` preset, with efficiency tables.
+ *
+ * Every configuration is one `clash run` process (this very executable,
+ * /proc/self/exe), started under `mpirun -n R` when R > 1, exactly as the
+ * job scripts in jobs/ start it; its time is the run report's wall_s (the
+ * step loop, without scene building), its result the report's
+ * pairs_checksum.  Each configuration is repeated --reps times (median).
+ *
+ *   strong   a fixed scene (--objects N, default 200; --quick 60) on
+ *            p = R x T workers: speedup S(p) = t(1) / t(p), efficiency
+ *            E(p) = S(p) / p.  Every configuration must give the same
+ *            checksum as the serial run (clash is deterministic across
+ *            thread and rank counts), or the suite fails.
+ *   weak     N = n1 x p objects (n1 = N / 2) at the same density, so the
+ *            work per worker stays about constant: E(p) = t(1) / t(p).
+ *
+ * Worker grid: thread counts 1, 2, 4, ... up to the cores of this process's
+ * binding (--thread-list to choose), rank counts 1 and, when this build has
+ * MPI and mpirun is found, 2 (--ranks to choose); by default only
+ * configurations with R x T <= cores are run.  The column ranks_reported
+ * is the rank count the run report states: a value of 1 under mpirun means
+ * the ranks each ran the whole scene (no rank distribution in this build).
+ *
+ * Output: scaling_strong.csv, scaling_weak.csv, scaling.yaml,
+ * scaling_strong.png (speedup against workers, with the ideal line) and
+ * scaling_weak.png (efficiency against workers).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "bench/common.h"
+#include "sched/sched.h"
+
+#define MAX_LIST 32
+
+typedef struct config {
+    int ranks, threads, objects;
+    double seconds;
+    unsigned long long checksum;
+    int ranks_reported;
+} config;
+
+static int parse_list(const char *s, int *out)
+{
+    int n = 0;
+    for (const char *p = s; *p && n < MAX_LIST;) {
+        char *e;
+        out[n++] = (int)strtol(p, &e, 10);
+        p = *e ? e + 1 : e;
+    }
+    return n;
+}
+
+/* Reads wall_s, pairs_checksum and machine.ranks from a run report. */
+static int read_report(const char *path, double *wall, unsigned long long *sum, int *ranks)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int got = 0;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "wall_s:", 7)) got |= (sscanf(line + 7, "%lf", wall) == 1) << 0;
+        if (!strncmp(line, "pairs_checksum:", 15)) got |= (sscanf(line + 15, " \"%llx\"", sum) == 1) << 1;
+        const char *r = strstr(line, "ranks: ");
+        if (!strncmp(line, "machine:", 8) && r) got |= (sscanf(r + 7, "%d", ranks) == 1) << 2;
+    }
+    fclose(f);
+    return got == 7 ? 0 : -1;
+}
+
+static int run_config(const bench_opts *o, const char *exe, int steps, config *c, char *cmd_out, size_t cmd_n)
+{
+    char report[1200], cmd[4096], mpi[256] = "";
+    double *t = calloc((size_t)o->reps, sizeof *t);
+    int rc = 0;
+    snprintf(report, sizeof report, "%s/.scaling-run.%ld.yaml", o->out, (long)getpid());
+    if (c->ranks > 1)
+        snprintf(mpi, sizeof mpi, "mpirun -n %d --oversubscribe --bind-to none%s ", c->ranks,
+                 geteuid() == 0 ? " --allow-run-as-root" : "");
+    snprintf(cmd, sizeof cmd,
+             "%s'%s' run --preset cluttered --objects %d --seed 1 --steps %d --threads %d --quiet --report '%s'", mpi,
+             exe, c->objects, steps, c->threads, report);
+    snprintf(cmd_out, cmd_n, "%s", cmd);
+    const int first = bench_first_rep(o->reps);
+    for (int r = 0; r < o->reps && !rc; ++r) {
+        double wall;
+        unsigned long long sum;
+        int ranks;
+        char full[4200];
+        snprintf(full, sizeof full, "%s >/dev/null 2>&1", cmd);
+        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks)) {
+            rc = bench_fail(o, CLASH_EFAIL, "run failed: %s", cmd);
+            break;
+        }
+        if (r == 0) c->checksum = sum, c->ranks_reported = ranks;
+        else if (sum != c->checksum)
+            rc = bench_fail(o, CLASH_EFAIL, "validation failed: checksum changed between repetitions of %s", cmd);
+        if (r >= first) t[r - first] = wall;
+    }
+    remove(report);
+    if (!rc) c->seconds = bench_median(t, o->reps - first);
+    free(t);
+    return rc;
+}
+
+int clash_bench_scaling(int argc, char **argv);
+int clash_bench_scaling(int argc, char **argv)
+{
+    static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", NULL};
+    bench_opts o;
+    int rc = bench_parse("scaling", argc, argv, extra,
+                         " [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S]", &o);
+    if (rc) return rc < 0 ? 0 : rc;
+    char exe[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return bench_fail(&o, CLASH_EFAIL, "cannot find this executable (/proc/self/exe)");
+    exe[n] = 0;
+    const int cores = clash_sched_threads(0);
+    const int objects = o.objects ? o.objects : (o.quick ? 60 : 200);
+    const int steps = o.steps ? o.steps : (o.quick ? 30 : 100);
+    int tl[MAX_LIST], rl[MAX_LIST], nt = 0, nr = 0;
+    if (o.thread_list) nt = parse_list(o.thread_list, tl);
+    else
+        for (int t = 1; t <= cores && nt < MAX_LIST; t *= 2) tl[nt++] = t;
+    if (!o.thread_list && tl[nt - 1] != cores && nt < MAX_LIST) tl[nt++] = cores;
+    const int have_mpi = clash_build()->mpi && system("command -v mpirun >/dev/null 2>&1") == 0;
+    if (o.ranks) {
+        nr = parse_list(o.ranks, rl);
+        for (int i = 0; i < nr; ++i)
+            if (rl[i] > 1 && !have_mpi)
+                return bench_fail(&o, CLASH_EINPUT, "--ranks: %d ranks need MPI (this build: mpi %s, mpirun %s)", rl[i],
+                                  clash_build()->mpi ? "yes" : "no", have_mpi ? "found" : "not found");
+    } else {
+        rl[nr++] = 1;
+        if (have_mpi && cores >= 2) rl[nr++] = 2;
+    }
+    const int explicit_grid = o.ranks || o.thread_list;
+    config grid[MAX_LIST * MAX_LIST];
+    int ng = 0;
+    for (int i = 0; i < nr; ++i)
+        for (int j = 0; j < nt; ++j)
+            if (explicit_grid || rl[i] * tl[j] <= cores) grid[ng++] = (config){rl[i], tl[j], objects, 0, 0, 0};
+    if (!ng || grid[0].ranks * grid[0].threads != 1)
+        return bench_fail(&o, CLASH_EINPUT, "the worker grid must start with 1 rank x 1 thread (the baseline)");
+
+    clash_outfile fs, fw, fy;
+    FILE *cs = bench_open(&o, &fs, "scaling_strong.csv");
+    FILE *cw = cs ? bench_open(&o, &fw, "scaling_weak.csv") : NULL;
+    FILE *y = cw ? bench_open(&o, &fy, "scaling.yaml") : NULL;
+    if (!y) {
+        if (cs) clash_outfile_abort(&fs);
+        if (cw) clash_outfile_abort(&fw);
+        return CLASH_EFAIL;
+    }
+    fprintf(cs, "ranks,threads,workers,objects,steps,seconds,speedup,efficiency,checksum,ranks_reported\n");
+    fprintf(cw, "ranks,threads,workers,objects,steps,seconds,efficiency,checksum,ranks_reported\n");
+    bench_yaml_header(y, &o);
+    fprintf(y, "params: {preset: cluttered, seed: 1, density: default, steps: %d, strong_objects: %d,"
+               " weak_objects_per_worker: %d, mpi_launcher: %s}\n",
+            steps, objects, objects / 2 > 0 ? objects / 2 : 1, have_mpi ? "mpirun" : "none");
+    fprintf(y, "commands:\n");
+    const int total = 2 * ng;
+    int done = 0;
+    double base = 0;
+    char cmd[4096], what[80];
+    for (int g = 0; g < ng && !rc; ++g) {
+        snprintf(what, sizeof what, "strong %d ranks x %d threads", grid[g].ranks, grid[g].threads);
+        bench_progress(&o, what, done++, total);
+        if ((rc = run_config(&o, exe, steps, &grid[g], cmd, sizeof cmd))) break;
+        fprintf(y, "  - \"%s\"\n", cmd);
+        if (g == 0) base = grid[g].seconds;
+        else if (grid[g].checksum != grid[0].checksum)
+            rc = bench_fail(&o, CLASH_EFAIL, "validation failed: %d x %d gives checksum %016llx, serial %016llx",
+                            grid[g].ranks, grid[g].threads, grid[g].checksum, grid[0].checksum);
+        const int p = grid[g].ranks * grid[g].threads;
+        const double sp = base / grid[g].seconds;
+        fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d\n", grid[g].ranks, grid[g].threads, p, objects, steps,
+                grid[g].seconds, sp, sp / p, grid[g].checksum, grid[g].ranks_reported);
+    }
+    const int n1 = objects / 2 > 1 ? objects / 2 : 2;
+    for (int g = 0; g < ng && !rc; ++g) {
+        config c = grid[g];
+        const int p = c.ranks * c.threads;
+        c.objects = n1 * p;
+        snprintf(what, sizeof what, "weak %d ranks x %d threads", c.ranks, c.threads);
+        bench_progress(&o, what, done++, total);
+        if ((rc = run_config(&o, exe, steps, &c, cmd, sizeof cmd))) break;
+        fprintf(y, "  - \"%s\"\n", cmd);
+        if (g == 0) base = c.seconds;
+        fprintf(cw, "%d,%d,%d,%d,%d,%.6g,%.4g,%016llx,%d\n", c.ranks, c.threads, p, c.objects, steps, c.seconds,
+                base / c.seconds, c.checksum, c.ranks_reported);
+    }
+    if (rc) {
+        clash_outfile_abort(&fs), clash_outfile_abort(&fw), clash_outfile_abort(&fy);
+        return rc;
+    }
+    bench_progress(&o, "done", total, total);
+    fprintf(y, "validation: {strong_checksum: \"%016llx\", all_strong_configs_agree: true}\n", grid[0].checksum);
+    if (bench_close(&o, &fs) | bench_close(&o, &fw) | bench_close(&o, &fy)) return CLASH_EFAIL;
+    char script[2048];
+    snprintf(script, sizeof script,
+             "set terminal pngcairo size 800,500\nset output 'scaling_strong.png'\nset datafile separator ','\n"
+             "set title 'Strong scaling, cluttered preset (%d objects, %d steps)'\n"
+             "set xlabel 'workers (ranks x threads)'\nset ylabel 'speedup'\nset grid\nset key top left\n"
+             "set xrange [0.8:*]\nset yrange [0:*]\n"
+             "plot x with lines dt 2 lc rgb 'gray' title 'ideal',\\\n"
+             "     for [r=1:%d] 'scaling_strong.csv' using 3:($1 == r ? $7 : 1/0) with linespoints lw 2 pt 7"
+             " title sprintf('%%d rank%%s', r, r > 1 ? 's' : '')\n",
+             objects, steps, rl[nr - 1]);
+    bench_plot(&o, "scaling_strong", script);
+    snprintf(script, sizeof script,
+             "set terminal pngcairo size 800,500\nset output 'scaling_weak.png'\nset datafile separator ','\n"
+             "set title 'Weak scaling, cluttered preset (%d objects per worker, %d steps)'\n"
+             "set xlabel 'workers (ranks x threads)'\nset ylabel 'efficiency t(1)/t(p)'\nset grid\n"
+             "set key bottom left\nset xrange [0.8:*]\nset yrange [0:1.2]\n"
+             "plot 1 with lines dt 2 lc rgb 'gray' title 'ideal',\\\n"
+             "     for [r=1:%d] 'scaling_weak.csv' using 3:($1 == r ? $7 : 1/0) with linespoints lw 2 pt 7"
+             " title sprintf('%%d rank%%s', r, r > 1 ? 's' : '')\n",
+             n1, steps, rl[nr - 1]);
+    bench_plot(&o, "scaling_weak", script);
+    if (!o.quiet) fprintf(stderr, "clash: bench scaling: results in %s\n", o.out);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * ranks.h — MPI ranks, seen from the rest of clash.  The only file that
+ * includes mpi.h is ranks.c; without MPI (or before clash_ranks_init) every
+ * function behaves as a single rank: rank 0 of 1, gathers are copies.
+ *
+ * Model (ARCHITECTURE.md, "Threads or ranks"): every rank holds the whole
+ * scene and computes S0-S3 itself; the S4/S5 work units are shared out by
+ * clash_ranks_share(); each rank runs its share on its own threads; rank 0
+ * gathers the hits (clash_ranks_gather_u64), merges them and writes.
+ * Ranks run the steps in lockstep, so every collective is called by all.
+ */
+#ifndef CLASH_RANKS_H
+#define CLASH_RANKS_H
+
+#include <stdint.h>
+
+/* MPI_Init_thread (funneled: only the main thread calls MPI) when the
+ * build has MPI and the process runs under a launcher (OMPI_COMM_WORLD_SIZE,
+ * PMI_SIZE or PMIX_RANK set, or CLASH_MPI=1).  Returns 0. */
+int clash_ranks_init(int *argc, char ***argv);
+void clash_ranks_finalize(void);
+/* 1 when this build has MPI. */
+int clash_ranks_available(void);
+int clash_ranks_rank(void);
+int clash_ranks_size(void);
+
+/* How units are shared between ranks. */
+enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };
+
+/* This rank's share of n units: fills mine[] (ascending unit numbers) and
+ * returns their count.  BY_COST: longest-processing-time-first by the
+ * estimated cost[] (ties by unit number), so ranks get equal estimated
+ * work; STRIDE: rank r takes r, r+R, ...  Identical on every rank.
+ * Returns -1 when out of memory. */
+int64_t clash_ranks_share(int64_t n, const double *cost, int how, int64_t *mine);
+
+/* Gathers every rank's v[0..n) to rank 0: on rank 0 *out (malloc'd, caller
+ * frees) holds the concatenation in rank order and *nout its length; on
+ * the other ranks *out = NULL, *nout = 0.  Returns -1 on failure. */
+int clash_ranks_gather_u64(const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout);
+
+/* Element-wise reductions over all ranks, result on every rank. */
+void clash_ranks_max_f64(double *v, int n);
+void clash_ranks_min_f64(double *v, int n);
+void clash_ranks_sum_i64(int64_t *v, int n);
+/* 1 when flag is non-zero on any rank. */
+int clash_ranks_any(int flag);
+/* Largest v over all ranks, on every rank (used to agree on an exit status). */
+int clash_ranks_max_int(int v);
+/* Ends every rank at once (MPI_Abort) when there are several; returns otherwise.
+ * For failures in the middle of a step, where the other ranks may already wait
+ * in a collective and cannot be told. */
+void clash_ranks_abort(int code);
+/* Broadcast of an int from rank 0. */
+int clash_ranks_bcast_int(int v);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * profile_cmd.c — how `clash profile` finds a counter source.
+ *
+ *   clash profile [SCENE.json] [run options] [--counters SRC] [--sim-ll S,A,L]
+ *
+ * With --counters auto (the default for profile) it first asks the hardware
+ * sources (perf events, PAPI, likwid under likwid-perfctr) whether they work.
+ * When none does and the process is not under valgrind already, it re-runs
+ * itself as
+ *
+ *   valgrind --tool=callgrind --cache-sim=yes -q
+ *            --callgrind-out-file=TMP/cg.out [--LL=S,A,L]  clash profile ARGS --counters callgrind
+ *
+ * with CLASH_CALLGRIND_OUT=TMP/cg.out in the environment: the child zeroes
+ * the counts entering each stage region and dumps them leaving it, with the
+ * stage's name as trigger, parses the dumps at the end of its run, prints
+ * the per-stage table and writes the report.  The parent passes the
+ * child's exit status on and removes TMP.  The reasons the hardware sources
+ * failed travel to the child in CLASH_COUNTERS_NOTE, so its report says why
+ * the counts are simulated.  When valgrind is not installed (not in PATH, or
+ * CLASH_VALGRIND names a missing file) the run goes on in-process with
+ * source none and that reason.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/profile_cmd.h"
+#include "profile.h"
+
+/* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
+static int find_valgrind(char *out, size_t n)
+{
+    const char *over = getenv("CLASH_VALGRIND");
+    if (over) {
+        snprintf(out, n, "%s", over);
+        return *over && access(over, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/bin:/bin";
+    while (*path) {
+        const size_t len = strcspn(path, ":");
+        snprintf(out, n, "%.*s/valgrind", (int)len, path);
+        if (len && access(out, X_OK) == 0) return 0;
+        path += len + (path[len] == ':');
+    }
+    return -1;
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char p[PATH_MAX + 256];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *status)
+{
+    if (cli->counters != CLASH_CTR_AUTO && cli->counters != CLASH_CTR_CALLGRIND) return 0;
+    if (clash_running_on_valgrind()) return 0;
+    char note[1024] = "";
+    if (cli->counters == CLASH_CTR_AUTO) {
+        for (int s = CLASH_CTR_PERF; s <= CLASH_CTR_LIKWID; ++s) {
+            clash_counters probe;
+            clash_counters_open(s, &probe);
+            const int ok = probe.source != CLASH_CTR_NONE;
+            clash_counters_finish(NULL);
+            if (ok) return 0; /* a hardware source works: count in-process */
+            const size_t k = strlen(note);
+            snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "", probe.reason);
+        }
+    }
+    char vg[PATH_MAX];
+    if (find_valgrind(vg, sizeof vg)) {
+        const size_t k = strlen(note);
+        snprintf(note + k, sizeof note - k, "%scallgrind: valgrind is not installed (%s)", k ? "; " : "",
+                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
+        setenv("CLASH_COUNTERS_NOTE", note, 1);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        const size_t k = strlen(note);
+        snprintf(note + k, sizeof note - k, "%scallgrind: cannot find this program (/proc/self/exe)", k ? "; " : "");
+        setenv("CLASH_COUNTERS_NOTE", note, 1);
+        return 0;
+    }
+    exe[n] = 0;
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/clash-callgrind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "clash: error: profile: cannot create a temporary folder in %s: %s\n",
+                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        *status = 1;
+        return 1;
+    }
+    char out_opt[PATH_MAX + 64], out_base[PATH_MAX + 16], ll_opt[128];
+    snprintf(out_base, sizeof out_base, "%s/cg.out", dir);
+    snprintf(out_opt, sizeof out_opt, "--callgrind-out-file=%s", out_base);
+    char **av = calloc((size_t)argc + 16, sizeof *av);
+    if (!av) {
+        remove_dir(dir);
+        *status = 1;
+        return 1;
+    }
+    int k = 0;
+    av[k++] = vg;
+    av[k++] = "--tool=callgrind";
+    av[k++] = "--cache-sim=yes";
+    av[k++] = "-q";
+    av[k++] = out_opt;
+    if (cli->sim_ll) {
+        snprintf(ll_opt, sizeof ll_opt, "--LL=%s", cli->sim_ll);
+        av[k++] = ll_opt;
+    }
+    av[k++] = exe;
+    for (int i = 1; i < argc; ++i) av[k++] = argv[i];
+    av[k++] = "--counters";
+    av[k++] = "callgrind";
+    av[k] = NULL;
+    if (!cli->quiet)
+        fprintf(stderr, "clash profile: no hardware counters; re-running under valgrind's callgrind "
+                        "(cache simulation%s%s; about 50x slower)\n",
+                cli->sim_ll ? ", LL " : "", cli->sim_ll ? cli->sim_ll : "");
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setenv("CLASH_CALLGRIND_OUT", out_base, 1);
+        if (note[0]) setenv("CLASH_COUNTERS_NOTE", note, 1);
+        setenv("OMP_WAIT_POLICY", "passive", 0); /* spinning threads crawl under valgrind */
+        execv(vg, av);
+        fprintf(stderr, "clash: error: profile: cannot run %s: %s\n", vg, strerror(errno));
+        _exit(1);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+        fprintf(stderr, "clash: error: profile: cannot start valgrind: %s\n", strerror(errno));
+        *status = 1;
+    } else if (WIFEXITED(st)) {
+        *status = WEXITSTATUS(st);
+    } else {
+        fprintf(stderr, "clash: error: profile: valgrind ended by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        *status = 1;
+    }
+    free(av);
+    remove_dir(dir);
+    return 1;
+}

@@ -1,0 +1,313 @@
+/*
+ * finegrain.c — S1 and S3 as fine-grain parallel loops over faces, with
+ * per-worker results in cache-line-padded slots merged after the loop.
+ *
+ * The face range [0, nf) is split by the run's partition (sched.h):
+ *   chunk  (chunk = 0): worker w takes [w*nf/T, (w+1)*nf/T)
+ *   stride (chunk = 0): worker w takes w, w+T, w+2T, ...
+ *   any partition with chunk = C > 0: blocks of C faces dealt round-robin.
+ * A worker sees its share as one or more ranges (begin, end, step).
+ *
+ * S1.  A range may cross object boundaries; it is cut at each object's
+ * [fofs[o], fofs[o+1]) and each piece goes through ck_face_boxes (or its
+ * strided twin), which also reduces the piece's object box.  That partial
+ * object box is folded into the worker's own slot (slot w: nobj boxes, only
+ * worker w writes it), so there is no shared write but the face boxes
+ * themselves.  After the loop the object box of o is the min/max over the
+ * slots, in worker order — min and max are exact, so the result does not
+ * depend on who computed what.  This is Zachmann's cure (001 §3.10): the
+ * object box is reduced inside the parallel section, not by a serial pass
+ * over the freshly written (and elsewhere cached) face boxes.
+ *
+ * S3.  Each worker appends the faces it keeps to its own list and records one
+ * segment (begin, end, step, offset, count) per range; within a segment the
+ * faces are ascending.  The merge is parallel too: the face-id space is cut
+ * into T pieces; worker p counts the kept faces of piece p in every segment
+ * (binary search), a prefix sum over the T counts gives each piece's output
+ * offset, and worker p writes piece p: the segments' sub-runs concatenated
+ * in face order (chunk: value-disjoint) or merged T ways (stride: each
+ * worker's list interleaves with the others').  So run->kept is ascending and
+ * identical for every partition, chunk size, backend and team size.
+ */
+#include "finegrain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+
+typedef struct fg_seg {
+    int64_t begin, end, step;
+    size_t ofs, n;  /* the segment's kept faces: slot->kept[ofs .. ofs+n) */
+} fg_seg;
+
+typedef struct fg_slot {
+    _Alignas(CLASH_CACHE_LINE) clash_box *obox;  /* nobj partial object boxes */
+    int obox_live;                               /* obox initialised this step */
+    int oom;
+    uint32_t *kept;
+    size_t nkept, cap;
+    fg_seg *seg;
+    size_t nseg, capseg;
+} fg_slot;                                       /* sizeof is a multiple of the cache line */
+
+struct clash_finegrain {
+    int T, nobj;
+    fg_slot *slot;
+};
+
+void clash_fg_destroy(struct clash_finegrain *fg)
+{
+    if (!fg) return;
+    for (int w = 0; w < fg->T; ++w) free(fg->slot[w].obox), free(fg->slot[w].kept), free(fg->slot[w].seg);
+    free(fg->slot);
+    free(fg);
+}
+
+static struct clash_finegrain *fg_get(clash_run *run)
+{
+    const int T = run->exec.threads > 0 ? run->exec.threads : 1, nobj = run->sc->nobj;
+    if (run->fg && run->fg->T == T && run->fg->nobj == nobj) return run->fg;
+    clash_fg_destroy(run->fg);
+    run->fg = NULL;
+    struct clash_finegrain *fg = calloc(1, sizeof *fg);
+    if (!fg) return NULL;
+    fg->T = T, fg->nobj = nobj;
+    fg->slot = aligned_alloc(CLASH_CACHE_LINE, (size_t)T * sizeof(fg_slot));
+    if (!fg->slot) {
+        free(fg);
+        return NULL;
+    }
+    memset(fg->slot, 0, (size_t)T * sizeof(fg_slot));
+    for (int w = 0; w < T; ++w)
+        if (!(fg->slot[w].obox = malloc(((size_t)nobj + 1) * sizeof(clash_box)))) {
+            clash_fg_destroy(fg);
+            return NULL;
+        }
+    return run->fg = fg;
+}
+
+/* Last o with ofs[o] <= i (ofs ascending, n + 1 entries). */
+static int object_of(const int64_t *ofs, int n, int64_t i)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (ofs[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* ---- S1 ------------------------------------------------------------------------------ */
+
+static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    fg_slot *sl = &run->fg->slot[worker];
+    const int n = sc->nobj;
+    if (!sl->obox_live) {
+        for (int o = 0; o < n; ++o)
+            for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
+        sl->obox_live = 1;
+    }
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    int o = object_of(sc->fofs, n, begin);
+    int64_t f = begin;
+    while (f < end && o < n) {
+        const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
+        if (f < oe) {
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL,
+                                  sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo,
+                                  hi);
+            clash_box *b = &sl->obox[o];
+            for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
+            f += (oe - f + step - 1) / step * step;
+        }
+        ++o;
+        while (o < n && sc->fofs[o + 1] <= f) ++o;
+    }
+}
+
+int clash_fg_boxes(clash_run *run)
+{
+    struct clash_finegrain *fg = fg_get(run);
+    if (!fg) return -1;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
+    clash_par_for(&run->exec, run->sc->nf, boxes_range, run);
+    for (int o = 0; o < fg->nobj; ++o) {
+        clash_box b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        for (int w = 0; w < fg->T; ++w) {
+            if (!fg->slot[w].obox_live) continue;
+            const clash_box *s = &fg->slot[w].obox[o];
+            for (int d = 0; d < 3; ++d) b.lo[d] = fminf(b.lo[d], s->lo[d]), b.hi[d] = fmaxf(b.hi[d], s->hi[d]);
+        }
+        run->obox[o] = b;
+    }
+    return 0;
+}
+
+/* ---- S3 ------------------------------------------------------------------------------ */
+
+static int face_kept(const clash_run *run, int64_t f)
+{
+    const int32_t o = run->face_obj[f];
+    for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1]; ++r) {
+        const clash_box *R = &run->regs[r];
+        if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] || run->hiy[f] < R->lo[1] ||
+            run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
+            continue;
+        const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
+        if (clash_face_meets_box(run, (uint32_t)f, lo, hi)) return 1;
+    }
+    return 0;
+}
+
+static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    clash_run *run = p;
+    fg_slot *sl = &run->fg->slot[worker];
+    if (sl->oom) return;
+    if (sl->nseg == sl->capseg) {
+        const size_t cap = sl->capseg ? 2 * sl->capseg : 16;
+        fg_seg *s = realloc(sl->seg, cap * sizeof *s);
+        if (!s) {
+            sl->oom = 1;
+            return;
+        }
+        sl->seg = s, sl->capseg = cap;
+    }
+    const size_t ofs = sl->nkept;
+    for (int64_t f = begin; f < end; f += step) {
+        if (!face_kept(run, f)) continue;
+        if (sl->nkept == sl->cap) {
+            const size_t cap = sl->cap ? 2 * sl->cap : 1024;
+            uint32_t *k = realloc(sl->kept, cap * sizeof *k);
+            if (!k) {
+                sl->oom = 1;
+                return;
+            }
+            sl->kept = k, sl->cap = cap;
+        }
+        sl->kept[sl->nkept++] = (uint32_t)f;
+    }
+    sl->seg[sl->nseg++] = (fg_seg){begin, end, step, ofs, sl->nkept - ofs};
+}
+
+/* First position in a[0..n) holding a value >= x. */
+static size_t lower_bound_u32(const uint32_t *a, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct merge_ctx {
+    clash_run *run;
+    int pieces;
+    int64_t nf;
+    int write;      /* 0: count pass, 1: write pass */
+    size_t *ofs;    /* output offset of each piece (write pass) */
+} merge_ctx;
+
+typedef struct subrun {
+    const uint32_t *v;
+    size_t n;
+} subrun;
+
+static int cmp_subrun(const void *x, const void *y)
+{
+    const subrun *a = x, *b = y;
+    return (a->v[0] > b->v[0]) - (a->v[0] < b->v[0]);
+}
+
+/* Count or write piece p = face ids [nf*p/P, nf*(p+1)/P). */
+static void merge_piece(const merge_ctx *c, int p)
+{
+    struct clash_finegrain *fg = c->run->fg;
+    const int64_t F0 = c->nf * p / c->pieces, F1 = c->nf * (p + 1) / c->pieces;
+    size_t count = 0, nruns = 0, strided = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        subrun *runs = NULL;
+        if (pass == 1) {
+            if (!c->write || count == 0) break;
+            runs = malloc(nruns * sizeof *runs);
+            if (!runs) {
+                fg->slot[p % fg->T].oom = 1;
+                return;
+            }
+            nruns = 0;
+        }
+        for (int w = 0; w < fg->T; ++w) {
+            const fg_slot *sl = &fg->slot[w];
+            for (size_t s = 0; s < sl->nseg; ++s) {
+                const fg_seg *g = &sl->seg[s];
+                if (g->n == 0 || g->end <= F0 || g->begin >= F1) continue;
+                const uint32_t *v = sl->kept + g->ofs;
+                const size_t a = lower_bound_u32(v, g->n, F0), b = lower_bound_u32(v, g->n, F1);
+                if (a == b) continue;
+                if (pass == 0) count += b - a, ++nruns, strided |= g->step > 1;
+                else runs[nruns++] = (subrun){v + a, b - a};
+            }
+        }
+        if (pass == 1) {
+            uint32_t *out = c->run->kept + c->ofs[p];
+            if (!strided) { /* value-disjoint runs: sort by first face, concatenate */
+                qsort(runs, nruns, sizeof *runs, cmp_subrun);
+                for (size_t r = 0; r < nruns; ++r) memcpy(out, runs[r].v, runs[r].n * sizeof *out), out += runs[r].n;
+            } else { /* interleaved runs (stride): merge, smallest head first */
+                for (size_t k = 0; k < count; ++k) {
+                    size_t best = nruns;
+                    for (size_t r = 0; r < nruns; ++r)
+                        if (runs[r].n && (best == nruns || runs[r].v[0] < runs[best].v[0])) best = r;
+                    *out++ = *runs[best].v++;
+                    runs[best].n--;
+                }
+            }
+            free(runs);
+        }
+    }
+    if (!c->write) c->ofs[p] = count;
+}
+
+static void merge_worker(int w, int T, void *p)
+{
+    const merge_ctx *c = p;
+    for (int piece = w; piece < c->pieces; piece += T) merge_piece(c, piece);
+}
+
+int clash_fg_cull(clash_run *run)
+{
+    struct clash_finegrain *fg = fg_get(run);
+    if (!fg) return -1;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
+    const int64_t nf = run->sc->nf;
+    clash_par_for(&run->exec, nf, cull_range, run);
+    for (int w = 0; w < fg->T; ++w)
+        if (fg->slot[w].oom) return -1;
+    const int P = fg->T;
+    size_t *ofs = malloc(((size_t)P + 1) * sizeof *ofs);
+    if (!ofs) return -1;
+    merge_ctx c = {run, P, nf, 0, ofs};
+    clash_spmd(&run->exec, merge_worker, &c); /* ofs[p] = count of piece p */
+    size_t total = 0;
+    for (int p = 0; p < P; ++p) {
+        const size_t n = ofs[p];
+        ofs[p] = total, total += n;
+    }
+    ofs[P] = total;
+    c.write = 1;
+    clash_spmd(&run->exec, merge_worker, &c);
+    free(ofs);
+    for (int w = 0; w < fg->T; ++w)
+        if (fg->slot[w].oom) return -1;
+    run->nkept = total;
+    return 0;
+}

@@ -1,0 +1,161 @@
+/*
+ * profile.h — profiling regions, per-worker timers and cache-miss counters.
+ *
+ * Regions.  Every stage of a step (S0 motion .. S6 gather) is a region:
+ *
+ *     double t0 = clash_region_begin(CLASH_S1_BOXES);
+ *     stage_boxes(run);
+ *     st->seconds[CLASH_S1_BOXES] = clash_region_end(CLASH_S1_BOXES, t0);
+ *
+ * With no counter source live (every plain `clash run`), a region costs two
+ * clock reads and one test of a global flag.  With a source live, begin and
+ * end also read (or toggle) the counters, on the calling thread.
+ *
+ * Per-worker timers.  The parallel loops of a stage run through sched/'s
+ * SPMD primitive; when the execution descriptor carries a per-worker slot
+ * array (clash_exec.worker_seconds, CLASH_WT_STRIDE doubles per worker, so
+ * each worker owns a cache line), clash_spmd adds each worker's busy time to
+ * its slot.  clash_wt_reset / clash_wt_minmax turn the slots into the
+ * stage's fastest and slowest worker, which the run report sums over steps.
+ *
+ * Counter sources (one interface, chosen at run time; `--counters`):
+ *   perf       Linux perf events through the perf_event_open syscall (no
+ *              library): L1D and last-level read misses, counted for the
+ *              process and the threads it starts afterwards (inherit).
+ *   papi       PAPI presets PAPI_L1_DCM and PAPI_L3_TCM (else PAPI_L2_TCM),
+ *              calling thread only.  Compiled in when libpapi is found.
+ *   likwid     the likwid marker API: regions named after the stages; the
+ *              counts are printed by `likwid-perfctr -m`, not by clash.
+ *              Live only under likwid-perfctr (it sets LIKWID_MODE).
+ *   callgrind  cache simulation under `valgrind --tool=callgrind
+ *              --cache-sim=yes`: each region zeroes callgrind's counts on
+ *              entry (CALLGRIND_ZERO_STATS) and dumps them on exit with the
+ *              stage as the dump's trigger (CALLGRIND_DUMP_STATS_AT); both act
+ *              on every thread, so the workers' misses count too (toggling
+ *              collection would not: its state is per thread).  The cache is
+ *              simulated between regions as well, so each region starts from
+ *              the cache state the program left.  At the end of the run the
+ *              dumps are parsed and summed per stage.
+ *   none       no counts; the reason says why each source was not used.
+ * `auto` tries perf, papi, likwid, callgrind in that order.  A source that
+ * fails says why (the syscall's errno, PAPI's message, "not running under
+ * valgrind"), and the report shows `source: none` with that reason: never a
+ * made-up number.
+ */
+#ifndef CLASH_PROFILE_H
+#define CLASH_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "clash/clash.h"
+#include "sched/sched.h"
+
+enum clash_counter_source {
+    CLASH_CTR_AUTO = 0, CLASH_CTR_PERF, CLASH_CTR_PAPI, CLASH_CTR_LIKWID, CLASH_CTR_CALLGRIND, CLASH_CTR_NONE
+};
+/* "auto", "perf", "papi", "likwid", "callgrind", "none", NULL */
+extern const char *const clash_counter_source_names[];
+
+/* Which counts a source delivers (clash_counters.fields). */
+enum { CLASH_CF_L1D = 1, CLASH_CF_LL = 2, CLASH_CF_INSTR = 4, CLASH_CF_DREFS = 8 };
+
+typedef struct clash_stage_counts {
+    uint64_t l1d_misses;     /* callgrind: D1mr + D1mw; perf: L1D read misses; papi: PAPI_L1_DCM */
+    uint64_t ll_misses;      /* callgrind: DLmr + DLmw; perf: LL read misses; papi: L3 (or L2) total misses */
+    uint64_t instructions;   /* callgrind: Ir */
+    uint64_t data_refs;      /* callgrind: Dr + Dw */
+    int64_t regions;         /* region instances counted */
+} clash_stage_counts;
+
+typedef struct clash_counters {
+    int requested;                       /* enum clash_counter_source */
+    int source;                          /* the source in use, CLASH_CTR_NONE when none */
+    int fields;                          /* CLASH_CF_* the source delivers */
+    char reason[768];                    /* why requested/auto sources were not used ("" when all fine) */
+    char model[256];                     /* what was counted: events, simulated cache sizes */
+    clash_stage_counts stage[CLASH_NSTAGES];
+} clash_counters;
+
+/* Opens the requested source (auto: the first that works) and makes it
+ * live for the regions that follow.  Never fails: a source that cannot be
+ * used leaves c->source = CLASH_CTR_NONE and says why in c->reason. */
+void clash_counters_open(int requested, clash_counters *c);
+/* Ends counting: reads what remains (callgrind: parses the dumps named by
+ * the environment variable CLASH_CALLGRIND_OUT, else callgrind.out.PID) and
+ * closes the source.  Leaves source NONE with a reason when nothing could
+ * be read.  c == NULL just closes the live source (error paths, probes). */
+void clash_counters_finish(clash_counters *c);
+
+/* 1 when the process runs under valgrind (any tool). */
+int clash_running_on_valgrind(void);
+
+/* ---- callgrind output ------------------------------------------------------------ */
+
+/* One callgrind dump file: its trigger ("Client Request: NAME" gives NAME,
+ * else the whole trigger text), the summary counts and the simulated cache
+ * description.  Returns 0, or CLASH_EINPUT with err set (missing file,
+ * no events/summary line, no cache events because --cache-sim was off). */
+typedef struct clash_cg_dump {
+    char trigger[128];
+    char caches[200];           /* "D1 49152 B 64 B 12-way; LL ..." */
+    clash_stage_counts counts;
+    int has_cache_sim;
+} clash_cg_dump;
+int clash_callgrind_parse(const char *path, clash_cg_dump *out, clash_error *err);
+
+/* Sums the dumps BASE.1, BASE.2, ... (until one is missing) whose trigger
+ * is a stage name into c->stage[]; returns the number of dumps read, or -1
+ * with err set when a dump is malformed.  Other triggers are skipped.
+ * `region`, when not NULL, instead sums only dumps whose trigger equals it
+ * into *sum (used by the cache study). */
+int clash_callgrind_collect(const char *base, clash_counters *c, const char *region, clash_stage_counts *sum,
+                            char *caches, size_t caches_len, clash_error *err);
+
+/* Named callgrind regions outside the pipeline (the cache study's kernels):
+ * begin zeroes the counts, end dumps them with `name` as trigger.  No-ops
+ * when not under valgrind. */
+void clash_callgrind_region_begin(void);
+void clash_callgrind_region_end(const char *name);
+
+/* ---- regions ---------------------------------------------------------------------- */
+
+extern int clash_prof_live_;           /* nonzero while a counter source is live */
+void clash_prof_enter_(int stage);
+void clash_prof_leave_(int stage);
+
+static inline double clash_prof_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline double clash_region_begin(int stage)
+{
+    if (clash_prof_live_) clash_prof_enter_(stage);
+    return clash_prof_now();
+}
+
+/* Returns the region's wall time in seconds. */
+static inline double clash_region_end(int stage, double t0)
+{
+    const double dt = clash_prof_now() - t0;
+    if (clash_prof_live_) clash_prof_leave_(stage);
+    return dt;
+}
+
+/* ---- per-worker timers ------------------------------------------------------------ */
+
+#define CLASH_WT_STRIDE (CLASH_CACHE_LINE / sizeof(double))
+
+/* Slots for `threads` workers, each on its own cache line; free with free(). */
+double *clash_wt_create(int threads);
+void clash_wt_reset(double *wt, int threads);
+/* Fastest and slowest worker since the last reset; a stage that ran no
+ * parallel loop (every slot zero) had one worker, the caller: both are
+ * stage_seconds. */
+void clash_wt_minmax(const double *wt, int threads, double stage_seconds, double *min_s, double *max_s);
+
+#endif

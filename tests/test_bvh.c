@@ -1,0 +1,355 @@
+/*
+ * test_bvh.c — the BVH and bounding-box-pipeline midphases against the
+ * octree midphase and the brute-force oracle, and the BVH itself.
+ *
+ * 1. Node kernels: ck_bvh4/8_overlap equal their _ref versions on random
+ *    boxes (touching and empty slots included).
+ * 2. Trees: both builders (binned SAH, Morton) over random boxes put every
+ *    primitive in exactly one leaf, and every slot box is exactly the union
+ *    of the primitive boxes under it; after the boxes move, a refit gives
+ *    exactly the boxes a rebuild of the same tree computes from scratch.
+ * 3. Broad phase: column sort-and-sweep and the object BVH (broad.h) give
+ *    the all-pairs answer on random boxes (a few huge ones, integer grids
+ *    with exact touching, non-finite boxes), 1 and 2 threads.
+ * 4. Pipelines: 90 random scenes as in test_pipeline_oracle.c (rigid:
+ *    crowded spheres and boxes with velocities and spins, several steps, so
+ *    the per-object BVHs are refitted; deforming: jittered spheres written as
+ *    OBJ frames), static and swept, with and without self-collision: for
+ *    every step the pair lists of --midphase bvh (SAH and Morton builders,
+ *    1 and 2 threads, with the sap and bvh broad phases) and --midphase
+ *    bboxpipe (1 and 2 threads) must equal the oracle's and the octree's.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broad.h"
+#include "bvh.h"
+#include "check.h"
+#include "generators.h"
+#include "kernels/bvh_kernels.h"
+#include "pipeline.h"
+#include "scene.h"
+#include "sort.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static double urand(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
+}
+static double srand1(void) { return 2 * urand() - 1; }
+
+static void test_kernels(void)
+{
+    long bad = 0;
+    for (int t = 0; t < 20000; ++t) {
+        float nb[48], lo[3], hi[3];
+        for (int i = 0; i < 8; ++i)
+            for (int d = 0; d < 3; ++d) {
+                float a = (float)(int)(8 * urand()), b = a + (float)(int)(3 * urand());
+                if (urand() < 0.05) a = INFINITY, b = -INFINITY; /* empty slot */
+                nb[d * 8 + i] = a, nb[(3 + d) * 8 + i] = b;
+            }
+        for (int d = 0; d < 3; ++d) lo[d] = (float)(int)(8 * urand()), hi[d] = lo[d] + (float)(int)(3 * urand());
+        if (ck_bvh8_overlap(nb, lo, hi) != ck_bvh8_overlap_ref(nb, lo, hi)) ++bad;
+        float n4[24];
+        for (int k = 0; k < 6; ++k) memcpy(n4 + 4 * k, nb + 8 * k, 4 * sizeof(float));
+        if (ck_bvh4_overlap(n4, lo, hi) != ck_bvh4_overlap_ref(n4, lo, hi)) ++bad;
+        if ((ck_bvh8_overlap(nb, lo, hi) & 0xf) != ck_bvh4_overlap(n4, lo, hi)) ++bad;
+    }
+    CHECK(bad == 0, "node kernels differ from the reference in %ld cases", bad);
+}
+
+/* Union of the primitive boxes under slot k of node i, from scratch; also counts primitives seen. */
+static void subtree_box(const clash_bvh *t, int32_t child, int count, clash_boxes_soa bx, float lo[3], float hi[3],
+                        int *seen)
+{
+    if (child < 0) {
+        for (int j = 0; j < count; ++j) {
+            const uint32_t f = t->prim[-child - 1 + j];
+            seen[f]++;
+            lo[0] = fminf(lo[0], bx.lox[f]), lo[1] = fminf(lo[1], bx.loy[f]), lo[2] = fminf(lo[2], bx.loz[f]);
+            hi[0] = fmaxf(hi[0], bx.hix[f]), hi[1] = fmaxf(hi[1], bx.hiy[f]), hi[2] = fmaxf(hi[2], bx.hiz[f]);
+        }
+        return;
+    }
+    const clash_bvh_node *n = &t->node[child];
+    for (int k = 0; k < CLASH_BVH_WIDTH; ++k)
+        if (n->child[k]) subtree_box(t, n->child[k], n->count[k], bx, lo, hi, seen);
+}
+
+/* Every slot box equals the union under it; every primitive in one leaf. Returns mismatches. */
+static long check_tree(const clash_bvh *t, clash_boxes_soa bx, int n)
+{
+    long bad = 0;
+    int *seen = calloc((size_t)n + 1, sizeof(int));
+    for (int32_t i = 0; i < t->nnode; ++i) {
+        const clash_bvh_node *nd = &t->node[i];
+        for (int k = 0; k < CLASH_BVH_WIDTH; ++k) {
+            if (!nd->child[k]) continue;
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, slo[3], shi[3];
+            int *s2 = calloc((size_t)n + 1, sizeof(int));
+            subtree_box(t, nd->child[k], nd->count[k], bx, lo, hi, s2);
+            free(s2);
+            clash_bvh_slot_box(nd, k, slo, shi);
+            if (memcmp(lo, slo, sizeof lo) || memcmp(hi, shi, sizeof hi)) ++bad;
+            if (nd->child[k] < 0) /* leaves: count primitives */
+                for (int j = 0; j < nd->count[k]; ++j) seen[t->prim[-nd->child[k] - 1 + j]]++;
+        }
+    }
+    for (int f = 0; f < n; ++f) bad += seen[f] != 1;
+    free(seen);
+    return bad;
+}
+
+static void test_trees(void)
+{
+    for (int trial = 0; trial < 40; ++trial) {
+        const int n = trial < 4 ? trial : 1 + (int)(urand() * 3000);
+        float *b = malloc(sizeof(float) * 6 * (size_t)(n + 1));
+        float *lx = b, *ly = b + n, *lz = b + 2 * n, *hx = b + 3 * n, *hy = b + 4 * n, *hz = b + 5 * n;
+        const int clumped = trial % 3 == 0; /* many coincident centroids */
+        for (int i = 0; i < n; ++i) {
+            const float c[3] = {clumped ? (float)(int)(4 * urand()) : (float)urand(), (float)urand(), (float)urand()};
+            const float e = (float)(0.05 * urand());
+            lx[i] = c[0] - e, ly[i] = c[1] - e, lz[i] = c[2] - e, hx[i] = c[0] + e, hy[i] = c[1], hz[i] = c[2] + 2 * e;
+        }
+        uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)(n + 1));
+        for (int i = 0; i < n; ++i) ids[i] = (uint32_t)i;
+        const clash_boxes_soa bx = {lx, ly, lz, hx, hy, hz};
+        for (int builder = 0; builder < 2; ++builder) {
+            clash_bvh t = {0};
+            CHECK(clash_bvh_build(&t, builder, ids, n, bx) == 0, "build");
+            CHECK(((uintptr_t)t.node & 63) == 0 && sizeof(clash_bvh_node) % 64 == 0, "nodes 64-byte aligned");
+            long bad = check_tree(&t, bx, n);
+            CHECK(bad == 0, "trial %d builder %d n %d: %ld mismatches after the build", trial, builder, n, bad);
+            for (int i = 0; i < n; ++i) { /* deform */
+                const float dx = (float)(0.1 * srand1()), dy = (float)(0.1 * srand1()), dz = (float)(0.1 * srand1());
+                lx[i] += dx, hx[i] += dx + (float)(0.01 * urand()), ly[i] += dy, hy[i] += dy, lz[i] += dz, hz[i] += dz;
+            }
+            clash_bvh_refit(&t, bx);
+            bad = check_tree(&t, bx, n);
+            CHECK(bad == 0, "trial %d builder %d n %d: refit differs from a rebuild of the tree's boxes in %ld slots",
+                  trial, builder, n, bad);
+            float rlo[3] = {INFINITY, INFINITY, INFINITY}, rhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            for (int i = 0; i < n; ++i) {
+                rlo[0] = fminf(rlo[0], lx[i]), rlo[1] = fminf(rlo[1], ly[i]), rlo[2] = fminf(rlo[2], lz[i]);
+                rhi[0] = fmaxf(rhi[0], hx[i]), rhi[1] = fmaxf(rhi[1], hy[i]), rhi[2] = fmaxf(rhi[2], hz[i]);
+            }
+            CHECK(!memcmp(rlo, t.lo, sizeof rlo) && !memcmp(rhi, t.hi, sizeof rhi), "root box after refit");
+            clash_bvh_free(&t);
+        }
+        free(ids), free(b);
+    }
+}
+
+/* Broad phase: column SAP and object BVH against all pairs, on 1 and 2 threads. */
+static void test_broad(void)
+{
+    for (int trial = 0; trial < 12; ++trial) {
+        const int n = trial < 2 ? trial : 200 + (int)(urand() * 2500);
+        const float g = trial % 3 == 0 ? 0.01f : 0.0f;
+        float *b = malloc(sizeof(float) * 6 * (size_t)(n + 1));
+        float *lx = b, *ly = b + n, *lz = b + 2 * n, *hx = b + 3 * n, *hy = b + 4 * n, *hz = b + 5 * n;
+        const double L = 2 * cbrt((double)n + 1);
+        for (int i = 0; i < n; ++i) {
+            const int big = urand() < 0.01, grid = trial % 2; /* grid: integer coordinates, exact touching */
+            for (int d = 0; d < 3; ++d) {
+                const double c = grid ? (double)(int)(L * urand()) : L * urand();
+                const double e = big ? L * urand() : grid ? 1 : 0.5 + urand();
+                (d == 0 ? lx : d == 1 ? ly : lz)[i] = (float)c, (d == 0 ? hx : d == 1 ? hy : hz)[i] = (float)(c + e);
+            }
+        }
+        if (n > 10) lx[3] = NAN, hx[7] = INFINITY; /* non-finite boxes meet nothing */
+        size_t nref = 0, cap = 1024;
+        uint64_t *ref = malloc(cap * sizeof *ref);
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) {
+                int ok = 1;
+                for (int d = 0; d < 3 && ok; ++d) {
+                    const float *L0 = d == 0 ? lx : d == 1 ? ly : lz, *H0 = d == 0 ? hx : d == 1 ? hy : hz;
+                    ok = L0[i] <= H0[j] + g && L0[j] <= H0[i] + g && isfinite(H0[i] - L0[i]) && isfinite(H0[j] - L0[j]);
+                }
+                if (!ok) continue;
+                if (nref == cap) ref = realloc(ref, (cap *= 2) * sizeof *ref);
+                ref[nref++] = (uint64_t)i << 32 | (uint32_t)j;
+            }
+        const clash_boxes_soa bx = {lx, ly, lz, hx, hy, hz};
+        for (int v = 0; v < 4; ++v) {
+            const clash_exec ex = {.backend = CLASH_BACKEND_OMP, .threads = 1 + v % 2, .partition = CLASH_PART_CHUNK,
+                                   .schedule = CLASH_SCHED_DYNAMIC};
+            clash_keybuf kb[2];
+            memset(kb, 0, sizeof kb);
+            const int rc = (v < 2 ? clash_broad_sap : clash_broad_bvh)(&ex, n, bx, g, kb);
+            CHECK(rc == 0, "broad phase failed");
+            size_t m = kb[0].n + kb[1].n;
+            uint64_t *all = malloc((m + 1) * sizeof *all);
+            memcpy(all, kb[0].v, kb[0].n * sizeof *all);
+            if (kb[1].n) memcpy(all + kb[0].n, kb[1].v, kb[1].n * sizeof *all);
+            clash_sort_u64(all, m, NULL);
+            CHECK(m == nref && (m == 0 || !memcmp(all, ref, m * sizeof *all)),
+                  "trial %d n %d: %s on %d threads found %zu pairs, all-pairs %zu", trial, n, v < 2 ? "sap" : "bvh",
+                  1 + v % 2, m, nref);
+            free(all), free(kb[0].v), free(kb[1].v);
+        }
+        free(ref), free(b);
+    }
+}
+
+/* ---- pipelines --------------------------------------------------------------------- */
+
+typedef struct row { int step; clash_pair p; } row;
+static row *run_rows(clash_scene *sc, clash_config cfg, int builder, size_t *n, int *ok)
+{
+    clash_error err;
+    *n = 0;
+    clash_run *run = clash_run_create(sc, &cfg, &err);
+    if (!run) {
+        CHECK(0, "run_create: %s", err.msg);
+        *ok = 0;
+        return NULL;
+    }
+    run->bvh_builder = builder;
+    size_t cap = 64;
+    row *rows = malloc(cap * sizeof *rows);
+    clash_scene_apply_defaults(sc, &cfg);
+    for (int s = 1; s <= cfg.steps; ++s) {
+        clash_pairs p;
+        if (clash_step(run, s, &p, NULL, &err)) {
+            CHECK(0, "step %d: %s", s, err.msg);
+            *ok = 0;
+            break;
+        }
+        for (size_t i = 0; i < p.count; ++i) {
+            if (*n == cap) rows = realloc(rows, (cap *= 2) * sizeof *rows);
+            rows[(*n)++] = (row){s, p.pairs[i]};
+        }
+    }
+    clash_run_destroy(run);
+    return rows;
+}
+
+static int write_obj(const char *path, const clash_mesh *m)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    for (int64_t v = 0; v < m->nverts; ++v)
+        fprintf(f, "v %.9g %.9g %.9g\n", m->xyz[3 * v], m->xyz[3 * v + 1], m->xyz[3 * v + 2]);
+    for (int64_t t = 0; t < m->nfaces; ++t)
+        fprintf(f, "f %d %d %d\n", m->tri[3 * t] + 1, m->tri[3 * t + 1] + 1, m->tri[3 * t + 2] + 1);
+    return fclose(f);
+}
+
+static const int sphere_faces[] = {24, 48, 80, 168};
+
+static clash_scene *deforming_scene(const char *dir, int idx, int nframes, int single, clash_error *err)
+{
+    clash_mesh a, b;
+    clash_gen_sphere(sphere_faces[1 + idx % 3], &a, err);
+    clash_gen_sphere(sphere_faces[idx % 4], &b, err);
+    clash_mesh m = {a.nverts + b.nverts, a.nfaces + b.nfaces, malloc(sizeof(double) * 3 * (size_t)(a.nverts + b.nverts)),
+                    malloc(sizeof(int32_t) * 3 * (size_t)(a.nfaces + b.nfaces))};
+    const double off = 0.6 + 1.2 * urand(), jitter = 0.05 + 0.3 * urand();
+    char *files[4];
+    for (int k = 0; k < nframes; ++k) {
+        for (int64_t v = 0; v < a.nverts; ++v)
+            for (int d = 0; d < 3; ++d) m.xyz[3 * v + d] = a.xyz[3 * v + d] + jitter * srand1();
+        for (int64_t v = 0; v < b.nverts; ++v)
+            for (int d = 0; d < 3; ++d)
+                m.xyz[3 * (a.nverts + v) + d] = b.xyz[3 * v + d] + (d == 0 ? off - 0.2 * k : 0) + jitter * srand1();
+        memcpy(m.tri, a.tri, sizeof(int32_t) * 3 * (size_t)a.nfaces);
+        for (int64_t t = 0; t < 3 * b.nfaces; ++t) m.tri[3 * a.nfaces + t] = b.tri[t] + (int32_t)a.nverts;
+        files[k] = malloc(strlen(dir) + 32);
+        sprintf(files[k], "%s/d%d_f%d.obj", dir, idx, k);
+        write_obj(files[k], &m);
+    }
+    clash_scene_desc d = {.name = "deforming", .steps = nframes - 1, .mode = CLASH_MODE_SWEPT,
+                          .nframes = nframes, .frame_files = files, .frames_objects = single};
+    clash_scene *sc = NULL;
+    int rc = clash_scene_build(&d, &sc, err);
+    for (int k = 0; k < nframes; ++k) remove(files[k]), free(files[k]);
+    clash_mesh_free(&a), clash_mesh_free(&b), clash_mesh_free(&m);
+    return rc ? NULL : sc;
+}
+
+static clash_scene *rigid_scene(clash_error *err)
+{
+    clash_mesh_desc md[5] = {{.name = "s24", .kind = CLASH_MESH_SPHERE, .sphere_faces = 24, .scale = 1},
+                             {.name = "s48", .kind = CLASH_MESH_SPHERE, .sphere_faces = 48, .scale = 1},
+                             {.name = "s168", .kind = CLASH_MESH_SPHERE, .sphere_faces = 168, .scale = 1},
+                             {.name = "s80", .kind = CLASH_MESH_SPHERE, .sphere_faces = 80, .scale = 1},
+                             {.name = "box", .kind = CLASH_MESH_BOX, .scale = 1.5}};
+    const int n = 2 + (int)(urand() * 4);
+    clash_object_desc od[5];
+    memset(od, 0, sizeof od);
+    for (int o = 0; o < n; ++o) {
+        od[o].mesh = (int)(urand() * 5);
+        od[o].scale = 0.6 + urand();
+        for (int d = 0; d < 3; ++d) {
+            od[o].position[d] = 1.6 * srand1();
+            od[o].rotation_deg[d] = 180 * srand1();
+            od[o].velocity[d] = 0.15 * srand1();
+            od[o].angular_velocity_deg[d] = 10 * srand1();
+        }
+    }
+    clash_scene_desc d = {.name = "rigid", .steps = 2 + (int)(urand() * 3), .mode = CLASH_MODE_SWEPT,
+                          .nmeshes = 5, .meshes = md, .nobjects = n, .objects = od};
+    clash_scene *sc = NULL;
+    return clash_scene_build(&d, &sc, err) ? NULL : sc;
+}
+
+static int same_rows(const row *a, size_t na, const row *b, size_t nb)
+{
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+int main(void)
+{
+    test_kernels();
+    test_trees();
+    test_broad();
+    char dir[] = "/tmp/clash-bvh-XXXXXX";
+    if (!mkdtemp(dir)) return check_skip("cannot make a temporary folder");
+    long total = 0, with_pairs = 0;
+    for (int i = 0; i < 72; ++i) {
+        clash_error err = {0};
+        const int deforming = i % 3 == 2;
+        clash_scene *sc = deforming ? deforming_scene(dir, i, 2 + i % 3, (i / 3) % 2, &err) : rigid_scene(&err);
+        CHECK(sc != NULL, "scene %d: %s", i, err.msg);
+        if (!sc) continue;
+        clash_config base = clash_config_default();
+        base.mode = (i / 2) % 2 ? CLASH_MODE_STATIC : CLASH_MODE_SWEPT;
+        base.self_collision = (i / 4) % 2 || (deforming && (i / 3) % 2);
+        base.threads = 1;
+        size_t no, nt, nv;
+        int ok = 1;
+        clash_config c = base;
+        c.midphase = CLASH_MID_BRUTE;
+        row *ro = run_rows(sc, c, 0, &no, &ok);
+        c.midphase = CLASH_MID_OCTREE;
+        row *rt = run_rows(sc, c, 0, &nt, &ok);
+        CHECK(same_rows(ro, no, rt, nt), "scene %d: octree %zu pairs, oracle %zu", i, nt, no);
+        total += (long)no, with_pairs += no > 0;
+        for (int v = 0; v < 6 && ok; ++v) {
+            c = base;
+            c.midphase = v < 4 ? CLASH_MID_BVH : CLASH_MID_BBOXPIPE;
+            c.threads = 1 + v % 2;
+            c.broadphase = v == 3 ? CLASH_BROAD_SAP : v == 2 || v == 5 ? CLASH_BROAD_BVH : CLASH_BROAD_AUTO;
+            c.schedule = v == 3 ? CLASH_SCHED_STATIC_STRIDE : CLASH_SCHED_DYNAMIC;
+            row *rv = run_rows(sc, c, v / 2 % 2 ? CLASH_BVH_MORTON : CLASH_BVH_SAH, &nv, &ok);
+            CHECK(same_rows(ro, no, rv, nv), "scene %d (%s, %s%s), %s variant %d: %zu pairs, oracle %zu", i,
+                  deforming ? "deforming" : "rigid", base.mode ? "swept" : "static", base.self_collision ? ", self" : "",
+                  v < 4 ? "bvh" : "bboxpipe", v, nv, no);
+            free(rv);
+        }
+        free(ro), free(rt);
+        clash_scene_destroy(sc);
+    }
+    rmdir(dir);
+    printf("bvh: %ld colliding pairs over 72 scenes, %ld scenes with collisions\n", total, with_pairs);
+    CHECK(with_pairs >= 20 && with_pairs <= 88, "scenes should mix collisions and none: %ld", with_pairs);
+    return check_finish("test_bvh");
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_faults.sh — how the `clash` command fails: interrupted, or fed a
+# missing or broken input.  Every case runs under `timeout`, so a hang is a
+# failure, not a stuck CI job.
+#
+#   test_faults.sh CLASH_BIN MESH_DATA_DIR
+#
+# Checked, each against the contract (CONTRACT.md, README "Exit status"):
+#   - SIGINT in the middle of a long run: exit status 1, the message
+#     "interrupted after step N of M; no output written", and no file left in the
+#     output folder (neither the pairs/report files nor their temporaries);
+#   - a missing scene file, a scene naming a missing mesh file, a scene that
+#     is not JSON, a scene with a bad key, a scene whose mesh file is corrupt,
+#     an output path in a missing folder: exit status 2, one line
+#     "clash: error: ..." naming the file, no output file;
+# The MPI cases (a rank fails, a rank dies) are in test_faults_mpi.sh.
+set -u
+BIN=${1:?usage: test_faults.sh CLASH_BIN MESH_DATA_DIR}
+MESH=${2:?usage: test_faults.sh CLASH_BIN MESH_DATA_DIR}
+W=$(mktemp -d "${TMPDIR:-/tmp}/clash-faults.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+checks=0 failed=0
+check() { # check COND_STATUS MESSAGE
+  checks=$((checks + 1))
+  if [ "$1" != 0 ]; then failed=$((failed + 1)); echo "FAIL: $2" >&2; fi
+}
+empty_dir() { [ -z "$(ls -A "$1")" ]; }
+
+# ---- SIGINT mid-run ---------------------------------------------------------
+mkdir -p "$W/int"
+"$BIN" run --preset ktk94-table1 --steps 100000000 --quiet --pairs "$W/int/pairs.csv" \
+  --report "$W/int/report.yaml" 2>"$W/int.err" &
+pid=$!
+# wait (at most 10 s) until the run is inside its step loop: the temporary
+# pairs file exists once the outputs are open, the loop starts right after
+for _ in $(seq 100); do
+  ls "$W/int/" 2>/dev/null | grep -q 'pairs.csv.tmp' && break
+  sleep 0.1
+done
+sleep 0.5
+kill -INT "$pid"
+# wait at most 10 s for it to stop
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+  kill -9 "$pid"; check 1 "SIGINT: still running 10 s after the signal"
+fi
+wait "$pid"; st=$?
+check $((st == 1 ? 0 : 1)) "SIGINT: exit status $st, want 1"
+grep -Eq '^clash: error: interrupted after step [0-9]+ of 100000000; no output written$' "$W/int.err"
+check $? "SIGINT: message names the step: $(cat "$W/int.err")"
+empty_dir "$W/int"; check $? "SIGINT: files left behind: $(ls "$W/int")"
+
+# ---- bad inputs: exit 2, one clear message naming the file, no output -------
+# expect_input_error NAME PATTERN ARGS...
+expect_input_error() {
+  local name=$1 pat=$2; shift 2
+  rm -rf "$W/out"; mkdir -p "$W/out"
+  timeout -k 5 30 "$BIN" run "$@" --quiet --pairs "$W/out/pairs.csv" --report "$W/out/report.yaml" \
+    >"$W/$name.out" 2>"$W/$name.err"
+  local st=$?
+  check $((st == 2 ? 0 : 1)) "$name: exit status $st, want 2 ($(cat "$W/$name.err"))"
+  grep -Eq "^clash: error: .*$pat" "$W/$name.err"
+  check $? "$name: message should match '$pat': $(cat "$W/$name.err")"
+  check $(($(wc -l <"$W/$name.err") == 1 ? 0 : 1)) "$name: want one line of error, got $(wc -l <"$W/$name.err")"
+  empty_dir "$W/out"; check $? "$name: files left behind: $(ls "$W/out")"
+}
+
+expect_input_error missing_scene "$W/nope.json" "$W/nope.json"
+
+cat >"$W/missing_mesh.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"m": {"file": "no/such/mesh.obj"}}, "objects": [{"mesh": "m"}]}
+EOF
+expect_input_error missing_mesh "no/such/mesh.obj" "$W/missing_mesh.json"
+
+printf '{"format": "clash-scene/1", "meshes": {' >"$W/truncated.json"
+expect_input_error not_json "truncated.json" "$W/truncated.json"
+
+cat >"$W/bad_key.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"c": {"box": {}}}, "objects": [{"mesh": "c", "velocity": [1, 2]}]}
+EOF
+expect_input_error bad_key "bad_key.json.*velocity" "$W/bad_key.json"
+
+cp "$MESH/bad/obj_nan.obj" "$W/corrupt.obj"
+cat >"$W/corrupt_mesh.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"m": {"file": "corrupt.obj"}}, "objects": [{"mesh": "m"}]}
+EOF
+expect_input_error corrupt_mesh "corrupt.obj" "$W/corrupt_mesh.json"
+
+rm -rf "$W/out"; mkdir -p "$W/out"
+timeout -k 5 30 "$BIN" run --preset ktk94-table1 --steps 2 --quiet --pairs "$W/out/missing-dir/pairs.csv" \
+  2>"$W/outdir.err"
+st=$?
+check $((st == 2 ? 0 : 1)) "output in a missing folder: exit status $st, want 2"
+grep -q "^clash: error: .*missing-dir/pairs.csv" "$W/outdir.err"
+check $? "output in a missing folder: message: $(cat "$W/outdir.err")"
+
+echo "test_faults: $checks checks, $failed failed"
+[ "$failed" = 0 ]

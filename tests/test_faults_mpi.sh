@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# test_faults_mpi.sh — faults of a multi-rank run: every rank must stop with a
+# clear message and a non-zero status within seconds, never hang.
+#
+#   test_faults_mpi.sh CLASH_BIN MESH_DATA_DIR
+#
+# Cases (each under `timeout`, so a hang fails the test instead of the CI):
+#   - a bad scene on one rank only (MPMD launch: rank 0 gets a good scene,
+#     rank 1 a broken one): non-zero status, "clash: error:" naming the file;
+#   - a missing scene file on one rank only, and on all ranks;
+#   - a missing mesh file named by the scene;
+#   - a rank killed (SIGKILL) in the middle of a long run: the launcher and
+#     the surviving rank exit non-zero, and no final output file exists.
+# The whole job must end within LIMIT seconds of the fault.
+#
+# Skips (exit 77) when mpirun is missing, when the build has no MPI, or when
+# a 2-rank run reports "ranks: 1" (clash not yet rank-aware: sched/ranks.c).
+set -u
+BIN=${1:?usage: test_faults_mpi.sh CLASH_BIN MESH_DATA_DIR}
+MESH=${2:?usage: test_faults_mpi.sh CLASH_BIN MESH_DATA_DIR}
+LIMIT=${CLASH_FAULT_LIMIT:-20}
+command -v mpirun >/dev/null || { echo "SKIP: mpirun not found"; exit 77; }
+"$BIN" info | grep -q 'mpi yes' || { echo "SKIP: clash built without MPI"; exit 77; }
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+W=$(mktemp -d "${TMPDIR:-/tmp}/clash-faults-mpi.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+timeout -k 5 60 "${MPIRUN[@]}" -n 2 "$BIN" run --preset ktk94-table1 --steps 2 --quiet \
+  --report "$W/probe.yaml" >"$W/probe.out" 2>&1
+if ! grep -q 'ranks: 2' "$W/probe.yaml" 2>/dev/null; then
+  echo "SKIP: a 2-rank run does not report ranks: 2 (clash not rank-aware yet)"; exit 77
+fi
+rm -f "$W/probe.yaml"
+
+checks=0 failed=0
+check() { checks=$((checks + 1)); if [ "$1" != 0 ]; then failed=$((failed + 1)); echo "FAIL: $2" >&2; fi; }
+
+# expect_fail NAME PATTERN MPIRUN-ARGS...: non-zero, in time, message, no output
+expect_fail() {
+  local name=$1 pat=$2; shift 2
+  rm -rf "$W/out"; mkdir -p "$W/out"
+  local t0=$SECONDS
+  timeout -k 5 "$LIMIT" "${MPIRUN[@]}" "$@" >"$W/$name.log" 2>&1
+  local st=$? dt=$((SECONDS - t0))
+  check $((st != 0 && st != 124 && st != 137 ? 0 : 1)) "$name: status $st after ${dt} s (124/137: hung)"
+  grep -Eq "clash: error: .*$pat" "$W/$name.log"
+  check $? "$name: no message matching '$pat': $(head -c 2000 "$W/$name.log")"
+  [ -z "$(ls -A "$W/out")" ]; check $? "$name: files left behind: $(ls "$W/out")"
+}
+OUTS=(--quiet --pairs "$W/out/pairs.csv" --report "$W/out/report.yaml")
+
+cat >"$W/good.json" <<'EOF'
+{"format": "clash-scene/1", "steps": 5, "meshes": {"s": {"sphere": {"faces": 168}}},
+ "objects": [{"mesh": "s", "position": [0, 0, 0]}, {"mesh": "s", "position": [1.5, 0, 0]}]}
+EOF
+printf '{"format": "clash-scene/1", "meshes": {' >"$W/bad.json"
+cat >"$W/missing_mesh.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"m": {"file": "no/such/mesh.obj"}}, "objects": [{"mesh": "m"}]}
+EOF
+
+expect_fail bad_scene_one_rank "bad.json" \
+  -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/bad.json" "${OUTS[@]}"
+expect_fail missing_scene_one_rank "nope.json" \
+  -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/nope.json" "${OUTS[@]}"
+expect_fail missing_scene_all "nope.json" -n 2 "$BIN" run "$W/nope.json" "${OUTS[@]}"
+expect_fail missing_mesh "no/such/mesh.obj" -n 2 "$BIN" run "$W/missing_mesh.json" "${OUTS[@]}"
+
+# ---- a rank killed mid-run -------------------------------------------------
+rm -rf "$W/out"; mkdir -p "$W/out"
+"${MPIRUN[@]}" -n 2 "$BIN" run --preset ktk94-table1 --steps 100000000 "${OUTS[@]}" >"$W/kill.log" 2>&1 &
+launcher=$!
+victim=""
+for _ in $(seq 100); do # find rank 1 (at most 10 s)
+  for p in $(pgrep -f -- "$BIN run --preset ktk94-table1 --steps 100000000" || true); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -Eq '^(OMPI_COMM_WORLD_RANK|PMI_RANK|PMIX_RANK)=1$'; then
+      victim=$p
+    fi
+  done
+  [ -n "$victim" ] && break
+  sleep 0.1
+done
+check $([ -n "$victim" ] && echo 0 || echo 1) "rank kill: rank 1 not found"
+if [ -n "$victim" ]; then
+  sleep 1
+  kill -9 "$victim"
+  t0=$SECONDS
+  while kill -0 "$launcher" 2>/dev/null && [ $((SECONDS - t0)) -lt "$LIMIT" ]; do sleep 0.2; done
+  if kill -0 "$launcher" 2>/dev/null; then
+    check 1 "rank kill: job still running $LIMIT s after rank 1 died"
+    kill -9 "$launcher"
+  fi
+  wait "$launcher"; st=$?
+  check $((st != 0 ? 0 : 1)) "rank kill: launcher status $st, want non-zero"
+  left=$(pgrep -f -- "$BIN run --preset ktk94-table1 --steps 100000000" || true)
+  check $([ -z "$left" ] && echo 0 || echo 1) "rank kill: ranks still alive: $left"
+  [ -n "$left" ] && kill -9 $left 2>/dev/null
+  # SIGKILL cannot be caught, so a killed rank may leave its temporary
+  # (NAME.tmp.PID); the final files must not exist.
+  [ ! -e "$W/out/pairs.csv" ] && [ ! -e "$W/out/report.yaml" ]
+  check $? "rank kill: output files written: $(ls "$W/out")"
+else
+  kill -9 "$launcher" 2>/dev/null; wait "$launcher"
+fi
+
+echo "test_faults_mpi: $checks checks, $failed failed"
+[ "$failed" = 0 ]
