@@ -12,6 +12,7 @@
  * (gathered), writes 24 bytes of box.
  */
 #include <math.h>
+#include <string.h>
 
 #include "kernels/kernels.h"
 
@@ -57,21 +58,27 @@ void ck_face_boxes_ref(int64_t f0, int64_t f1, const int32_t *i0, const int32_t 
  * stepping the bit pattern moves one ulp away from or toward zero. */
 static inline float down1(float v)
 {
-    union { float f; int32_t i; } u = {v};
-    if (v > 0) u.i -= 1;
-    else if (v < 0) u.i += 1;
-    else return -1.40129846e-45f;
-    return u.f;
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    /* branch-free so the face loop vectorizes: +0/-0 go to -denorm_min */
+    i = v > 0 ? i - 1 : (v < 0 ? i + 1 : (int32_t)0x80000001u);
+    memcpy(&v, &i, sizeof v);
+    return v;
 }
 static inline float up1(float v)
 {
-    union { float f; int32_t i; } u = {v};
-    if (v > 0) u.i += 1;
-    else if (v < 0) u.i -= 1;
-    else return 1.40129846e-45f;
-    return u.f;
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    i = v > 0 ? i + 1 : (v < 0 ? i - 1 : 1);
+    memcpy(&v, &i, sizeof v);
+    return v;
 }
 
+/* Compiled twice, for AVX2 (8-wide gathers) and for the baseline, and picked
+ * at load time: the face loop is a gather-min/max-scatter stream. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
                    const int32_t *restrict i2, const float *restrict x, const float *restrict y,
                    const float *restrict z, const float *restrict px, const float *restrict py,
@@ -80,6 +87,7 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
 {
     float ol0 = olo[0], ol1 = olo[1], ol2 = olo[2], oh0 = ohi[0], oh1 = ohi[1], oh2 = ohi[2];
     if (px) {
+#pragma omp simd reduction(min : ol0, ol1, ol2) reduction(max : oh0, oh1, oh2)
         for (int64_t f = f0; f < f1; ++f) {
             const int32_t a = i0[f], b = i1[f], c = i2[f];
             float l0 = mnf(mn3f(x[a], x[b], x[c]), mn3f(px[a], px[b], px[c]));
@@ -94,6 +102,7 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
             oh0 = mxf(oh0, h0), oh1 = mxf(oh1, h1), oh2 = mxf(oh2, h2);
         }
     } else {
+#pragma omp simd reduction(min : ol0, ol1, ol2) reduction(max : oh0, oh1, oh2)
         for (int64_t f = f0; f < f1; ++f) {
             const int32_t a = i0[f], b = i1[f], c = i2[f];
             float l0 = mn3f(x[a], x[b], x[c]), l1 = mn3f(y[a], y[b], y[c]), l2 = mn3f(z[a], z[b], z[c]);

@@ -137,7 +137,11 @@ static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, con
         if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
             run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
             continue;
-        if (clash_face_meets_box(run, f, clo, chi)) s->v[s->n++] = f;
+        /* A face whose box lies inside the cell meets it: no exact test needed
+         * (the common case at coarse levels). */
+        const int inside = run->lox[f] >= clo[0] && run->hix[f] <= chi[0] && run->loy[f] >= clo[1] &&
+                           run->hiy[f] <= chi[1] && run->loz[f] >= clo[2] && run->hiz[f] <= chi[2];
+        if (inside || clash_face_meets_box(run, f, clo, chi)) s->v[s->n++] = f;
     }
     return s->n - out;
 }
@@ -345,13 +349,76 @@ static int build_units(clash_run *run, unitset *us)
     }
     run->level_used = level;
 
-    const int unit_min = level < 3 ? level : 3;
+    const int unit_min = level < 4 ? level : 4;
     const size_t big = nk / 32 > 256 ? nk / 32 : 256;
-    us->u = malloc(sizeof(unit) * (us->cap = 64));
-    if (!us->u || scratch_reserve(&us->faces, nk)) return -1;
-    memcpy(us->faces.v, run->kept, nk * sizeof(uint32_t));
-    us->faces.n = nk;
-    us->u[us->n++] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
+    /* The cells of level unit_min are found by binning, not by descending:
+     * each face goes to every cell of the G^3 grid that its grown box
+     * touches (index ranges rounded outward, so a face is never missing
+     * from a cell its box meets; an extra cell only costs time).  Faces
+     * are visited in ascending order, so every cell's list is ascending. */
+    const int G = 1 << unit_min;
+    const size_t ncell = (size_t)G * G * G;
+    const double cs = size / G;
+    size_t *cnt = calloc(ncell + 1, sizeof(size_t));
+    us->cap = ncell + 64;
+    us->u = malloc(sizeof(unit) * us->cap);
+    if (!cnt || !us->u) {
+        free(cnt);
+        return -1;
+    }
+    int (*rng)[6] = malloc(sizeof *rng * nk);
+    if (!rng) {
+        free(cnt);
+        return -1;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < nk; ++i) {
+        const uint32_t f = run->kept[i];
+        const float bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
+        size_t m = 1;
+        for (int d = 0; d < 3; ++d) {
+            int a = (int)floor(((double)bl[d] - run->delta - lo[d]) / cs) - 1;
+            int b = (int)floor(((double)bh[d] + run->delta - lo[d]) / cs) + 1;
+            /* widen by one cell each way, then keep the cells the grown box really overlaps */
+            while (a < G - 1 && lo[d] + (a + 1) * cs < (double)bl[d] - run->delta) ++a;
+            while (b > 0 && lo[d] + b * cs > (double)bh[d] + run->delta) --b;
+            rng[i][2 * d] = a < 0 ? 0 : a;
+            rng[i][2 * d + 1] = b > G - 1 ? G - 1 : b;
+            m *= (size_t)(rng[i][2 * d + 1] - rng[i][2 * d] + 1);
+        }
+        for (int z = rng[i][4]; z <= rng[i][5]; ++z)
+            for (int y = rng[i][2]; y <= rng[i][3]; ++y)
+                for (int x = rng[i][0]; x <= rng[i][1]; ++x) cnt[((size_t)z * G + y) * G + x + 1]++;
+        total += m;
+    }
+    for (size_t c = 0; c < ncell; ++c) cnt[c + 1] += cnt[c];
+    if (scratch_reserve(&us->faces, total)) {
+        free(cnt), free(rng);
+        return -1;
+    }
+    {
+        size_t *fill = malloc(sizeof(size_t) * ncell);
+        if (!fill) {
+            free(cnt), free(rng);
+            return -1;
+        }
+        memcpy(fill, cnt, sizeof(size_t) * ncell);
+        for (size_t i = 0; i < nk; ++i)
+            for (int z = rng[i][4]; z <= rng[i][5]; ++z)
+                for (int y = rng[i][2]; y <= rng[i][3]; ++y)
+                    for (int x = rng[i][0]; x <= rng[i][1]; ++x)
+                        us->faces.v[fill[((size_t)z * G + y) * G + x]++] = run->kept[i];
+        free(fill);
+    }
+    us->faces.n = total;
+    for (int z = 0; z < G; ++z)
+        for (int y = 0; y < G; ++y)
+            for (int x = 0; x < G; ++x) {
+                const size_t c = ((size_t)z * G + y) * G + x, n = cnt[c + 1] - cnt[c];
+                if (!node_may_pair(run, us->faces.v + cnt[c], n)) continue;
+                us->u[us->n++] = (unit){{lo[0] + x * cs, lo[1] + y * cs, lo[2] + z * cs}, cs, unit_min, cnt[c], n};
+            }
+    free(cnt), free(rng);
     for (size_t u = 0; u < us->n;) {
         unit un = us->u[u];
         const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);

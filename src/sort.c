@@ -1,5 +1,5 @@
 /*
- * sort.c — LSD radix sort of uint64 keys, 16 bits per pass, skipping passes
+ * sort.c — LSD radix sort of uint64 keys, 8 bits per pass, skipping passes
  * whose digit is the same for every key (common: face ids use few bits).
  */
 #include "sort.h"
@@ -24,29 +24,30 @@ int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
         tmp = own = malloc(n * sizeof *tmp);
         if (!tmp) return -1;
     }
-    uint64_t *src = a, *dst = tmp;
-    size_t *count = calloc(4 * 65536, sizeof(size_t));
-    if (!count) {
-        free(own);
-        return -1;
+    /* 8 digits of 8 bits: the histograms (16 KiB) live on the stack, so
+     * sorting many small buckets costs no allocation or clearing of
+     * large tables. */
+    size_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t k = a[i];
+        for (int p = 0; p < 8; ++p) count[p][(k >> (8 * p)) & 0xff]++;
     }
-    for (size_t i = 0; i < n; ++i)
-        for (int p = 0; p < 4; ++p) count[p * 65536 + ((a[i] >> (16 * p)) & 0xffff)]++;
-    for (int p = 0; p < 4; ++p) {
-        size_t *c = count + p * 65536;
-        if (c[(a[0] >> (16 * p)) & 0xffff] == n) continue; /* all keys share this digit */
+    uint64_t *src = a, *dst = tmp;
+    for (int p = 0; p < 8; ++p) {
+        size_t *c = count[p];
+        if (c[(a[0] >> (8 * p)) & 0xff] == n) continue; /* all keys share this digit */
         size_t sum = 0;
-        for (int d = 0; d < 65536; ++d) {
-            size_t t = c[d];
+        for (int d = 0; d < 256; ++d) {
+            const size_t t = c[d];
             c[d] = sum;
             sum += t;
         }
-        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (16 * p)) & 0xffff]++] = src[i];
+        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
         uint64_t *t = src;
         src = dst, dst = t;
     }
     if (src != a) memcpy(a, src, n * sizeof *a);
-    free(count);
     free(own);
     return 0;
 }

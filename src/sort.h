@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sorts a[0..n) ascending (LSD radix sort, 16-bit digits; tmp holds n keys,
+/* Sorts a[0..n) ascending (LSD radix sort, 8-bit digits; tmp holds n keys,
  * or NULL to allocate it).  Returns 0, or -1 when tmp could not be allocated. */
 int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp);
 /* Sorts, then removes duplicates; returns the new length (or (size_t)-1 on allocation failure). */
