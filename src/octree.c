@@ -464,12 +464,24 @@ static int build_units(clash_run *run, unitset *us)
     return 0;
 }
 
-static void free_ws(clash_run *run, scratch *ws)
+/* The per-worker scratch stacks live as long as the run: allocating and
+ * releasing them every step made the threads fault in fresh pages (and
+ * shoot down each other's TLB entries) on every step. */
+static scratch *get_ws(clash_run *run)
 {
+    if (!run->oct_ws) run->oct_ws = calloc((size_t)run->threads, sizeof(scratch));
+    return run->oct_ws;
+}
+
+void clash_octree_free(clash_run *run)
+{
+    scratch *ws = run->oct_ws;
     if (ws)
         for (int w = 0; w < run->threads; ++w) free(ws[w].v);
     free(ws);
+    run->oct_ws = NULL;
 }
+
 
 int clash_octree_candidates(clash_run *run, clash_error *err)
 {
@@ -480,16 +492,14 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     if (rc == 1) return CLASH_OK;
     octx c = {.run = run, .max_level = run->level_used};
     atomic_init(&c.failed, 0);
-    if (rc < 0 || !(c.ws = calloc((size_t)run->threads, sizeof(scratch)))) goto oom;
+    if (rc < 0 || !(c.ws = get_ws(run))) goto oom;
     c.units = us.u, c.unit_faces = us.faces.v, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
     if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
-    free_ws(run, c.ws);
     unitset_free(&us);
     return CLASH_OK;
 oom:
-    free_ws(run, c.ws);
     unitset_free(&us);
     return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
 }
@@ -561,19 +571,17 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     pc_ctx c = {.oc = {.run = run, .max_level = run->level_used}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc((size_t)run->threads * 8, sizeof(int64_t));
-    if (rc < 0 || !c.tested || !(c.oc.ws = calloc((size_t)run->threads, sizeof(scratch)))) goto oom;
+    if (rc < 0 || !c.tested || !(c.oc.ws = get_ws(run))) goto oom;
     c.oc.units = us.u, c.oc.unit_faces = us.faces.v, c.oc.order = us.order, c.oc.order_n = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;
     if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
     for (int w = 0; w < run->threads; ++w) *tested += c.tested[(size_t)w * 8];
-    free_ws(run, c.oc.ws);
     free(c.tested), free(c.stage.v);
     unitset_free(&us);
     return CLASH_OK;
 oom:
-    free_ws(run, c.oc.ws);
     free(c.tested), free(c.stage.v);
     unitset_free(&us);
     return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");

@@ -105,6 +105,7 @@ void clash_run_destroy(clash_run *run)
     free(run->wbuf);
     free(run->cand), free(run->hit), free(run->pairs);
     free(run->wsec);
+    clash_octree_free(run);
     clash_midphase_free(run);
     clash_fg_destroy(run->fg);
     free(run);

@@ -68,12 +68,15 @@ struct clash_run {
      * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
     struct clash_bvh *bvh;
     int bvh_built, bvh_builder;
+    void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
 };
 
 /* The face-octree midphase (octree.c): fills run->cand with the sorted,
  * unique candidate pairs among run->kept faces.  Returns the level used. */
 int clash_octree_candidates(clash_run *run, clash_error *err);
+/* Frees the octree's per-run scratch (called by clash_run_destroy). */
+void clash_octree_free(clash_run *run);
 /* S4 and S5 together by producer-consumer (octree.c, 003 §4.4.2): fills
  * run->cand with the sorted unique hits; *tested counts the tests made. */
 int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err);
