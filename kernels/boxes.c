@@ -76,7 +76,9 @@ static inline float up1(float v)
 
 /* Compiled twice, for AVX2 (8-wide gathers) and for the baseline, and picked
  * at load time: the face loop is a gather-min/max-scatter stream. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
+/* (not under sanitizers: the clone resolver runs before their runtimes start) */
 __attribute__((target_clones("avx2", "default")))
 #endif
 void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
