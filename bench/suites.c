@@ -18,6 +18,7 @@ double clash_bench_now(void)
 int clash_bench_bbox(int argc, char **argv);
 int clash_bench_broadphase(int argc, char **argv);
 int clash_bench_bvh(int argc, char **argv);
+int clash_bench_peers(int argc, char **argv);
 int clash_bench_cache(int argc, char **argv);
 int clash_bench_papers(int argc, char **argv);
 int clash_bench_distance(int argc, char **argv);
@@ -28,6 +29,8 @@ const clash_bench_suite clash_bench_suites[] = {
     {"broadphase", "all overlapping pairs among N boxes (file of float32 boxes): column SAP and object BVH",
      clash_bench_broadphase},
     {"bvh", "two-mesh step (bvh refit, octree, bboxpipe) and BVH refit of a deforming 1e5-face mesh", clash_bench_bvh},
+    {"peers", "clash against FCL, CGAL and Bullet: random boxes and two bunnies (needs the peer programs)",
+     clash_bench_peers},
     {"cache", "simulated cache misses per stage under callgrind: face order, chunk/stride, midphase, SoA/AoS",
      clash_bench_cache},
     {"papers", "the papers' experiments: Table 1 scenes, sphere-size sweep, crowd, swept vs static",
