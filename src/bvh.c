@@ -30,6 +30,11 @@
 #include "kernels/bvh_kernels.h"
 #include "sort.h"
 
+/* min/max as compare-and-select: fminf/fmaxf stay library calls in GCC (they
+ * must handle NaN), and a refit is nothing but these. Boxes hold no NaN. */
+static inline float bmin(float a, float b) { return b < a ? b : a; }
+static inline float bmax(float a, float b) { return b > a ? b : a; }
+
 #define W CLASH_BVH_WIDTH
 #define NBINS 16
 
@@ -60,8 +65,8 @@ static void range_bounds(const bctx *c, part *p)
     const uint32_t *pr = c->t->prim;
     for (int32_t i = p->b; i < p->e; ++i) {
         const uint32_t f = pr[i];
-        lo[0] = fminf(lo[0], c->bx.lox[f]), lo[1] = fminf(lo[1], c->bx.loy[f]), lo[2] = fminf(lo[2], c->bx.loz[f]);
-        hi[0] = fmaxf(hi[0], c->bx.hix[f]), hi[1] = fmaxf(hi[1], c->bx.hiy[f]), hi[2] = fmaxf(hi[2], c->bx.hiz[f]);
+        lo[0] = bmin(lo[0], c->bx.lox[f]), lo[1] = bmin(lo[1], c->bx.loy[f]), lo[2] = bmin(lo[2], c->bx.loz[f]);
+        hi[0] = bmax(hi[0], c->bx.hix[f]), hi[1] = bmax(hi[1], c->bx.hiy[f]), hi[2] = bmax(hi[2], c->bx.hiz[f]);
     }
     memcpy(p->lo, lo, sizeof lo), memcpy(p->hi, hi, sizeof hi);
 }
@@ -87,7 +92,7 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
     for (int32_t i = b; i < e; ++i)
         for (int d = 0; d < 3; ++d) {
             const float v = centroid(&c->bx, pr[i], d);
-            cmin[d] = fminf(cmin[d], v), cmax[d] = fmaxf(cmax[d], v);
+            cmin[d] = bmin(cmin[d], v), cmax[d] = bmax(cmax[d], v);
         }
     int ax = 0;
     for (int d = 1; d < 3; ++d)
@@ -105,13 +110,13 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
         k = k < 0 ? 0 : k >= NBINS ? NBINS - 1 : k;
         cnt[k]++;
         const float fl[3] = {c->bx.lox[f], c->bx.loy[f], c->bx.loz[f]}, fh[3] = {c->bx.hix[f], c->bx.hiy[f], c->bx.hiz[f]};
-        for (int d = 0; d < 3; ++d) blo[k][d] = fminf(blo[k][d], fl[d]), bhi[k][d] = fmaxf(bhi[k][d], fh[d]);
+        for (int d = 0; d < 3; ++d) blo[k][d] = bmin(blo[k][d], fl[d]), bhi[k][d] = bmax(bhi[k][d], fh[d]);
     }
     float left_cost[NBINS];
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int32_t n = 0;
     for (int k = 0; k < NBINS - 1; ++k) {
-        for (int d = 0; d < 3; ++d) lo[d] = fminf(lo[d], blo[k][d]), hi[d] = fmaxf(hi[d], bhi[k][d]);
+        for (int d = 0; d < 3; ++d) lo[d] = bmin(lo[d], blo[k][d]), hi[d] = bmax(hi[d], bhi[k][d]);
         n += cnt[k];
         left_cost[k] = area(lo, hi) * (float)n;
     }
@@ -120,7 +125,7 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
     int best = -1;
     float best_cost = INFINITY;
     for (int k = NBINS - 1; k >= 1; --k) { /* cut between bins k-1 and k */
-        for (int d = 0; d < 3; ++d) lo[d] = fminf(lo[d], blo[k][d]), hi[d] = fmaxf(hi[d], bhi[k][d]);
+        for (int d = 0; d < 3; ++d) lo[d] = bmin(lo[d], blo[k][d]), hi[d] = bmax(hi[d], bhi[k][d]);
         n += cnt[k];
         if (n == 0 || n == e - b) continue;
         const float cost = left_cost[k - 1] + area(lo, hi) * (float)n;
@@ -267,15 +272,15 @@ void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx)
             if (ch > 0) {
                 const clash_bvh_node *m = &b->node[ch];
                 for (int j = 0; j < W; ++j) {
-                    lx = fminf(lx, m->lox[j]), ly = fminf(ly, m->loy[j]), lz = fminf(lz, m->loz[j]);
-                    hx = fmaxf(hx, m->hix[j]), hy = fmaxf(hy, m->hiy[j]), hz = fmaxf(hz, m->hiz[j]);
+                    lx = bmin(lx, m->lox[j]), ly = bmin(ly, m->loy[j]), lz = bmin(lz, m->loz[j]);
+                    hx = bmax(hx, m->hix[j]), hy = bmax(hy, m->hiy[j]), hz = bmax(hz, m->hiz[j]);
                 }
             } else {
                 const uint32_t *p = b->prim + (-ch - 1);
                 for (int j = 0; j < n->count[k]; ++j) {
                     const uint32_t f = p[j];
-                    lx = fminf(lx, bx.lox[f]), ly = fminf(ly, bx.loy[f]), lz = fminf(lz, bx.loz[f]);
-                    hx = fmaxf(hx, bx.hix[f]), hy = fmaxf(hy, bx.hiy[f]), hz = fmaxf(hz, bx.hiz[f]);
+                    lx = bmin(lx, bx.lox[f]), ly = bmin(ly, bx.loy[f]), lz = bmin(lz, bx.loz[f]);
+                    hx = bmax(hx, bx.hix[f]), hy = bmax(hy, bx.hiy[f]), hz = bmax(hz, bx.hiz[f]);
                 }
             }
             n->lox[k] = lx, n->loy[k] = ly, n->loz[k] = lz, n->hix[k] = hx, n->hiy[k] = hy, n->hiz[k] = hz;
@@ -285,8 +290,8 @@ void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx)
     if (b->nnode)
         for (int k = 0; k < W; ++k) {
             const clash_bvh_node *r = &b->node[0];
-            lo[0] = fminf(lo[0], r->lox[k]), lo[1] = fminf(lo[1], r->loy[k]), lo[2] = fminf(lo[2], r->loz[k]);
-            hi[0] = fmaxf(hi[0], r->hix[k]), hi[1] = fmaxf(hi[1], r->hiy[k]), hi[2] = fmaxf(hi[2], r->hiz[k]);
+            lo[0] = bmin(lo[0], r->lox[k]), lo[1] = bmin(lo[1], r->loy[k]), lo[2] = bmin(lo[2], r->loz[k]);
+            hi[0] = bmax(hi[0], r->hix[k]), hi[1] = bmax(hi[1], r->hiy[k]), hi[2] = bmax(hi[2], r->hiz[k]);
         }
     memcpy(b->lo, lo, sizeof lo), memcpy(b->hi, hi, sizeof hi);
 }
