@@ -57,17 +57,23 @@ static void steal_worker(int w, int T, void *p)
         int got = 0;
         for (int k = 1; k < T && !got; ++k) {
             deque *v = &c->dq[(w + k) % T];
+            /* Take the upper half of the victim's range under its lock only,
+             * then install it in our own deque: never two locks at once.  Our
+             * deque is empty meanwhile, so no thief touches it. */
+            int64_t sb = 0, se = 0;
             pthread_mutex_lock(&v->mu);
             const int64_t left = v->hi - v->lo;
             if (left > 0) {
-                const int64_t mid = v->hi - (left + 1) / 2;
-                pthread_mutex_lock(&mine->mu);
-                mine->lo = mid, mine->hi = v->hi;
-                pthread_mutex_unlock(&mine->mu);
-                v->hi = mid;
+                sb = v->hi - (left + 1) / 2, se = v->hi;
+                v->hi = sb;
                 got = 1;
             }
             pthread_mutex_unlock(&v->mu);
+            if (got) {
+                pthread_mutex_lock(&mine->mu);
+                mine->lo = sb, mine->hi = se;
+                pthread_mutex_unlock(&mine->mu);
+            }
         }
         if (!got) return;
     }
