@@ -127,8 +127,12 @@ static int emit_leaf(clash_run *run, clash_keybuf *kb, const uint32_t *f, size_t
     return 0;
 }
 
-/* Filters faces [ofs, ofs+n) of s into a new slice for child cube c. */
-static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3])
+/* Filters faces [ofs, ofs+n) of s into a new slice for child cube [clo, chi]:
+ * the faces whose box, grown by delta, overlaps the cube and, when exact is
+ * set, that pass the exact face/cube test too.  A face whose box lies inside
+ * the cube meets it: no exact test needed (the common case at coarse levels). */
+static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3],
+                           int exact)
 {
     const size_t out = s->n;
     const float d = run->delta;
@@ -137,11 +141,9 @@ static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, con
         if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
             run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
             continue;
-        /* A face whose box lies inside the cell meets it: no exact test needed
-         * (the common case at coarse levels). */
         const int inside = run->lox[f] >= clo[0] && run->hix[f] <= chi[0] && run->loy[f] >= clo[1] &&
                            run->hiy[f] <= chi[1] && run->loz[f] >= clo[2] && run->hiz[f] <= chi[2];
-        if (inside || clash_face_meets_box(run, f, clo, chi)) s->v[s->n++] = f;
+        if (!exact || inside || clash_face_meets_box(run, f, clo, chi)) s->v[s->n++] = f;
     }
     return s->n - out;
 }
@@ -157,29 +159,13 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
         const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
         if (scratch_reserve(s, n)) return -1;
         const size_t mark = s->n;
-        const size_t m = filter_child(run, s, ofs, n, clo, chi);
+        const size_t m = filter_child(run, s, ofs, n, clo, chi, 1);
         if (visit(run, max_level, s, kb, clo, h, level + 1, mark, m)) return -1;
         s->n = mark;
     }
     return 0;
 }
 
-
-/* Box-only filter of faces [ofs, ofs+n) of s into a new slice for child cube c. */
-static size_t filter_child_box(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3],
-                               const double chi[3])
-{
-    const size_t out = s->n;
-    const float d = run->delta;
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = s->v[ofs + i];
-        if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
-            run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
-            continue;
-        s->v[s->n++] = f;
-    }
-    return s->n - out;
-}
 
 /* Runs unit `order[u]` on the worker into kb. */
 static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
@@ -435,7 +421,7 @@ static int build_units(clash_run *run, unitset *us)
             const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
             if (scratch_reserve(&us->faces, un.n)) return -1;
             const size_t mark = us->faces.n;
-            const size_t m = filter_child_box(run, &us->faces, un.ofs, un.n, clo, chi);
+            const size_t m = filter_child(run, &us->faces, un.ofs, un.n, clo, chi, 0);
             if (!node_may_pair(run, us->faces.v + mark, m)) {
                 us->faces.n = mark;
                 continue;

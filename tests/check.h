@@ -51,4 +51,18 @@ static inline const char *check_data_dir(void)
     return NULL;
 }
 
+/* The whole file as a NUL-terminated string (malloc'd), or NULL. */
+static inline char *check_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) s[fread(s, 1, (size_t)n, f)] = 0;
+    fclose(f);
+    return s;
+}
+
 #endif

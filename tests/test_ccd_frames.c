@@ -24,15 +24,8 @@
 
 static cJSON *load_json(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = 0;
-    fclose(f);
-    cJSON *j = cJSON_Parse(s);
+    char *s = check_read_file(path);
+    cJSON *j = s ? cJSON_Parse(s) : NULL;
     free(s);
     return j;
 }

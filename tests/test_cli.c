@@ -50,15 +50,7 @@ static char *read_file(const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = 0;
-    fclose(f);
-    return s;
+    return check_read_file(path);
 }
 
 static void expect_error(const char *args, const char *needle)

@@ -18,18 +18,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "generators.h"
+#include "random_scenes.h"
 #include "scene.h"
 
-static uint64_t rng = 0x1234567u;
-static double urand(void)
-{
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
-static double srand1(void) { return 2 * urand() - 1; }
 
-static const int sphere_faces[] = {8, 24, 48, 80};
+static const int sphere_faces[4] = {8, 24, 48, 80};
 
 /* Runs the scene with cfg for all steps; returns a malloc'd array of
  * (step, pair) rows and its length. */
@@ -63,73 +56,8 @@ static row *run_rows(clash_scene *sc, clash_config cfg, size_t *n, int *ok)
     return rows;
 }
 
-static int write_obj(const char *path, const clash_mesh *m)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    for (int64_t v = 0; v < m->nverts; ++v)
-        fprintf(f, "v %.9g %.9g %.9g\n", m->xyz[3 * v], m->xyz[3 * v + 1], m->xyz[3 * v + 2]);
-    for (int64_t t = 0; t < m->nfaces; ++t)
-        fprintf(f, "f %d %d %d\n", m->tri[3 * t] + 1, m->tri[3 * t + 1] + 1, m->tri[3 * t + 2] + 1);
-    return fclose(f);
-}
 
-/* Two spheres in one mesh, jittered per frame. */
-static clash_scene *deforming_scene(const char *dir, int idx, int nframes, int single, clash_error *err)
-{
-    clash_mesh a, b;
-    clash_gen_sphere(sphere_faces[1 + idx % 3], &a, err);
-    clash_gen_sphere(sphere_faces[idx % 4], &b, err);
-    clash_mesh m = {a.nverts + b.nverts, a.nfaces + b.nfaces, malloc(sizeof(double) * 3 * (size_t)(a.nverts + b.nverts)),
-                    malloc(sizeof(int32_t) * 3 * (size_t)(a.nfaces + b.nfaces))};
-    const double off = 0.6 + 1.2 * urand(), jitter = 0.05 + 0.3 * urand();
-    char *files[4];
-    for (int k = 0; k < nframes; ++k) {
-        for (int64_t v = 0; v < a.nverts; ++v)
-            for (int d = 0; d < 3; ++d) m.xyz[3 * v + d] = a.xyz[3 * v + d] + jitter * srand1();
-        for (int64_t v = 0; v < b.nverts; ++v)
-            for (int d = 0; d < 3; ++d)
-                m.xyz[3 * (a.nverts + v) + d] = b.xyz[3 * v + d] + (d == 0 ? off - 0.2 * k : 0) + jitter * srand1();
-        memcpy(m.tri, a.tri, sizeof(int32_t) * 3 * (size_t)a.nfaces);
-        for (int64_t t = 0; t < 3 * b.nfaces; ++t) m.tri[3 * a.nfaces + t] = b.tri[t] + (int32_t)a.nverts;
-        files[k] = malloc(strlen(dir) + 32);
-        sprintf(files[k], "%s/d%d_f%d.obj", dir, idx, k);
-        write_obj(files[k], &m);
-    }
-    clash_scene_desc d = {.name = "deforming", .steps = nframes - 1, .mode = CLASH_MODE_SWEPT,
-                          .nframes = nframes, .frame_files = files, .frames_objects = single};
-    clash_scene *sc = NULL;
-    int rc = clash_scene_build(&d, &sc, err);
-    for (int k = 0; k < nframes; ++k) remove(files[k]), free(files[k]);
-    clash_mesh_free(&a), clash_mesh_free(&b), clash_mesh_free(&m);
-    return rc ? NULL : sc;
-}
 
-static clash_scene *rigid_scene(clash_error *err)
-{
-    clash_mesh_desc md[5] = {{.name = "s8", .kind = CLASH_MESH_SPHERE, .sphere_faces = 8, .scale = 1},
-                             {.name = "s24", .kind = CLASH_MESH_SPHERE, .sphere_faces = 24, .scale = 1},
-                             {.name = "s48", .kind = CLASH_MESH_SPHERE, .sphere_faces = 48, .scale = 1},
-                             {.name = "s80", .kind = CLASH_MESH_SPHERE, .sphere_faces = 80, .scale = 1},
-                             {.name = "box", .kind = CLASH_MESH_BOX, .scale = 1.5}};
-    const int n = 2 + (int)(urand() * 4);
-    clash_object_desc od[5];
-    memset(od, 0, sizeof od);
-    for (int o = 0; o < n; ++o) {
-        od[o].mesh = (int)(urand() * 5);
-        od[o].scale = 0.6 + urand();
-        for (int d = 0; d < 3; ++d) {
-            od[o].position[d] = 1.6 * srand1();
-            od[o].rotation_deg[d] = 180 * srand1();
-            od[o].velocity[d] = 0.15 * srand1();
-            od[o].angular_velocity_deg[d] = 10 * srand1();
-        }
-    }
-    clash_scene_desc d = {.name = "rigid", .steps = 1 + (int)(urand() * 3), .mode = CLASH_MODE_SWEPT,
-                          .nmeshes = 5, .meshes = md, .nobjects = n, .objects = od};
-    clash_scene *sc = NULL;
-    return clash_scene_build(&d, &sc, err) ? NULL : sc;
-}
 
 int main(void)
 {
@@ -139,7 +67,8 @@ int main(void)
     for (int i = 0; i < 240; ++i) {
         clash_error err = {0};
         const int deforming = i % 3 == 2;
-        clash_scene *sc = deforming ? deforming_scene(dir, i, 2 + i % 2, (i / 3) % 2, &err) : rigid_scene(&err);
+        clash_scene *sc = deforming ? rs_deforming(sphere_faces, dir, i, 2 + i % 2, (i / 3) % 2, &err)
+                                    : rs_rigid(sphere_faces, 1, &err);
         CHECK(sc != NULL, "scene %d: %s", i, err.msg);
         if (!sc) continue;
         clash_config base = clash_config_default();

@@ -35,19 +35,6 @@
 
 static char dir[64];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 static int exists(const char *path)
 {
@@ -188,7 +175,7 @@ static void check_api_series(void)
     for (int s = 1; s <= STEPS; ++s) {
         char path[256];
         snprintf(path, sizeof path, "%s/step_%06d.vtp", series, s);
-        char *doc = slurp(path);
+        char *doc = check_read_file(path);
         CHECK(doc != NULL, "%s exists", path);
         if (!doc) continue;
         CHECK(strstr(doc, "<VTKFile type=\"PolyData\"") != NULL, "%s: PolyData", path);
@@ -229,7 +216,7 @@ static void check_api_series(void)
     }
     char path[256];
     snprintf(path, sizeof path, "%s/clash.pvd", series);
-    char *pvd = slurp(path);
+    char *pvd = check_read_file(path);
     CHECK(pvd && strstr(pvd, "type=\"Collection\""), "clash.pvd is a Collection");
     int entries = 0;
     for (const char *p = pvd; p && (p = strstr(p, "<DataSet")); ++p) {

@@ -1,0 +1,103 @@
+/*
+ * random_scenes.h — the random small scenes the property tests compare
+ * midphases on (test_pipeline_oracle.c, test_bvh.c).
+ *
+ *   rs_rigid      2–5 spheres and boxes crowded together, random poses,
+ *                 velocities and spins
+ *   rs_deforming  two jittered spheres as one mesh, frames written as OBJ
+ *                 files into dir (removed again once the scene is built),
+ *                 objects = components or single
+ * Sphere face counts come from the caller's list of four, so each test can
+ * choose its sizes; the generator is a fixed xorshift, so runs repeat.
+ */
+#ifndef CLASH_TESTS_RANDOM_SCENES_H
+#define CLASH_TESTS_RANDOM_SCENES_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generators.h"
+#include "scene.h"
+
+static uint64_t rs_state = 0x1234567u;
+static inline double urand(void)
+{
+    rs_state ^= rs_state << 13, rs_state ^= rs_state >> 7, rs_state ^= rs_state << 17;
+    return (double)(rs_state >> 11) * (1.0 / 9007199254740992.0);
+}
+static inline double srand1(void) { return 2 * urand() - 1; }
+
+static inline int rs_write_obj(const char *path, const clash_mesh *m)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    for (int64_t v = 0; v < m->nverts; ++v)
+        fprintf(f, "v %.9g %.9g %.9g\n", m->xyz[3 * v], m->xyz[3 * v + 1], m->xyz[3 * v + 2]);
+    for (int64_t t = 0; t < m->nfaces; ++t)
+        fprintf(f, "f %d %d %d\n", m->tri[3 * t] + 1, m->tri[3 * t + 1] + 1, m->tri[3 * t + 2] + 1);
+    return fclose(f);
+}
+
+/* Two spheres (faces[1 + idx % 3] and faces[idx % 4]) in one mesh, jittered per frame. */
+static inline clash_scene *rs_deforming(const int faces[4], const char *dir, int idx, int nframes, int single,
+                                        clash_error *err)
+{
+    clash_mesh a, b;
+    clash_gen_sphere(faces[1 + idx % 3], &a, err);
+    clash_gen_sphere(faces[idx % 4], &b, err);
+    clash_mesh m = {a.nverts + b.nverts, a.nfaces + b.nfaces, malloc(sizeof(double) * 3 * (size_t)(a.nverts + b.nverts)),
+                    malloc(sizeof(int32_t) * 3 * (size_t)(a.nfaces + b.nfaces))};
+    const double off = 0.6 + 1.2 * urand(), jitter = 0.05 + 0.3 * urand();
+    char *files[4];
+    for (int k = 0; k < nframes; ++k) {
+        for (int64_t v = 0; v < a.nverts; ++v)
+            for (int d = 0; d < 3; ++d) m.xyz[3 * v + d] = a.xyz[3 * v + d] + jitter * srand1();
+        for (int64_t v = 0; v < b.nverts; ++v)
+            for (int d = 0; d < 3; ++d)
+                m.xyz[3 * (a.nverts + v) + d] = b.xyz[3 * v + d] + (d == 0 ? off - 0.2 * k : 0) + jitter * srand1();
+        memcpy(m.tri, a.tri, sizeof(int32_t) * 3 * (size_t)a.nfaces);
+        for (int64_t t = 0; t < 3 * b.nfaces; ++t) m.tri[3 * a.nfaces + t] = b.tri[t] + (int32_t)a.nverts;
+        files[k] = malloc(strlen(dir) + 32);
+        sprintf(files[k], "%s/d%d_f%d.obj", dir, idx, k);
+        rs_write_obj(files[k], &m);
+    }
+    clash_scene_desc d = {.name = "deforming", .steps = nframes - 1, .mode = CLASH_MODE_SWEPT,
+                          .nframes = nframes, .frame_files = files, .frames_objects = single};
+    clash_scene *sc = NULL;
+    int rc = clash_scene_build(&d, &sc, err);
+    for (int k = 0; k < nframes; ++k) remove(files[k]), free(files[k]);
+    clash_mesh_free(&a), clash_mesh_free(&b), clash_mesh_free(&m);
+    return rc ? NULL : sc;
+}
+
+/* 2–5 objects from four spheres (faces[0..3]) and a box; min_steps..min_steps+2 steps. */
+static inline clash_scene *rs_rigid(const int faces[4], int min_steps, clash_error *err)
+{
+    char names[4][16];
+    clash_mesh_desc md[5];
+    for (int i = 0; i < 4; ++i) {
+        snprintf(names[i], sizeof names[i], "s%d", faces[i]);
+        md[i] = (clash_mesh_desc){.name = names[i], .kind = CLASH_MESH_SPHERE, .sphere_faces = faces[i], .scale = 1};
+    }
+    md[4] = (clash_mesh_desc){.name = "box", .kind = CLASH_MESH_BOX, .scale = 1.5};
+    const int n = 2 + (int)(urand() * 4);
+    clash_object_desc od[5];
+    memset(od, 0, sizeof od);
+    for (int o = 0; o < n; ++o) {
+        od[o].mesh = (int)(urand() * 5);
+        od[o].scale = 0.6 + urand();
+        for (int d = 0; d < 3; ++d) {
+            od[o].position[d] = 1.6 * srand1();
+            od[o].rotation_deg[d] = 180 * srand1();
+            od[o].velocity[d] = 0.15 * srand1();
+            od[o].angular_velocity_deg[d] = 10 * srand1();
+        }
+    }
+    clash_scene_desc d = {.name = "rigid", .steps = min_steps + (int)(urand() * 3), .mode = CLASH_MODE_SWEPT,
+                          .nmeshes = 5, .meshes = md, .nobjects = n, .objects = od};
+    clash_scene *sc = NULL;
+    return clash_scene_build(&d, &sc, err) ? NULL : sc;
+}
+
+#endif
