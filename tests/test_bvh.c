@@ -181,7 +181,7 @@ static void test_broad(void)
             CHECK(rc == 0, "broad phase failed");
             size_t m = kb[0].n + kb[1].n;
             uint64_t *all = malloc((m + 1) * sizeof *all);
-            memcpy(all, kb[0].v, kb[0].n * sizeof *all);
+            if (kb[0].n) memcpy(all, kb[0].v, kb[0].n * sizeof *all);
             if (kb[1].n) memcpy(all + kb[0].n, kb[1].v, kb[1].n * sizeof *all);
             clash_sort_u64(all, m, NULL);
             CHECK(m == nref && (m == 0 || !memcmp(all, ref, m * sizeof *all)),

@@ -53,7 +53,7 @@ static int run_scene(const char *preset, int objects, int mode, const clash_conf
         clash_pair *q = realloc(r->p, (r->n + pr.count + 1) * sizeof *q);
         if (!q) { rc = -1; break; }
         r->p = q;
-        memcpy(r->p + r->n, pr.pairs, pr.count * sizeof *q);
+        if (pr.count) memcpy(r->p + r->n, pr.pairs, pr.count * sizeof *q);
         r->n += pr.count;
         for (size_t i = 0; i < pr.count; ++i) r->sum += clash_pair_hash(s, &pr.pairs[i]);
     }
