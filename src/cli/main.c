@@ -94,8 +94,8 @@ static int cmd_run(const clash_cli *cli)
         if (!(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
     }
     /* Under MPI every rank must learn that one failed before any collective. */
-    if (clash_ranks_max_int(rc) != 0) {
-        const int code = clash_ranks_max_int(rc);
+    int code = clash_ranks_max_int(rc);
+    if (code != 0) {
         clash_run_destroy(run);
         clash_scene_destroy(sc);
         return rc ? die(&err) : code;
@@ -122,8 +122,7 @@ static int cmd_run(const clash_cli *cli)
         goto setup_done;
     }
 setup_done:
-    if (clash_ranks_max_int(rc) != 0) { /* a rank could not bind or open its outputs */
-        const int code = clash_ranks_max_int(rc);
+    if ((code = clash_ranks_max_int(rc)) != 0) { /* a rank could not bind or open its outputs */
         clash_outfile_abort(&pairs_out);
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
