@@ -141,7 +141,7 @@ static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void
 int clash_bboxpipe_candidates(clash_run *run, clash_error *err)
 {
     run->ncand = 0;
-    bpctx c = {run, calloc((size_t)run->threads, sizeof(pscratch)), 0};
+    bpctx c = {run, calloc(clash_team(run), sizeof(pscratch)), 0};
     int rc = CLASH_OK;
     if (!c.ws) return clash_fail(err, CLASH_EFAIL, "out of memory in the bboxpipe midphase");
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;

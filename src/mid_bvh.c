@@ -288,7 +288,7 @@ int clash_bvh_candidates(clash_run *run, clash_error *err)
         for (int o = 0; o < sc->nobj; ++o)
             if (sc->fofs[o + 1] - sc->fofs[o] > 1 && push(&units, (item){o, o, 0, 0, 1, -1})) goto oom;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    u.st = calloc((size_t)run->threads, sizeof(stack));
+    u.st = calloc(clash_team(run), sizeof(stack));
     if (!u.st) goto oom;
     if (run->threads > 1) {
         /* Expand the top levels into more units; leaf work met on the way is done here (worker 0). */

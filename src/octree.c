@@ -455,7 +455,7 @@ static int build_units(clash_run *run, unitset *us)
  * shoot down each other's TLB entries) on every step. */
 static scratch *get_ws(clash_run *run)
 {
-    if (!run->oct_ws) run->oct_ws = calloc((size_t)run->threads, sizeof(scratch));
+    if (!run->oct_ws) run->oct_ws = calloc(clash_team(run), sizeof(scratch));
     return run->oct_ws;
 }
 
@@ -556,7 +556,7 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     if (rc == 1) return CLASH_OK;
     pc_ctx c = {.oc = {.run = run, .max_level = run->level_used}};
     atomic_init(&c.oc.failed, 0);
-    c.tested = calloc((size_t)run->threads * 8, sizeof(int64_t));
+    c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
     if (rc < 0 || !c.tested || !(c.oc.ws = get_ws(run))) goto oom;
     c.oc.units = us.u, c.oc.unit_faces = us.faces.v, c.oc.order = us.order, c.oc.order_n = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;

@@ -158,7 +158,7 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
     run->reg_ofs = calloc((size_t)sc->nobj + 1, sizeof(int64_t));
     run->keep = calloc(nf, 1);
     run->kept = malloc(nf * sizeof(uint32_t));
-    run->wbuf = calloc((size_t)run->threads, sizeof(clash_keybuf));
+    run->wbuf = calloc(clash_team(run), sizeof(clash_keybuf));
     if (!run->face_obj || !run->obox || !run->reg_ofs || !run->keep || !run->kept || !run->wbuf) goto oom;
     for (int o = 0; o < sc->nobj; ++o)
         for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) run->face_obj[f] = o;

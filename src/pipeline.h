@@ -96,6 +96,9 @@ static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_
              a2 == b2);
 }
 
+/* The team size as a count for allocations (threads is always >= 1). */
+static inline size_t clash_team(const clash_run *r) { return r->threads > 0 ? (size_t)r->threads : 1; }
+
 /* Face boxes overlap, each grown by delta. */
 static inline int clash_faceboxes_overlap(const clash_run *r, uint32_t a, uint32_t b)
 {
