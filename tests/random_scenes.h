@@ -9,6 +9,8 @@
  *                 objects = components or single
  * Sphere face counts come from the caller's list of four, so each test can
  * choose its sizes; the generator is a fixed xorshift, so runs repeat.
+ * rs_run_rows runs a scene and returns every (step, pair) row, so two
+ * configurations can be compared row for row.
  */
 #ifndef CLASH_TESTS_RANDOM_SCENES_H
 #define CLASH_TESTS_RANDOM_SCENES_H
@@ -17,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "generators.h"
+#include "pipeline.h"
 #include "scene.h"
 
 static uint64_t rs_state = 0x1234567u;
@@ -98,6 +102,43 @@ static inline clash_scene *rs_rigid(const int faces[4], int min_steps, clash_err
                           .nmeshes = 5, .meshes = md, .nobjects = n, .objects = od};
     clash_scene *sc = NULL;
     return clash_scene_build(&d, &sc, err) ? NULL : sc;
+}
+
+typedef struct row {
+    int step;
+    clash_pair p;
+} row;
+
+/* Runs the scene with cfg (and, when bvh_builder >= 0, that BVH builder) for
+ * all steps; returns the malloc'd (step, pair) rows, *n of them. */
+static inline row *rs_run_rows(clash_scene *sc, clash_config cfg, int bvh_builder, size_t *n, int *ok)
+{
+    clash_error err;
+    *n = 0;
+    clash_run *run = clash_run_create(sc, &cfg, &err);
+    if (!run) {
+        CHECK(0, "run_create: %s", err.msg);
+        *ok = 0;
+        return NULL;
+    }
+    if (bvh_builder >= 0) run->bvh_builder = bvh_builder;
+    size_t cap = 64;
+    row *rows = malloc(cap * sizeof *rows);
+    clash_scene_apply_defaults(sc, &cfg);
+    for (int s = 1; s <= cfg.steps; ++s) {
+        clash_pairs p;
+        if (clash_step(run, s, &p, NULL, &err)) {
+            CHECK(0, "step %d: %s", s, err.msg);
+            *ok = 0;
+            break;
+        }
+        for (size_t i = 0; i < p.count; ++i) {
+            if (*n == cap) rows = realloc(rows, (cap *= 2) * sizeof *rows);
+            rows[(*n)++] = (row){s, p.pairs[i]};
+        }
+    }
+    clash_run_destroy(run);
+    return rows;
 }
 
 #endif

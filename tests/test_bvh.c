@@ -35,7 +35,6 @@
 #include "scene.h"
 #include "sort.h"
 
-
 static void test_kernels(void)
 {
     long bad = 0;
@@ -195,41 +194,7 @@ static void test_broad(void)
 
 /* ---- pipelines --------------------------------------------------------------------- */
 
-typedef struct row { int step; clash_pair p; } row;
-static row *run_rows(clash_scene *sc, clash_config cfg, int builder, size_t *n, int *ok)
-{
-    clash_error err;
-    *n = 0;
-    clash_run *run = clash_run_create(sc, &cfg, &err);
-    if (!run) {
-        CHECK(0, "run_create: %s", err.msg);
-        *ok = 0;
-        return NULL;
-    }
-    run->bvh_builder = builder;
-    size_t cap = 64;
-    row *rows = malloc(cap * sizeof *rows);
-    clash_scene_apply_defaults(sc, &cfg);
-    for (int s = 1; s <= cfg.steps; ++s) {
-        clash_pairs p;
-        if (clash_step(run, s, &p, NULL, &err)) {
-            CHECK(0, "step %d: %s", s, err.msg);
-            *ok = 0;
-            break;
-        }
-        for (size_t i = 0; i < p.count; ++i) {
-            if (*n == cap) rows = realloc(rows, (cap *= 2) * sizeof *rows);
-            rows[(*n)++] = (row){s, p.pairs[i]};
-        }
-    }
-    clash_run_destroy(run);
-    return rows;
-}
-
-
 static const int sphere_faces[4] = {24, 48, 80, 168};
-
-
 
 static int same_rows(const row *a, size_t na, const row *b, size_t nb)
 {
@@ -259,9 +224,9 @@ int main(void)
         int ok = 1;
         clash_config c = base;
         c.midphase = CLASH_MID_BRUTE;
-        row *ro = run_rows(sc, c, 0, &no, &ok);
+        row *ro = rs_run_rows(sc, c, 0, &no, &ok);
         c.midphase = CLASH_MID_OCTREE;
-        row *rt = run_rows(sc, c, 0, &nt, &ok);
+        row *rt = rs_run_rows(sc, c, 0, &nt, &ok);
         CHECK(same_rows(ro, no, rt, nt), "scene %d: octree %zu pairs, oracle %zu", i, nt, no);
         total += (long)no, with_pairs += no > 0;
         for (int v = 0; v < 6 && ok; ++v) {
@@ -270,7 +235,7 @@ int main(void)
             c.threads = 1 + v % 2;
             c.broadphase = v == 3 ? CLASH_BROAD_SAP : v == 2 || v == 5 ? CLASH_BROAD_BVH : CLASH_BROAD_AUTO;
             c.schedule = v == 3 ? CLASH_SCHED_STATIC_STRIDE : CLASH_SCHED_DYNAMIC;
-            row *rv = run_rows(sc, c, v / 2 % 2 ? CLASH_BVH_MORTON : CLASH_BVH_SAH, &nv, &ok);
+            row *rv = rs_run_rows(sc, c, v / 2 % 2 ? CLASH_BVH_MORTON : CLASH_BVH_SAH, &nv, &ok);
             CHECK(same_rows(ro, no, rv, nv), "scene %d (%s, %s%s), %s variant %d: %zu pairs, oracle %zu", i,
                   deforming ? "deforming" : "rigid", base.mode ? "swept" : "static", base.self_collision ? ", self" : "",
                   v < 4 ? "bvh" : "bboxpipe", v, nv, no);

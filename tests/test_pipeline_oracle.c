@@ -21,43 +21,7 @@
 #include "random_scenes.h"
 #include "scene.h"
 
-
 static const int sphere_faces[4] = {8, 24, 48, 80};
-
-/* Runs the scene with cfg for all steps; returns a malloc'd array of
- * (step, pair) rows and its length. */
-typedef struct row { int step; clash_pair p; } row;
-static row *run_rows(clash_scene *sc, clash_config cfg, size_t *n, int *ok)
-{
-    clash_error err;
-    *n = 0;
-    clash_run *run = clash_run_create(sc, &cfg, &err);
-    if (!run) {
-        CHECK(0, "run_create: %s", err.msg);
-        *ok = 0;
-        return NULL;
-    }
-    size_t cap = 64;
-    row *rows = malloc(cap * sizeof *rows);
-    clash_scene_apply_defaults(sc, &cfg);
-    for (int s = 1; s <= cfg.steps; ++s) {
-        clash_pairs p;
-        if (clash_step(run, s, &p, NULL, &err)) {
-            CHECK(0, "step %d: %s", s, err.msg);
-            *ok = 0;
-            break;
-        }
-        for (size_t i = 0; i < p.count; ++i) {
-            if (*n == cap) rows = realloc(rows, (cap *= 2) * sizeof *rows);
-            rows[(*n)++] = (row){s, p.pairs[i]};
-        }
-    }
-    clash_run_destroy(run);
-    return rows;
-}
-
-
-
 
 int main(void)
 {
@@ -79,7 +43,7 @@ int main(void)
         oracle.midphase = CLASH_MID_BRUTE;
         size_t no, nv;
         int ok = 1;
-        row *ro = run_rows(sc, oracle, &no, &ok);
+        row *ro = rs_run_rows(sc, oracle, -1, &no, &ok);
         total_pairs += (long)no;
         scenes_with_pairs += no > 0;
         for (int variant = 0; variant < 3 && ok; ++variant) {
@@ -90,7 +54,7 @@ int main(void)
                                                                               : CLASH_SCHED_STATIC_CHUNK;
             c.partition = variant == 1 ? CLASH_PART_STRIDE : CLASH_PART_CHUNK;
             c.broadphase = variant == 1 ? CLASH_BROAD_SAP : CLASH_BROAD_AUTO;
-            row *rv = run_rows(sc, c, &nv, &ok);
+            row *rv = rs_run_rows(sc, c, -1, &nv, &ok);
             int same = nv == no && (no == 0 || memcmp(rv, ro, no * sizeof *ro) == 0);
             CHECK(same, "scene %d (%s, %s%s), variant %d (level %d): pipeline %zu pairs, oracle %zu", i,
                   deforming ? "deforming" : "rigid", base.mode ? "swept" : "static", base.self_collision ? ", self" : "",
