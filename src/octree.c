@@ -75,6 +75,8 @@ int clash_keybuf_push(clash_keybuf *b, uint64_t key)
 typedef struct scratch {
     uint32_t *v;
     size_t n, cap;
+    uint8_t *st; /* per-face bytes of one node: child masks, then leaf test states */
+    size_t stcap;
 } scratch;
 
 static int scratch_reserve(scratch *s, size_t extra)
@@ -85,6 +87,17 @@ static int scratch_reserve(scratch *s, size_t extra)
     uint32_t *v = realloc(s->v, cap * sizeof *v);
     if (!v) return -1;
     s->v = v, s->cap = cap;
+    return 0;
+}
+
+static int scratch_bytes(scratch *s, size_t n)
+{
+    if (n <= s->stcap) return 0;
+    size_t cap = s->stcap ? s->stcap : 4096;
+    while (cap < n) cap *= 2;
+    uint8_t *v = realloc(s->st, cap);
+    if (!v) return -1;
+    s->st = v, s->stcap = cap;
     return 0;
 }
 
@@ -116,23 +129,51 @@ static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
     return 0;
 }
 
-static int emit_leaf(clash_run *run, clash_keybuf *kb, const uint32_t *f, size_t n)
+/* Leaf test state of a face: not yet known, meets the leaf cube, misses it. */
+enum { LEAF_UNKNOWN = 0, LEAF_MEETS = 1, LEAF_MISSES = 2 };
+
+/* The exact face/cube test of the report, run lazily: only for a face that
+ * has a partner in the leaf (an eligible face whose grown box overlaps its
+ * own), once per face and leaf.  A face whose box lies inside the cube meets
+ * it.  Since a face that meets a leaf meets every ancestor cell, testing at
+ * the leaf alone keeps exactly the faces that the test at every level
+ * would keep, at a fraction of the cost: most faces of a leaf have no
+ * partner there and are never tested. */
+static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3], const double hi[3])
 {
-    for (size_t i = 0; i < n; ++i)
+    if (*st == LEAF_UNKNOWN) {
+        const int inside = run->lox[f] >= lo[0] && run->hix[f] <= hi[0] && run->loy[f] >= lo[1] &&
+                           run->hiy[f] <= hi[1] && run->loz[f] >= lo[2] && run->hiz[f] <= hi[2];
+        *st = inside || clash_face_meets_box(run, f, lo, hi) ? LEAF_MEETS : LEAF_MISSES;
+    }
+    return *st == LEAF_MEETS;
+}
+
+static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
+                     double size)
+{
+    if (scratch_bytes(s, n)) return -1;
+    const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
+    const uint32_t *f = s->v + ofs;
+    uint8_t *st = s->st;
+    memset(st, LEAF_UNKNOWN, n);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t a = f[i];
         for (size_t j = i + 1; j < n; ++j) {
-            const uint32_t a = f[i], b = f[j]; /* lists stay ascending */
-            if (clash_pair_eligible(run, a, b) && clash_faceboxes_overlap(run, a, b))
-                if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
+            const uint32_t b = f[j]; /* lists stay ascending */
+            if (!clash_pair_eligible(run, a, b) || !clash_faceboxes_overlap(run, a, b)) continue;
+            if (!leaf_meets(run, st + i, a, lo, hi)) break;
+            if (!leaf_meets(run, st + j, b, lo, hi)) continue;
+            if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
         }
+    }
     return 0;
 }
 
-/* Filters faces [ofs, ofs+n) of s into a new slice for child cube [clo, chi]:
- * the faces whose box, grown by delta, overlaps the cube and, when exact is
- * set, that pass the exact face/cube test too.  A face whose box lies inside
- * the cube meets it: no exact test needed (the common case at coarse levels). */
-static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3],
-                           int exact)
+/* Filters faces [ofs, ofs+n) of s into a new slice for cube [clo, chi]:
+ * the faces whose box, grown by delta, overlaps the cube (box test only;
+ * used to split oversized work units). */
+static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3])
 {
     const size_t out = s->n;
     const float d = run->delta;
@@ -141,31 +182,80 @@ static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, con
         if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
             run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
             continue;
-        const int inside = run->lox[f] >= clo[0] && run->hix[f] <= chi[0] && run->loy[f] >= clo[1] &&
-                           run->hiy[f] <= chi[1] && run->loz[f] >= clo[2] && run->hiz[f] <= chi[2];
-        if (!exact || inside || clash_face_meets_box(run, f, clo, chi)) s->v[s->n++] = f;
+        s->v[s->n++] = f;
     }
     return s->n - out;
 }
 
+/* Children of a cell by the half they take along each axis: bit c of a mask
+ * is child c = x + 2y + 4z (1 for the upper half).  For a face that meets
+ * the parent, bit 0 of an axis code says its grown box reaches the lower
+ * half, bit 1 the upper half. */
+static const uint8_t MASK_X[4] = {0x00, 0x55, 0xAA, 0xFF};
+static const uint8_t MASK_Y[4] = {0x00, 0x33, 0xCC, 0xFF};
+static const uint8_t MASK_Z[4] = {0x00, 0x0F, 0xF0, 0xFF};
+
+/* Descends cell (lo, size, level) holding faces [ofs, ofs+n) of s, which may
+ * pair.  One pass gives each face the mask of the children its grown box
+ * reaches (box test against the three mid-planes), with the count of each
+ * child and whether it holds two objects; a second pass scatters the faces
+ * into the children's slices, which stay ascending.  The exact face/cube
+ * test runs at the leaves (emit_leaf). */
 static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, const double lo[3], double size,
                  int level, size_t ofs, size_t n)
 {
-    if (!node_may_pair(run, s->v + ofs, n)) return 0;
-    if (level >= max_level) return emit_leaf(run, kb, s->v + ofs, n);
-    const double h = size * 0.5;
-    for (int c = 0; c < 8; ++c) {
-        const double clo[3] = {lo[0] + ((c & 1) ? h : 0), lo[1] + ((c & 2) ? h : 0), lo[2] + ((c & 4) ? h : 0)};
-        const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
-        if (scratch_reserve(s, n)) return -1;
-        const size_t mark = s->n;
-        const size_t m = filter_child(run, s, ofs, n, clo, chi, 1);
-        if (visit(run, max_level, s, kb, clo, h, level + 1, mark, m)) return -1;
-        s->n = mark;
+    if (level >= max_level) return emit_leaf(run, s, kb, ofs, n, lo, size);
+    const double h = size * 0.5, d = run->delta;
+    const double m[3] = {lo[0] + h, lo[1] + h, lo[2] + h};
+    const double up[3] = {m[0] + d, m[1] + d, m[2] + d}, dn[3] = {m[0] - d, m[1] - d, m[2] - d};
+    if (scratch_bytes(s, n)) return -1;
+    uint8_t *mk = s->st;
+    size_t cnt[8] = {0};
+    int32_t obj[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    uint8_t mixed = 0;
+    const int self = run->cfg.self_collision;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = s->v[ofs + i];
+        const unsigned xm = (run->lox[f] <= up[0]) | (run->hix[f] >= dn[0]) << 1;
+        const unsigned ym = (run->loy[f] <= up[1]) | (run->hiy[f] >= dn[1]) << 1;
+        const unsigned zm = (run->loz[f] <= up[2]) | (run->hiz[f] >= dn[2]) << 1;
+        const uint8_t k = MASK_X[xm] & MASK_Y[ym] & MASK_Z[zm];
+        mk[i] = k;
+        const int32_t o = run->face_obj[f];
+        for (unsigned b = k; b; b &= b - 1) {
+            const int c = __builtin_ctz(b);
+            cnt[c]++;
+            if (obj[c] < 0) obj[c] = o;
+            else if (obj[c] != o) mixed |= (uint8_t)(1u << c);
+        }
     }
+    size_t total = 0, at[8];
+    for (int c = 0; c < 8; ++c) {
+        const int pairs = self ? cnt[c] >= 2 : (mixed >> c) & 1;
+        at[c] = total;
+        if (!pairs) cnt[c] = 0; /* nothing to pair there: not copied, not visited */
+        total += cnt[c];
+    }
+    if (total == 0) return 0;
+    if (scratch_reserve(s, total)) return -1;
+    const size_t base = s->n;
+    uint32_t *v = s->v;
+    mk = s->st;
+    uint8_t keep = 0;
+    for (int c = 0; c < 8; ++c) keep |= (uint8_t)((cnt[c] > 0) << c), at[c] += base;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = v[ofs + i];
+        for (unsigned b = mk[i] & keep; b; b &= b - 1) v[at[__builtin_ctz(b)]++] = f;
+    }
+    s->n = base + total;
+    for (int c = 0; c < 8; ++c) {
+        if (!cnt[c]) continue;
+        const double clo[3] = {lo[0] + ((c & 1) ? h : 0), lo[1] + ((c & 2) ? h : 0), lo[2] + ((c & 4) ? h : 0)};
+        if (visit(run, max_level, s, kb, clo, h, level + 1, at[c] - cnt[c], cnt[c])) return -1;
+    }
+    s->n = base;
     return 0;
 }
-
 
 /* Runs unit `order[u]` on the worker into kb. */
 static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
@@ -303,26 +393,127 @@ static int cmp_cost_desc(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* ---- binning the kept faces into the cells of the unit level --------------------------- */
+
+typedef struct bin_slot {
+    double lo[3], hi[3], edge;
+    char pad[CLASH_CACHE_LINE - 7 * sizeof(double) % CLASH_CACHE_LINE];
+} bin_slot;
+
+typedef struct bin_ctx {
+    clash_run *run;
+    int phase;
+    bin_slot *slot;       /* phase 0: per worker bounds and edge sum */
+    double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
+    int G;
+    size_t ncell;
+    size_t *cnt;          /* [worker][cell]: counts, then scatter positions */
+    uint32_t *faces;      /* cell lists, concatenated */
+    const size_t *start;  /* [ncell + 1] */
+    uint8_t *pair;        /* per cell: may hold a pair */
+    uint32_t *rng;        /* per kept face: its cells (cell_range) */
+    double inv, wide;     /* cell index = (coordinate - lo) * inv, -/+ wide */
+} bin_ctx;
+
+/* The cells of the G^3 grid that face f's grown box touches, packed as six
+ * 5-bit indices (G <= 32): x0 x1 y0 y1 z0 z1.  The scaled coordinates are
+ * widened by 1e-9 of a cell before truncation, far above their rounding
+ * error (< 1e-13 cells), so a face is never missing from a cell its grown
+ * box meets; an extra cell in a near tie only costs time. */
+static inline uint32_t cell_range(const bin_ctx *b, uint32_t f)
+{
+    const clash_run *run = b->run;
+    const double bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
+    const int top = b->G - 1;
+    uint32_t r = 0;
+    for (int d = 0; d < 3; ++d) {
+        /* t0 > -1 (the root is grown by 2 delta): truncation is a floor here */
+        const int lo = (int)((bl[d] - b->lo[d]) * b->inv - b->wide), hi = (int)((bh[d] - b->lo[d]) * b->inv + b->wide);
+        r |= (uint32_t)(lo > top ? top : lo) << (10 * d) | (uint32_t)(hi > top ? top : hi) << (10 * d + 5);
+    }
+    return r;
+}
+
+static void bin_worker(int w, int T, void *p)
+{
+    bin_ctx *b = p;
+    const clash_run *run = b->run;
+    const size_t nk = run->nkept, k0 = nk * (size_t)w / (size_t)T, k1 = nk * (size_t)(w + 1) / (size_t)T;
+    if (b->phase == 0) {
+        bin_slot *sl = &b->slot[w];
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
+        for (size_t i = k0; i < k1; ++i) {
+            const uint32_t f = run->kept[i];
+            const double bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
+            double e = 0;
+            for (int d = 0; d < 3; ++d) {
+                lo[d] = bl[d] < lo[d] ? bl[d] : lo[d];
+                hi[d] = bh[d] > hi[d] ? bh[d] : hi[d];
+                e = bh[d] - bl[d] > e ? bh[d] - bl[d] : e;
+            }
+            edge += e;
+        }
+        for (int d = 0; d < 3; ++d) sl->lo[d] = lo[d], sl->hi[d] = hi[d];
+        sl->edge = edge;
+        return;
+    }
+    if (b->phase == 3) { /* cells [c0, c1): may they pair? */
+        const size_t c0 = b->ncell * (size_t)w / (size_t)T, c1 = b->ncell * (size_t)(w + 1) / (size_t)T;
+        for (size_t c = c0; c < c1; ++c)
+            b->pair[c] = (uint8_t)node_may_pair(run, b->faces + b->start[c], b->start[c + 1] - b->start[c]);
+        return;
+    }
+    size_t *cnt = b->cnt + (size_t)w * b->ncell;
+    const size_t G = (size_t)b->G;
+    for (size_t i = k0; i < k1; ++i) {
+        const uint32_t r = b->phase == 1 ? (b->rng[i] = cell_range(b, run->kept[i])) : b->rng[i];
+        const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                     z1 = r >> 25 & 31;
+        size_t *c0 = cnt + (z0 * G + y0) * G + x0;
+        if (x0 == x1 && y0 == y1 && z0 == z1) { /* the common case: one cell */
+            if (b->phase == 1) ++*c0;
+            else b->faces[(*c0)++] = run->kept[i];
+            continue;
+        }
+        for (size_t z = 0; z <= z1 - z0; ++z)
+            for (size_t y = 0; y <= y1 - y0; ++y) {
+                size_t *row = c0 + (z * G + y) * G;
+                if (b->phase == 1)
+                    for (size_t x = 0; x <= x1 - x0; ++x) row[x]++;
+                else
+                    for (size_t x = 0; x <= x1 - x0; ++x) b->faces[row[x]++] = run->kept[i];
+            }
+    }
+}
+
 /* Root cube, level, units and this rank's share of them.  Returns 0, 1 when
- * there is nothing to do, -1 when out of memory. */
+ * there is nothing to do, -1 when out of memory.
+ *
+ * The units are the cells of level U = level - 2 (at most 5, 32^3 cells),
+ * found by binning rather than descending: every worker bins its block of
+ * the kept faces (count, then scatter at positions ordered by cell, then
+ * worker), so each cell's list is ascending whatever the team size.  Units
+ * holding more than 1/32 of the kept faces are split further, so one big
+ * object pair cannot starve the others. */
 static int build_units(clash_run *run, unitset *us)
 {
     memset(us, 0, sizeof *us);
     const size_t nk = run->nkept;
     if (nk < 2) return 1;
+    const int T = (int)clash_team(run);
+    bin_ctx b = {.run = run};
+    b.slot = aligned_alloc(CLASH_CACHE_LINE, sizeof(bin_slot) * (size_t)T);
+    if (!b.slot) return -1;
+    clash_exec ex = run->exec;
+    ex.threads = T;
+    clash_spmd(&ex, bin_worker, &b);
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
-    for (size_t i = 0; i < nk; ++i) {
-        const uint32_t f = run->kept[i];
-        const float bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
-        double e = 0;
-        for (int d = 0; d < 3; ++d) {
-            lo[d] = fmin(lo[d], bl[d]);
-            hi[d] = fmax(hi[d], bh[d]);
-            e = fmax(e, (double)bh[d] - bl[d]);
-        }
-        edge += e;
+    for (int w = 0; w < T; ++w) {
+        for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], b.slot[w].lo[d]), hi[d] = fmax(hi[d], b.slot[w].hi[d]);
+        edge += b.slot[w].edge;
     }
+    free(b.slot);
     edge /= (double)nk;
     double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     size = size * (1 + 1e-6) + 4.0 * run->delta + 1e-30;
@@ -335,76 +526,60 @@ static int build_units(clash_run *run, unitset *us)
     }
     run->level_used = level;
 
-    const int unit_min = level < 4 ? level : 4;
+    const int unit_min = level <= 3 ? level : (level - 2 < 5 ? level - 2 : 5);
     const size_t big = nk / 32 > 256 ? nk / 32 : 256;
-    /* The cells of level unit_min are found by binning, not by descending:
-     * each face goes to every cell of the G^3 grid that its grown box
-     * touches (index ranges rounded outward, so a face is never missing
-     * from a cell its box meets; an extra cell only costs time).  Faces
-     * are visited in ascending order, so every cell's list is ascending. */
-    const int G = 1 << unit_min;
-    const size_t ncell = (size_t)G * G * G;
-    const double cs = size / G;
-    size_t *cnt = calloc(ncell + 1, sizeof(size_t));
-    us->cap = ncell + 64;
+    b.G = 1 << unit_min;
+    b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
+    b.cs = size / b.G;
+    b.inv = 1.0 / b.cs;
+    /* delta, plus 1e-9 of a cell, far above the rounding error of the
+     * scaled coordinates (< 1e-13 cells): a face is never missing from a
+     * cell its grown box meets; an extra cell in a near tie only costs time */
+    b.wide = run->delta * b.inv + 1e-9;
+    for (int d = 0; d < 3; ++d) b.lo[d] = lo[d];
+    size_t *start = malloc((b.ncell + 1) * sizeof *start);
+    b.cnt = calloc((size_t)T * b.ncell, sizeof *b.cnt);
+    b.pair = malloc(b.ncell);
+    b.rng = malloc(nk * sizeof *b.rng);
+    us->cap = 1024;
     us->u = malloc(sizeof(unit) * us->cap);
-    if (!cnt || !us->u) {
-        free(cnt);
-        return -1;
-    }
-    int (*rng)[6] = malloc(sizeof *rng * nk);
-    if (!rng) {
-        free(cnt);
-        return -1;
-    }
+    int rc = -1;
+    if (!start || !b.cnt || !b.pair || !b.rng || !us->u) goto out;
+    b.phase = 1;
+    clash_spmd(&ex, bin_worker, &b);
     size_t total = 0;
-    for (size_t i = 0; i < nk; ++i) {
-        const uint32_t f = run->kept[i];
-        const float bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
-        size_t m = 1;
-        for (int d = 0; d < 3; ++d) {
-            int a = (int)floor(((double)bl[d] - run->delta - lo[d]) / cs) - 1;
-            int b = (int)floor(((double)bh[d] + run->delta - lo[d]) / cs) + 1;
-            /* widen by one cell each way, then keep the cells the grown box really overlaps */
-            while (a < G - 1 && lo[d] + (a + 1) * cs < (double)bl[d] - run->delta) ++a;
-            while (b > 0 && lo[d] + b * cs > (double)bh[d] + run->delta) --b;
-            rng[i][2 * d] = a < 0 ? 0 : a;
-            rng[i][2 * d + 1] = b > G - 1 ? G - 1 : b;
-            m *= (size_t)(rng[i][2 * d + 1] - rng[i][2 * d] + 1);
+    for (size_t c = 0; c < b.ncell; ++c) {
+        start[c] = total;
+        for (int w = 0; w < T; ++w) {
+            size_t *k = &b.cnt[(size_t)w * b.ncell + c];
+            const size_t n = *k;
+            *k = total, total += n;
         }
-        for (int z = rng[i][4]; z <= rng[i][5]; ++z)
-            for (int y = rng[i][2]; y <= rng[i][3]; ++y)
-                for (int x = rng[i][0]; x <= rng[i][1]; ++x) cnt[((size_t)z * G + y) * G + x + 1]++;
-        total += m;
     }
-    for (size_t c = 0; c < ncell; ++c) cnt[c + 1] += cnt[c];
-    if (scratch_reserve(&us->faces, total)) {
-        free(cnt), free(rng);
-        return -1;
-    }
-    {
-        size_t *fill = malloc(sizeof(size_t) * ncell);
-        if (!fill) {
-            free(cnt), free(rng);
-            return -1;
-        }
-        memcpy(fill, cnt, sizeof(size_t) * ncell);
-        for (size_t i = 0; i < nk; ++i)
-            for (int z = rng[i][4]; z <= rng[i][5]; ++z)
-                for (int y = rng[i][2]; y <= rng[i][3]; ++y)
-                    for (int x = rng[i][0]; x <= rng[i][1]; ++x)
-                        us->faces.v[fill[((size_t)z * G + y) * G + x]++] = run->kept[i];
-        free(fill);
-    }
+    start[b.ncell] = total;
+    if (scratch_reserve(&us->faces, total)) goto out;
+    b.faces = us->faces.v, b.start = start;
     us->faces.n = total;
-    for (int z = 0; z < G; ++z)
-        for (int y = 0; y < G; ++y)
-            for (int x = 0; x < G; ++x) {
-                const size_t c = ((size_t)z * G + y) * G + x, n = cnt[c + 1] - cnt[c];
-                if (!node_may_pair(run, us->faces.v + cnt[c], n)) continue;
-                us->u[us->n++] = (unit){{lo[0] + x * cs, lo[1] + y * cs, lo[2] + z * cs}, cs, unit_min, cnt[c], n};
-            }
-    free(cnt), free(rng);
+    b.phase = 2;
+    clash_spmd(&ex, bin_worker, &b);
+    b.phase = 3;
+    clash_spmd(&ex, bin_worker, &b);
+    const size_t G = (size_t)b.G;
+    for (size_t c = 0; c < b.ncell; ++c) {
+        if (!b.pair[c]) continue;
+        if (us->n == us->cap) {
+            unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+            if (!nu) goto out;
+            us->u = nu;
+        }
+        const size_t x = c % G, y = c / G % G, z = c / (G * G);
+        us->u[us->n++] = (unit){{lo[0] + (double)x * b.cs, lo[1] + (double)y * b.cs, lo[2] + (double)z * b.cs},
+                                b.cs, unit_min, start[c], start[c + 1] - start[c]};
+    }
+    rc = 0;
+out:
+    free(start), free(b.cnt), free(b.pair), free(b.rng);
+    if (rc) return rc;
     for (size_t u = 0; u < us->n;) {
         unit un = us->u[u];
         const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
@@ -421,7 +596,7 @@ static int build_units(clash_run *run, unitset *us)
             const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
             if (scratch_reserve(&us->faces, un.n)) return -1;
             const size_t mark = us->faces.n;
-            const size_t m = filter_child(run, &us->faces, un.ofs, un.n, clo, chi, 0);
+            const size_t m = filter_child(run, &us->faces, un.ofs, un.n, clo, chi);
             if (!node_may_pair(run, us->faces.v + mark, m)) {
                 us->faces.n = mark;
                 continue;
@@ -463,7 +638,7 @@ void clash_octree_free(clash_run *run)
 {
     scratch *ws = run->oct_ws;
     if (ws)
-        for (int w = 0; w < run->threads; ++w) free(ws[w].v);
+        for (int w = 0; w < run->threads; ++w) free(ws[w].v), free(ws[w].st);
     free(ws);
     run->oct_ws = NULL;
 }
