@@ -160,6 +160,12 @@ static int face_kept(const clash_run *run, int64_t f)
         if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] || run->hiy[f] < R->lo[1] ||
             run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
             continue;
+        /* A face (or swept hull) lies inside its box: a box inside the
+         * region meets it, no exact test needed (most faces of two deeply
+         * overlapping objects). */
+        if (run->lox[f] >= R->lo[0] && run->hix[f] <= R->hi[0] && run->loy[f] >= R->lo[1] &&
+            run->hiy[f] <= R->hi[1] && run->loz[f] >= R->lo[2] && run->hiz[f] <= R->hi[2])
+            return 1;
         const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
         if (clash_face_meets_box(run, (uint32_t)f, lo, hi)) return 1;
     }

@@ -147,7 +147,7 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
 int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3])
 {
     if (obj < 0 || obj >= sc->nobj || v < 0 || v >= sc->vofs[obj + 1] - sc->vofs[obj] || s < 0) return CLASH_EINPUT;
-    const int64_t g = sc->vofs[obj] + v;
+    const int64_t g = clash_vert_store(sc, sc->vofs[obj] + v);
     if (sc->deforming) {
         if (s >= sc->nframes) return CLASH_EINPUT;
         for (int d = 0; d < 3; ++d) out[d] = sc->frames[s][(size_t)d * (size_t)sc->nv + (size_t)g];

@@ -51,7 +51,8 @@ clash_config clash_config_default(void)
                           .stop_at_first = 0,
                           .chunk = 0,
                           .batch = 0,
-                          .bind = CLASH_BINDING_NONE};
+                          .bind = CLASH_BINDING_NONE,
+                          .reorder = CLASH_REORDER_NONE};
 }
 
 const char *clash_stage_name(int stage)
@@ -136,6 +137,11 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
                                       "stealing)");
         return NULL;
     }
+    if (c.reorder != CLASH_REORDER_NONE && c.reorder != CLASH_REORDER_MORTON) {
+        clash_fail(err, CLASH_EINPUT, "reorder: unknown (none or morton)");
+        return NULL;
+    }
+    if (c.reorder == CLASH_REORDER_MORTON && !sc->face_orig && clash_scene_reorder_morton(sc, err)) return NULL;
     if (sc->deforming && c.steps >= sc->nframes) {
         clash_fail(err, CLASH_EINPUT, "%s: %d steps need %d frames, but the scene has %d", sc->name, c.steps,
                    c.steps + 1, sc->nframes);
@@ -454,6 +460,18 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
             return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
         }
         run->pairs = p, run->cap_pairs = nh;
+    }
+    if (sc->face_orig && nh) {
+        /* a reordered store (reorder.c): the pairs in input numbering, in
+         * canonical order again */
+        for (size_t i = 0; i < nh; ++i) {
+            const uint64_t a = sc->face_orig[keys[i] >> 32], b = sc->face_orig[(uint32_t)keys[i]];
+            keys[i] = a < b ? a << 32 | b : b << 32 | a;
+        }
+        if (clash_sort_u64(keys, nh, NULL)) {
+            free(gathered);
+            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+        }
     }
     size_t m = 0;
     for (size_t i = 0; i < nh; ++i) {

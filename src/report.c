@@ -244,11 +244,11 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     else snprintf(lvl, sizeof lvl, "auto");
     fprintf(f,
             "config: {mode: %s, self_collision: %s, backend: %s, partition: %s, schedule: %s, midphase: %s, "
-            "broadphase: %s, octree_level: %s, stop_at_first: %s}\n",
+            "broadphase: %s, octree_level: %s, stop_at_first: %s, reorder: %s}\n",
             mode_name(c->mode), c->self_collision ? "true" : "false", backend_names[c->backend],
             partition_names[c->partition], schedule_names[c->schedule], midphase_names[c->midphase],
             broad_names[c->broadphase], lvl,
-            c->stop_at_first ? "true" : "false");
+            c->stop_at_first ? "true" : "false", c->reorder == CLASH_REORDER_MORTON ? "morton" : "none");
     fprintf(f, "steps: %d\n", t->steps_run);
     if (t->first_collision_step >= 0) {
         const clash_step_stats *c1 = &t->first_collision;

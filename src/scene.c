@@ -49,6 +49,7 @@ void clash_scene_destroy(clash_scene *sc)
     free(sc->lx), free(sc->ly), free(sc->lz);
     free(sc->f0), free(sc->f1), free(sc->f2);
     free(sc->pose);
+    free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
     if (sc->frames)
         for (int k = 0; k < sc->nframes; ++k) free(sc->frames[k]);
     free(sc->frames);

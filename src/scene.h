@@ -45,6 +45,10 @@ struct clash_scene {
     int nframes;
     float **frames;                      /* nframes arrays of 3*nv floats: x block, y block, z block */
     int state;                           /* state held in x/y/z (-1: none yet) */
+    /* Store order against input order (reorder.c); NULL: the same.  Global
+     * numbers; objects keep their ranges, so local = global - fofs[o]. */
+    uint32_t *face_orig, *face_store;    /* nf: store -> input, input -> store */
+    uint32_t *vert_orig, *vert_store;    /* nv: likewise for vertices */
     size_t memory_bytes;
 };
 
@@ -63,6 +67,12 @@ int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
  * (motion.c); identical results for every team and partition. */
 struct clash_exec;
 int clash_scene_set_state_par(clash_scene *sc, int s, const struct clash_exec *ex, clash_error *err);
+
+/* Input (file) number of store face f, store number of input face g; vertices likewise. */
+static inline int64_t clash_face_orig(const clash_scene *sc, int64_t f) { return sc->face_orig ? sc->face_orig[f] : f; }
+static inline int64_t clash_face_store(const clash_scene *sc, int64_t g) { return sc->face_store ? sc->face_store[g] : g; }
+static inline int64_t clash_vert_orig(const clash_scene *sc, int64_t v) { return sc->vert_orig ? sc->vert_orig[v] : v; }
+static inline int64_t clash_vert_store(const clash_scene *sc, int64_t g) { return sc->vert_store ? sc->vert_store[g] : g; }
 
 /* Pose of object o in state s: rotation matrix (row-major), scale and translation. */
 void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3]);

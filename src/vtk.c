@@ -132,10 +132,17 @@ static int write_step(FILE *f, const clash_scene *sc, const unsigned char *flag)
                "   <Points>\n"
                "    <DataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n",
             (long long)nv, (long long)nf);
-    for (int64_t i = 0; i < nv; ++i) fprintf(f, "%.9g %.9g %.9g\n", sc->x[i], sc->y[i], sc->z[i]);
+    for (int64_t i = 0; i < nv; ++i) {
+        const int64_t v = clash_vert_store(sc, i);
+        fprintf(f, "%.9g %.9g %.9g\n", sc->x[v], sc->y[v], sc->z[v]);
+    }
     fputs("    </DataArray>\n   </Points>\n   <Polys>\n"
           "    <DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n", f);
-    for (int64_t i = 0; i < nf; ++i) fprintf(f, "%d %d %d\n", sc->f0[i], sc->f1[i], sc->f2[i]);
+    for (int64_t i = 0; i < nf; ++i) {
+        const int64_t g = clash_face_store(sc, i);
+        fprintf(f, "%lld %lld %lld\n", (long long)clash_vert_orig(sc, sc->f0[g]),
+                (long long)clash_vert_orig(sc, sc->f1[g]), (long long)clash_vert_orig(sc, sc->f2[g]));
+    }
     fputs("    </DataArray>\n    <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n", f);
     for (int64_t i = 0; i < nf; ++i) fprintf(f, "%lld\n", 3 * (long long)(i + 1));
     fputs("    </DataArray>\n   </Polys>\n   <CellData Scalars=\"colliding\">\n"

@@ -39,6 +39,8 @@ void clash_cli_usage(FILE *f)
           "  --midphase octree|bvh|bboxpipe|brute   candidate generation (default octree; brute = oracle)\n"
           "  --broadphase auto|all-pairs|sap|bvh    object pairs (default auto: sap above 64 objects)\n"
           "  --octree-level L       face-octree resolution (default: from face size)\n"
+          "  --reorder none|morton  store faces and vertices along the Morton curve (locality;\n"
+          "                         results keep the input numbering; default none)\n"
           "  --counters auto|perf|papi|likwid|callgrind|none   cache-miss counter source\n"
           "                         (default: none for run, auto for profile)\n"
           "  --sim-ll SIZE,ASSOC,LINE   profile: simulated last-level cache for callgrind (--LL=)\n"
@@ -84,6 +86,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                             "stealing", NULL};
     static const char *const midphases[] = {"octree", "bvh", "bboxpipe", "brute", NULL};
+    static const char *const reorders[] = {"none", "morton", NULL};
     static const char *const broads[] = {"auto", "all-pairs", "sap", "bvh", NULL};
     memset(cli, 0, sizeof *cli);
     cli->cfg = clash_config_default();
@@ -136,6 +139,8 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             if (!(rc = parse_enum(a, v, binds, &e, err))) cli->cfg.bind = e;
         } else if (!strcmp(a, "--schedule")) {
             if (!(rc = parse_enum(a, v, schedules, &e, err))) cli->cfg.schedule = e;
+        } else if (!strcmp(a, "--reorder")) {
+            if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
         } else if (!strcmp(a, "--midphase")) {
             if (!(rc = parse_enum(a, v, midphases, &e, err))) cli->cfg.midphase = e;
         } else if (!strcmp(a, "--broadphase")) {
