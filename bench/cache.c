@@ -14,7 +14,9 @@
  *              order (the UV generator's bands), Morton order (faces sorted
  *              by the Morton code of their centroid, vertices renumbered by
  *              first use) and random order (faces and vertices shuffled).
- *              The permuted meshes are written as OBJ files into DIR.
+ *              The permuted meshes are written as OBJ files into DIR.  A
+ *              fourth variant loads the random file with --reorder morton:
+ *              the store itself reordered in memory (reorder.c).
  *   partition  chunk against stride for the fine-grain stages, 2 threads.
  *   midphase   the face octree against the brute-force oracle (and the BVH
  *              when this build has it).
@@ -253,6 +255,7 @@ typedef struct variant {
     int order;           /* scene: 0 input, 1 morton, 2 random */
     int threads, partition, midphase;
     const char *kernel;  /* layout study: soa | aos; else NULL (pipeline) */
+    int reorder;         /* 1: --reorder morton (the store reordered in memory, reorder.c) */
 } variant;
 
 static int spawn(char **av, const char *cg_base, const char *log)
@@ -297,6 +300,7 @@ static int count_items(const char *scene, const variant *v, clash_run_totals *t,
     }
     clash_config cfg = clash_config_default();
     cfg.threads = v->threads, cfg.partition = v->partition, cfg.midphase = v->midphase;
+    cfg.reorder = v->reorder ? CLASH_REORDER_MORTON : CLASH_REORDER_NONE;
     clash_scene_apply_defaults(sc, &cfg);
     clash_run *run = clash_run_create(sc, &cfg, &err);
     if (!run) {
@@ -356,18 +360,19 @@ int clash_bench_cache(int argc, char **argv)
     const int steps = quick ? 1 : 2;
     if (write_scenes(out, 4 * k * (k - 1), steps)) return 1;
     const variant vs[] = {
-        {"order", "input", 0, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL},
-        {"order", "morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL},
-        {"order", "random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL},
-        {"partition", "chunk", 1, 2, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL},
-        {"partition", "stride", 1, 2, CLASH_PART_STRIDE, CLASH_MID_OCTREE, NULL},
-        {"midphase", "octree", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL},
-        {"midphase", "brute", 1, 1, CLASH_PART_CHUNK, CLASH_MID_BRUTE, NULL},
-        {"midphase", "bvh", 1, 1, CLASH_PART_CHUNK, CLASH_MID_BVH, NULL},
-        {"layout", "soa-morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "soa"},
-        {"layout", "aos-morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "aos"},
-        {"layout", "soa-random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "soa"},
-        {"layout", "aos-random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "aos"},
+        {"order", "input", 0, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 0},
+        {"order", "morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 0},
+        {"order", "random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 0},
+        {"order", "rnd+reorder", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 1},
+        {"partition", "chunk", 1, 2, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 0},
+        {"partition", "stride", 1, 2, CLASH_PART_STRIDE, CLASH_MID_OCTREE, NULL, 0},
+        {"midphase", "octree", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, NULL, 0},
+        {"midphase", "brute", 1, 1, CLASH_PART_CHUNK, CLASH_MID_BRUTE, NULL, 0},
+        {"midphase", "bvh", 1, 1, CLASH_PART_CHUNK, CLASH_MID_BVH, NULL, 0},
+        {"layout", "soa-morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "soa", 0},
+        {"layout", "aos-morton", 1, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "aos", 0},
+        {"layout", "soa-random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "soa", 0},
+        {"layout", "aos-random", 2, 1, CLASH_PART_CHUNK, CLASH_MID_OCTREE, "aos", 0},
     };
     char csv_path[PATH_MAX];
     snprintf(csv_path, sizeof csv_path, "%s/cache.csv", out);
@@ -412,6 +417,7 @@ int clash_bench_cache(int argc, char **argv)
             av[a++] = "run", av[a++] = sc_path, av[a++] = "--quiet", av[a++] = "--counters", av[a++] = "callgrind";
             av[a++] = "--threads", av[a++] = thr, av[a++] = "--partition", av[a++] = (char *)partition_arg[v->partition];
             av[a++] = "--midphase", av[a++] = (char *)midphase_arg[v->midphase];
+            if (v->reorder) av[a++] = "--reorder", av[a++] = "morton";
         }
         av[a] = NULL;
         const int rc = spawn(av, base, log);
