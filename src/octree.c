@@ -166,9 +166,16 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     const uint32_t *f = s->v + ofs;
     uint8_t *st = s->st;
     memset(st, LEAF_UNKNOWN, n);
+    /* Face numbers ascend and every object owns one range of them, so the
+     * faces of one object form one run of the list: without self-collision
+     * a face's partners start after its run. */
+    const int self = run->cfg.self_collision;
+    size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t a = f[i];
-        for (size_t j = i + 1; j < n; ++j) {
+        if (!self && run_end <= i)
+            for (run_end = i + 1; run_end < n && run->face_obj[f[run_end]] == run->face_obj[a];) ++run_end;
+        for (size_t j = self ? i + 1 : run_end; j < n; ++j) {
             const uint32_t b = f[j]; /* lists stay ascending */
             if (!clash_pair_eligible(run, a, b) || !clash_faceboxes_overlap(run, a, b)) continue;
             if (!leaf_meets(run, st + i, a, lo, hi)) break;

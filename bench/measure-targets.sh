@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# measure-targets.sh — re-measures the speed targets of issues 4, 5 and 6 in
+# one go, variants interleaved, medians of R runs; run it on an idle machine.
+#
+#   bench/measure-targets.sh [BUILD_DIR] [R]      (default build, 5)
+#
+# Prints one line per figure, with the command behind it; bench/RESULTS.md's
+# summary table is copied from this output.  Needs ../shared/data for the
+# bunny (skipped with a message otherwise) and mpirun for the rank figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}/bin
+R=${2:-5}
+C=$B/clash
+[ -x "$C" ] || { echo "measure-targets: no $C (build first)" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+BUNNY=../shared/data/meshes/stanford-bunny.obj
+
+s45() { awk '/^  mid:|^  narrow:/{for(i=1;i<=NF;i++) if($i=="{total_s:"){gsub(",","",$(i+1)); t+=$(i+1)}} END{printf "%.6f\n", t}' "$1"; }
+med() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+echo "# measure-targets: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), R=$R"
+
+echo "## issue 4: two bunnies (clash bench bvh part 1 and 2; FCL OBBRSS query)"
+if [ -f "$BUNNY" ]; then
+  echo "\$ $C bench bvh --mesh $BUNNY --repeat $((2 * R + 1))"
+  "$C" bench bvh --mesh "$BUNNY" --repeat $((2 * R + 1)) | grep -E "step|refit|build|boxes"
+  if [ -x "$B/clash-peer-fcl-mesh" ]; then
+    echo "\$ $B/clash-peer-fcl-mesh $BUNNY --repeat $((2 * R + 1)) --expect 2843"
+    "$B/clash-peer-fcl-mesh" "$BUNNY" --repeat $((2 * R + 1)) --expect 2843 | tail -1
+  fi
+else
+  echo "(skipped: $BUNNY not found)"
+fi
+
+echo "## issue 5: S1 face boxes on 10^7 faces against the copy bandwidth of the same run"
+echo "\$ $C bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out $T/bbox"
+"$C" bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out "$T/bbox" | grep -E "copy|chunk|stride" | head -20
+
+echo "## issue 6: cluttered 500 objects, S4+S5 (mid + narrow total_s over 20 steps), medians of $R interleaved runs"
+A=(--preset cluttered --objects 500 --seed 3 --steps 20 --quiet)
+echo "\$ $C run ${A[*]} --threads T --schedule S --report r.yaml"
+for sch in dynamic stealing static-chunk static-stride producer-consumer; do
+  for t in 1 2; do : >"$T/$sch.$t"; done
+  for _ in $(seq "$R"); do
+    for t in 1 2; do
+      "$C" run "${A[@]}" --threads $t --schedule $sch --report "$T/r.yaml"
+      s45 "$T/r.yaml" >>"$T/$sch.$t"
+    done
+  done
+  a=$(med <"$T/$sch.1") b=$(med <"$T/$sch.2")
+  echo "threads $sch: 1T $a s, 2T $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+done
+if command -v mpirun >/dev/null && "$C" info | grep -q "mpi yes"; then
+  echo "\$ mpirun -n N $C run ${A[*]} --threads 1 --schedule dynamic --report r.yaml"
+  : >"$T/mpi.1"; : >"$T/mpi.2"
+  for _ in $(seq "$R"); do
+    for n in 1 2; do
+      mpirun -n $n "$C" run "${A[@]}" --threads 1 --schedule dynamic --report "$T/r.yaml"
+      s45 "$T/r.yaml" >>"$T/mpi.$n"
+    done
+  done
+  a=$(med <"$T/mpi.1") b=$(med <"$T/mpi.2")
+  echo "ranks dynamic: 1 rank $a s, 2 ranks $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+fi
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
