@@ -23,6 +23,7 @@ int clash_bench_cache(int argc, char **argv);
 int clash_bench_papers(int argc, char **argv);
 int clash_bench_distance(int argc, char **argv);
 int clash_bench_scaling(int argc, char **argv);
+int clash_bench_fig43(int argc, char **argv);
 
 const clash_bench_suite clash_bench_suites[] = {
     {"bbox", "S1 face boxes vs STREAM bandwidth, chunk vs stride, SoA vs AoS layout", clash_bench_bbox},
@@ -38,5 +39,7 @@ const clash_bench_suite clash_bench_suites[] = {
     {"distance", "Zachmann's procedure (001 3.5.10): query time against distance, one object revolving",
      clash_bench_distance},
     {"scaling", "strong and weak scaling over threads x ranks on the cluttered preset", clash_bench_scaling},
+    {"fig43", "the report's Fig. 4.3: collision-step time against workers, every strategy, threads and ranks",
+     clash_bench_fig43},
     {NULL, NULL, NULL},
 };
