@@ -110,6 +110,29 @@ static int scratch_bytes(scratch *s, size_t n)
     return 0;
 }
 
+/* The octree's memory kept between steps (run->oct_ws): allocating and
+ * releasing it every step made the threads fault in fresh pages (and shoot
+ * down each other's TLB entries) on every step. */
+typedef struct oct_ws {
+    scratch *w;          /* per worker: the descent's stacks */
+    scratch uf;          /* the units' face lists */
+    size_t *cnt, *start; /* binning: [worker][cell] counts, cell starts */
+    uint32_t *rng;       /* binning: cells of each kept face */
+    uint8_t *pair;       /* binning: cells that may pair */
+    size_t cntcap, startcap, rngcap, paircap;
+} oct_ws;
+
+/* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
+static int ws_grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+    void **p = pp;
+    if (n <= *cap) return 0;
+    free(*p);
+    *p = malloc(n * sz);
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
+}
+
 typedef struct unit {
     double lo[3];
     double size;
@@ -389,14 +412,14 @@ static int merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out
 typedef struct unitset {
     unit *u;
     size_t n, cap;
-    scratch faces;
+    scratch *faces;      /* the workspace's (oct_ws.uf) */
     double *cost;
     int64_t *order, norder;
 } unitset;
 
 static void unitset_free(unitset *us)
 {
-    free(us->u), free(us->faces.v), free(us->cost), free(us->order);
+    free(us->u), free(us->cost), free(us->order);
     memset(us, 0, sizeof *us);
 }
 
@@ -504,12 +527,15 @@ static void bin_worker(int w, int T, void *p)
 
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
-static int build_units(clash_run *run, unitset *us)
+static int build_units(clash_run *run, oct_ws *W, unitset *us)
 {
     memset(us, 0, sizeof *us);
     const size_t nk = run->nkept;
     if (nk < 2) return 1;
     const int T = (int)clash_team(run);
+    if (ws_grow(&W->rng, &W->rngcap, nk, sizeof(uint32_t))) return -1;
+    us->faces = &W->uf;
+    W->uf.n = 0;
     bin_ctx b = {.run = run};
     b.slot = aligned_alloc(CLASH_CACHE_LINE, sizeof(bin_slot) * (size_t)T);
     if (!b.slot) return -1;
@@ -546,14 +572,16 @@ static int build_units(clash_run *run, unitset *us)
      * cell its grown box meets; an extra cell in a near tie only costs time */
     b.wide = run->delta * b.inv + 1e-9;
     for (int d = 0; d < 3; ++d) b.lo[d] = lo[d];
-    size_t *start = malloc((b.ncell + 1) * sizeof *start);
-    b.cnt = calloc((size_t)T * b.ncell, sizeof *b.cnt);
-    b.pair = malloc(b.ncell);
-    b.rng = malloc(nk * sizeof *b.rng);
+    if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
+        ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1))
+        return -1;
+    size_t *start = W->start;
+    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng;
+    memset(b.cnt, 0, (size_t)T * b.ncell * sizeof *b.cnt);
     us->cap = 1024;
     us->u = malloc(sizeof(unit) * us->cap);
     int rc = -1;
-    if (!start || !b.cnt || !b.pair || !b.rng || !us->u) goto out;
+    if (!us->u) goto out;
     b.phase = 1;
     clash_spmd(&ex, bin_worker, &b);
     size_t total = 0;
@@ -566,9 +594,9 @@ static int build_units(clash_run *run, unitset *us)
         }
     }
     start[b.ncell] = total;
-    if (scratch_reserve(&us->faces, total)) goto out;
-    b.faces = us->faces.v, b.start = start;
-    us->faces.n = total;
+    if (scratch_reserve(us->faces, total)) goto out;
+    b.faces = us->faces->v, b.start = start;
+    us->faces->n = total;
     b.phase = 2;
     clash_spmd(&ex, bin_worker, &b);
     b.phase = 3;
@@ -587,12 +615,11 @@ static int build_units(clash_run *run, unitset *us)
     }
     rc = 0;
 out:
-    free(start), free(b.cnt), free(b.pair), free(b.rng);
     if (rc) return rc;
     for (size_t u = 0; u < us->n;) {
         unit un = us->u[u];
         const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
-        if (!split || !node_may_pair(run, us->faces.v + un.ofs, un.n)) {
+        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
             ++u;
             continue;
         }
@@ -603,11 +630,11 @@ out:
             const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
                                    un.lo[2] + ((ch & 4) ? h : 0)};
             const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
-            if (scratch_reserve(&us->faces, un.n)) return -1;
-            const size_t mark = us->faces.n;
-            const size_t m = filter_child(run, &us->faces, un.ofs, un.n, clo, chi);
-            if (!node_may_pair(run, us->faces.v + mark, m)) {
-                us->faces.n = mark;
+            if (scratch_reserve(us->faces, un.n)) return -1;
+            const size_t mark = us->faces->n;
+            const size_t m = filter_child(run, us->faces, un.ofs, un.n, clo, chi);
+            if (!node_may_pair(run, us->faces->v + mark, m)) {
+                us->faces->n = mark;
                 continue;
             }
             if (us->n == us->cap) {
@@ -634,21 +661,24 @@ out:
     return 0;
 }
 
-/* The per-worker scratch stacks live as long as the run: allocating and
- * releasing them every step made the threads fault in fresh pages (and
- * shoot down each other's TLB entries) on every step. */
-static scratch *get_ws(clash_run *run)
+static oct_ws *get_ws(clash_run *run)
 {
-    if (!run->oct_ws) run->oct_ws = calloc(clash_team(run), sizeof(scratch));
+    if (!run->oct_ws) {
+        oct_ws *W = calloc(1, sizeof *W);
+        if (W && !(W->w = calloc(clash_team(run), sizeof(scratch)))) free(W), W = NULL;
+        run->oct_ws = W;
+    }
     return run->oct_ws;
 }
 
 void clash_octree_free(clash_run *run)
 {
-    scratch *ws = run->oct_ws;
-    if (ws)
-        for (int w = 0; w < run->threads; ++w) free(ws[w].v), free(ws[w].st);
-    free(ws);
+    oct_ws *W = run->oct_ws;
+    if (W) {
+        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st);
+        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair);
+    }
+    free(W);
     run->oct_ws = NULL;
 }
 
@@ -658,12 +688,14 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     run->ncand = 0;
     run->cand_local = clash_ranks_size() > 1;
     unitset us;
-    int rc = build_units(run, &us);
+    oct_ws *W = get_ws(run);
+    if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
+    int rc = build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    octx c = {.run = run, .max_level = run->level_used};
+    octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
-    if (rc < 0 || !(c.ws = get_ws(run))) goto oom;
-    c.units = us.u, c.unit_faces = us.faces.v, c.order = us.order;
+    if (rc < 0) goto oom;
+    c.units = us.u, c.unit_faces = us.faces->v, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
     if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
@@ -736,13 +768,15 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     run->cand_local = clash_ranks_size() > 1;
     *tested = 0;
     unitset us;
-    int rc = build_units(run, &us);
+    oct_ws *W = get_ws(run);
+    if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
+    int rc = build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    pc_ctx c = {.oc = {.run = run, .max_level = run->level_used}};
+    pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
-    if (rc < 0 || !c.tested || !(c.oc.ws = get_ws(run))) goto oom;
-    c.oc.units = us.u, c.oc.unit_faces = us.faces.v, c.oc.order = us.order, c.oc.order_n = us.norder;
+    if (rc < 0 || !c.tested) goto oom;
+    c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.order = us.order, c.oc.order_n = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;
