@@ -4,6 +4,7 @@
  *
  *   clash bench bbox [--quick] [--out DIR] [--faces N,...] [--threads T,...]
  *                    [--repeat R] [--chunks C,...] [--mode static|swept]
+ *                    [--stores normal|streaming|both]
  *
  * Part 1, bandwidth.  For each face count (default 10^5, 10^6, 10^7; quick:
  * 10^5, 10^6) one UV sphere of F = 4k(k-1) faces (the nearest valid count) is
@@ -16,6 +17,10 @@
  * Beside them: STREAM copy and triad (stream.c) on the same backend and team,
  * measured in the same run.  Every variant's boxes are hashed and must equal
  * the first variant's (validation after timing; a mismatch exits 1).
+ * --stores: how S1 writes the face boxes: ordinary stores (the pipeline's
+ * choice, default), non-temporal streaming stores (no read for ownership of
+ * the written lines; clash_fg_boxes_stores), or both as separate variants.
+ * The byte count is the same for both (each array counted once).
  *
  * Part 2, layout (Zachmann 001 §3.10).  Transform n vertices from local to
  * world coordinates and reduce the object box inside the parallel section
@@ -205,7 +210,7 @@ static int layout_study(FILE *csv, const long long *threads, int nthr, int quick
 
 int clash_bench_bbox(int argc, char **argv)
 {
-    int quick = 0, reps = 5, mode = CLASH_MODE_STATIC;
+    int quick = 0, reps = 5, mode = CLASH_MODE_STATIC, st0 = 0, st1 = 0;
     const char *out = "bench/out/bbox";
     long long faces[MAXL] = {100000, 1000000, 10000000}, thr[MAXL] = {1, 2}, chunks[MAXL] = {0};
     int nfaces = 3, nthr = 2, nchunks = 1, have_faces = 0;
@@ -233,6 +238,14 @@ int clash_bench_bbox(int argc, char **argv)
         } else if (!strcmp(a, "--repeat")) {
             if (parse_list(a, v, 1, 1000, r, &nr) || nr != 1) return 2;
             reps = (int)r[0];
+        } else if (!strcmp(a, "--stores")) {
+            if (!strcmp(v, "normal")) st0 = st1 = 0;
+            else if (!strcmp(v, "streaming")) st0 = st1 = 1;
+            else if (!strcmp(v, "both")) st0 = 0, st1 = 1;
+            else {
+                fprintf(stderr, "clash: error: --stores: expected normal|streaming|both, got '%s'\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--mode")) {
             if (!strcmp(v, "static")) mode = CLASH_MODE_STATIC;
             else if (!strcmp(v, "swept")) mode = CLASH_MODE_SWEPT;
@@ -271,6 +284,7 @@ int clash_bench_bbox(int argc, char **argv)
             mode == CLASH_MODE_SWEPT ? "swept" : "static", reps);
     fprintf(yaml, "bytes_counted: \"indices 12 B/face + positions %d B/vertex + boxes 24 B/face\"\n",
             mode == CLASH_MODE_SWEPT ? 24 : 12);
+    fprintf(yaml, "stores: %s\n", st0 != st1 ? "both" : st0 ? "streaming" : "normal");
 
     /* STREAM on every backend and team size */
     double stream_copy[2][MAXL], stream_triad[2][MAXL];
@@ -292,7 +306,7 @@ int clash_bench_bbox(int argc, char **argv)
         }
 
     fprintf(csv, "faces,vertices,mode,backend,partition,chunk,threads,median_s,min_s,max_s,faces_per_s,gbs,"
-                 "stream_copy_gbs,stream_triad_gbs,pct_of_copy,pct_of_triad\n");
+                 "stream_copy_gbs,stream_triad_gbs,pct_of_copy,pct_of_triad,stores\n");
     int status = 0;
     fprintf(yaml, "validation:\n");
     for (int fi = 0; fi < nfaces; ++fi) {
@@ -325,13 +339,14 @@ int clash_bench_bbox(int argc, char **argv)
         for (int t = 0; t < nthr; ++t)
             for (int b = 0; b < 2; ++b)
                 for (int part = 0; part < 2; ++part)
-                    for (int c = 0; c < nchunks; ++c) {
+                    for (int cv = 0; cv < nchunks * (st1 - st0 + 1); ++cv) {
+                        const int c = cv / (st1 - st0 + 1), st = st0 + cv % (st1 - st0 + 1);
                         run->exec = (clash_exec){.backend = b, .threads = (int)thr[t], .partition = part,
                                                  .chunk = chunks[c], .schedule = CLASH_SCHED_DYNAMIC};
                         memset(run->lox, 0, (size_t)nf * sizeof(float));
                         for (int r = -1; r < reps; ++r) {
                             const double t0 = clash_bench_now();
-                            if (clash_fg_boxes(run)) {
+                            if (clash_fg_boxes_stores(run, st)) {
                                 fprintf(stderr, "clash: error: bench bbox: out of memory\n");
                                 return 1;
                             }
@@ -345,20 +360,24 @@ int clash_bench_bbox(int argc, char **argv)
                         h = hash_floats(h, run->obox[0].lo, 6);
                         if (first) ref_hash = h, first = 0;
                         else if (h != ref_hash) {
-                            fprintf(stderr, "bench bbox: VALIDATION FAILED: boxes differ for %s %s T=%lld chunk=%lld\n",
-                                    b ? "pthreads" : "omp", part ? "stride" : "chunk", thr[t], chunks[c]);
+                            fprintf(stderr,
+                                    "bench bbox: VALIDATION FAILED: boxes differ for %s %s T=%lld chunk=%lld stores=%s\n",
+                                    b ? "pthreads" : "omp", part ? "stride" : "chunk", thr[t], chunks[c],
+                                    st ? "streaming" : "normal");
                             status = 1;
                         }
                         const double gbs = bytes / med * 1e-9;
-                        fprintf(csv, "%lld,%lld,%s,%s,%s,%lld,%lld,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.1f,%.1f\n",
+                        fprintf(csv, "%lld,%lld,%s,%s,%s,%lld,%lld,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.1f,%.1f,%s\n",
                                 (long long)nf, (long long)nv, mode == CLASH_MODE_SWEPT ? "swept" : "static",
                                 b ? "pthreads" : "omp", part ? "stride" : "chunk", chunks[c], thr[t], med, ts[0],
                                 ts[reps - 1], (double)nf / med, gbs, stream_copy[b][t], stream_triad[b][t],
-                                100 * gbs / stream_copy[b][t], 100 * gbs / stream_triad[b][t]);
+                                100 * gbs / stream_copy[b][t], 100 * gbs / stream_triad[b][t],
+                                st ? "streaming" : "normal");
                         fprintf(stderr,
-                                "S1 %9lld faces %-8s %-6s chunk=%-6lld T=%lld  %8.3f ms  %7.1f Mfaces/s  %6.2f GB/s  "
+                                "S1 %9lld faces %-8s %-6s chunk=%-6lld T=%lld%s  %8.3f ms  %7.1f Mfaces/s  %6.2f GB/s  "
                                 "(%3.0f%% of copy, %3.0f%% of triad)\n",
                                 (long long)nf, b ? "pthreads" : "omp", part ? "stride" : "chunk", chunks[c], thr[t],
+                                st ? " nt" : "",
                                 med * 1e3, (double)nf / med * 1e-6, gbs, 100 * gbs / stream_copy[b][t],
                                 100 * gbs / stream_triad[b][t]);
                     }

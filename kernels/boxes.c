@@ -55,42 +55,48 @@ void ck_face_boxes_ref(int64_t f0, int64_t f1, const int32_t *i0, const int32_t 
 }
 
 /* Outward rounding by one ulp without a libm call: for finite non-zero x,
- * stepping the bit pattern moves one ulp away from or toward zero. */
+ * stepping the bit pattern moves one ulp away from or toward zero.  Integer
+ * tests on the bit pattern u only (branch-free, and 5-6 vector instructions
+ * in v_down1/v_up1 below, which compute the same bits):
+ *   down1: u as int32 <= 0 (v < 0, or v = +0/-0) -> (u | sign) + 1, so
+ *          +0/-0 go to -denorm_min; otherwise (v > 0) u - 1;
+ *   up1:   u as int32 >= 0 or u = -0 (v > 0, or v = +0/-0) -> (u & ~sign) + 1,
+ *          so +0/-0 go to +denorm_min; otherwise (v < 0) u - 1.
+ * For every non-NaN v this is nextafterf(v, -/+INFINITY), except
+ * up1(+inf) and down1(-inf) (not finite: the bits of a NaN); a NaN stays a
+ * NaN (or becomes an infinity: no meaningful box either way). */
 static inline float down1(float v)
 {
-    int32_t i;
-    memcpy(&i, &v, sizeof i);
-    /* branch-free so the face loop vectorizes: +0/-0 go to -denorm_min */
-    i = v > 0 ? i - 1 : (v < 0 ? i + 1 : (int32_t)0x80000001u);
-    memcpy(&v, &i, sizeof v);
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u = (int32_t)u < 1 ? (u | 0x80000000u) + 1 : u - 1;
+    memcpy(&v, &u, sizeof v);
     return v;
 }
 static inline float up1(float v)
 {
-    int32_t i;
-    memcpy(&i, &v, sizeof i);
-    i = v > 0 ? i + 1 : (v < 0 ? i - 1 : 1);
-    memcpy(&v, &i, sizeof v);
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u = (int32_t)(u - 1) > -2 ? (u & 0x7fffffffu) + 1 : u - 1;
+    memcpy(&v, &u, sizeof v);
     return v;
 }
 
-/* Compiled twice, for AVX2 (8-wide gathers) and for the baseline, and picked
- * at load time: the face loop is a gather-min/max-scatter stream. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
-    !defined(__SANITIZE_ADDRESS__)
-/* (not under sanitizers: the clone resolver runs before their runtimes start) */
-__attribute__((target_clones("avx2", "default")))
-#endif
-void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
-                   const int32_t *restrict i2, const float *restrict x, const float *restrict y,
-                   const float *restrict z, const float *restrict px, const float *restrict py,
-                   const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
-                   float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3])
+/* The face loop over n faces with pointers already offset to the first
+ * face (indices and boxes; positions are gathered through the indices):
+ * a gather-min/max-scatter stream.  The portable version, and the tails
+ * (n mod 8 faces) of the AVX2 one, into which it is inlined. */
+static inline __attribute__((always_inline)) void
+boxes_core(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1, const int32_t *restrict i2,
+           const float *restrict x, const float *restrict y, const float *restrict z, const float *restrict px,
+           const float *restrict py, const float *restrict pz, float *restrict lox, float *restrict loy,
+           float *restrict loz, float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3],
+           float ohi[3])
 {
     float ol0 = olo[0], ol1 = olo[1], ol2 = olo[2], oh0 = ohi[0], oh1 = ohi[1], oh2 = ohi[2];
     if (px) {
 #pragma omp simd reduction(min : ol0, ol1, ol2) reduction(max : oh0, oh1, oh2)
-        for (int64_t f = f0; f < f1; ++f) {
+        for (int64_t f = 0; f < n; ++f) {
             const int32_t a = i0[f], b = i1[f], c = i2[f];
             float l0 = mnf(mn3f(x[a], x[b], x[c]), mn3f(px[a], px[b], px[c]));
             float l1 = mnf(mn3f(y[a], y[b], y[c]), mn3f(py[a], py[b], py[c]));
@@ -105,7 +111,7 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
         }
     } else {
 #pragma omp simd reduction(min : ol0, ol1, ol2) reduction(max : oh0, oh1, oh2)
-        for (int64_t f = f0; f < f1; ++f) {
+        for (int64_t f = 0; f < n; ++f) {
             const int32_t a = i0[f], b = i1[f], c = i2[f];
             float l0 = mn3f(x[a], x[b], x[c]), l1 = mn3f(y[a], y[b], y[c]), l2 = mn3f(z[a], z[b], z[c]);
             float h0 = mx3f(x[a], x[b], x[c]), h1 = mx3f(y[a], y[b], y[c]), h2 = mx3f(z[a], z[b], z[c]);
@@ -116,6 +122,181 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
         }
     }
     olo[0] = ol0, olo[1] = ol1, olo[2] = ol2, ohi[0] = oh0, ohi[1] = oh1, ohi[2] = oh2;
+}
+
+/* ---- AVX2: hardware gathers, 8 faces per step ---------------------------------------
+ * GCC's vectorization of boxes_core (an AVX2 target_clone until now; generic
+ * tuning) builds each 8-wide position vector from 8 scalar loads and
+ * inserts: 5.6 ns per face with everything in L2 on the development VM,
+ * i.e. compute-bound below one core's memory bandwidth (S1 on 10^7 faces
+ * reached 52-78 % of STREAM copy at 1 thread).  This version gathers
+ * (vgatherdps) and rounds with 5-6 integer instructions per vector: 3.5-4
+ * ns per face in L2.  It computes exactly what boxes_core computes: the
+ * min/max operand orders below reproduce mnf/mxf (minps/maxps return their
+ * second operand unless the first is strictly smaller/greater), and
+ * v_down1/v_up1 are down1/up1 lane by lane.  Picked at run time from the
+ * CPU's feature bits (no ifunc resolver, so it also runs under the
+ * sanitizers). */
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define CK_X86 1
+#define CK_AVX2 __attribute__((target("avx2")))
+
+static inline CK_AVX2 __m256 v_mn(__m256 a, __m256 b) { return _mm256_min_ps(b, a); } /* mnf(a, b) */
+static inline CK_AVX2 __m256 v_mx(__m256 a, __m256 b) { return _mm256_max_ps(b, a); } /* mxf(a, b) */
+/* down1/up1 lane by lane; m: all ones where the "+1 with the sign forced"
+ * case applies, and u - (m | 1) is u + 1 there, u - 1 elsewhere. */
+static inline CK_AVX2 __m256 v_down1(__m256 v)
+{
+    const __m256i one = _mm256_set1_epi32(1), sign = _mm256_set1_epi32((int32_t)0x80000000u);
+    const __m256i u = _mm256_castps_si256(v), m = _mm256_cmpgt_epi32(one, u); /* (int)u < 1 */
+    return _mm256_castsi256_ps(
+        _mm256_sub_epi32(_mm256_or_si256(u, _mm256_and_si256(m, sign)), _mm256_or_si256(m, one)));
+}
+static inline CK_AVX2 __m256 v_up1(__m256 v)
+{
+    const __m256i one = _mm256_set1_epi32(1), sign = _mm256_set1_epi32((int32_t)0x80000000u);
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_sub_epi32(u, one), _mm256_set1_epi32(-2)); /* (int)(u-1) > -2 */
+    return _mm256_castsi256_ps(
+        _mm256_sub_epi32(_mm256_andnot_si256(_mm256_and_si256(m, sign), u), _mm256_or_si256(m, one)));
+}
+
+/* min / max over the 8 lanes (a tree: min and max are exact, so only the
+ * sign of a zero could depend on the order, and the rounded boxes reduced
+ * here are never zero unless a coordinate is +-denorm_min) */
+static inline CK_AVX2 float h_mn(__m256 v)
+{
+    __m128 q = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    q = _mm_min_ps(q, _mm_movehl_ps(q, q));
+    return _mm_cvtss_f32(_mm_min_ss(q, _mm_movehdup_ps(q)));
+}
+static inline CK_AVX2 float h_mx(__m256 v)
+{
+    __m128 q = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    q = _mm_max_ps(q, _mm_movehl_ps(q, q));
+    return _mm_cvtss_f32(_mm_max_ss(q, _mm_movehdup_ps(q)));
+}
+
+/* min and max of one coordinate over the three vertices a, b, c */
+#define V_G3(P, MN, MX)                                                                                      \
+    do {                                                                                                     \
+        const __m256 ga = _mm256_i32gather_ps(P, va, 4), gb = _mm256_i32gather_ps(P, vb, 4),                 \
+                     gc = _mm256_i32gather_ps(P, vc, 4);                                                     \
+        MN = v_mn(ga, v_mn(gb, gc)), MX = v_mx(ga, v_mx(gb, gc));                                            \
+    } while (0)
+
+/* n faces, pointers offset to the first; nt: streaming stores (then every
+ * box pointer must be 32-byte aligned). */
+static CK_AVX2 void boxes_avx2(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1,
+                               const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                               const float *restrict z, const float *restrict px, const float *restrict py,
+                               const float *restrict pz, float *restrict lox, float *restrict loy,
+                               float *restrict loz, float *restrict hix, float *restrict hiy, float *restrict hiz,
+                               float olo[3], float ohi[3], int nt)
+{
+    __m256 ol0 = _mm256_set1_ps(olo[0]), ol1 = _mm256_set1_ps(olo[1]), ol2 = _mm256_set1_ps(olo[2]);
+    __m256 oh0 = _mm256_set1_ps(ohi[0]), oh1 = _mm256_set1_ps(ohi[1]), oh2 = _mm256_set1_ps(ohi[2]);
+    int64_t f = 0;
+    for (; f + 8 <= n; f += 8) {
+        const __m256i va = _mm256_loadu_si256((const __m256i *)(i0 + f)),
+                      vb = _mm256_loadu_si256((const __m256i *)(i1 + f)),
+                      vc = _mm256_loadu_si256((const __m256i *)(i2 + f));
+        __m256 l0, l1, l2, h0, h1, h2;
+        V_G3(x, l0, h0);
+        V_G3(y, l1, h1);
+        V_G3(z, l2, h2);
+        if (px) {
+            __m256 pl, ph;
+            V_G3(px, pl, ph);
+            l0 = v_mn(l0, pl), h0 = v_mx(h0, ph);
+            V_G3(py, pl, ph);
+            l1 = v_mn(l1, pl), h1 = v_mx(h1, ph);
+            V_G3(pz, pl, ph);
+            l2 = v_mn(l2, pl), h2 = v_mx(h2, ph);
+        }
+        l0 = v_down1(l0), l1 = v_down1(l1), l2 = v_down1(l2), h0 = v_up1(h0), h1 = v_up1(h1), h2 = v_up1(h2);
+        if (nt) {
+            _mm256_stream_ps(lox + f, l0), _mm256_stream_ps(loy + f, l1), _mm256_stream_ps(loz + f, l2);
+            _mm256_stream_ps(hix + f, h0), _mm256_stream_ps(hiy + f, h1), _mm256_stream_ps(hiz + f, h2);
+        } else {
+            _mm256_storeu_ps(lox + f, l0), _mm256_storeu_ps(loy + f, l1), _mm256_storeu_ps(loz + f, l2);
+            _mm256_storeu_ps(hix + f, h0), _mm256_storeu_ps(hiy + f, h1), _mm256_storeu_ps(hiz + f, h2);
+        }
+        ol0 = v_mn(ol0, l0), ol1 = v_mn(ol1, l1), ol2 = v_mn(ol2, l2);
+        oh0 = v_mx(oh0, h0), oh1 = v_mx(oh1, h1), oh2 = v_mx(oh2, h2);
+    }
+    olo[0] = h_mn(ol0), olo[1] = h_mn(ol1), olo[2] = h_mn(ol2);
+    ohi[0] = h_mx(oh0), ohi[1] = h_mx(oh1), ohi[2] = h_mx(oh2);
+    if (f < n)
+        boxes_core(n - f, i0 + f, i1 + f, i2 + f, x, y, z, px, py, pz, lox + f, loy + f, loz + f, hix + f, hiy + f,
+                   hiz + f, olo, ohi);
+}
+#undef V_G3
+
+/* (libgcc fills the feature bits in a constructor: no __builtin_cpu_init
+ * needed outside constructors) */
+static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+#define CK_X86 0
+#endif
+
+void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
+                   const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                   const float *restrict z, const float *restrict px, const float *restrict py,
+                   const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
+                   float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3])
+{
+    if (f1 <= f0) return;
+#if CK_X86
+    if (f1 - f0 >= 8 && have_avx2()) { /* (shorter: all tail, see boxes_avx2) */
+        boxes_avx2(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0, hix + f0,
+                   hiy + f0, hiz + f0, olo, ohi, 0);
+        return;
+    }
+#endif
+    boxes_core(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0, hix + f0,
+               hiy + f0, hiz + f0, olo, ohi);
+}
+
+/* ---- streaming stores ---------------------------------------------------------------
+ * With AVX2, the 64-byte lines that lie entirely inside [f0, f1) (face
+ * blocks aligned to 16 on 64-byte aligned arrays) are written with
+ * non-temporal stores: whole lines go to memory without first being read
+ * for ownership, so the box arrays cost their 24 B/face once instead of
+ * twice, and do not evict the inputs from the caches.  The partial lines at
+ * the ends (shared with a neighbouring range) take ordinary stores.  An
+ * sfence at the end orders the weakly ordered streaming stores before
+ * whatever publishes the results (the team barrier).
+ * Measured on the development VM (Sapphire Rapids guest), S1 on 10^7 faces
+ * is 1.3-2x SLOWER this way at 1 and 2 threads (one core's outstanding
+ * misses, not DRAM, bound it there): not the pipeline's default, kept for
+ * `clash bench bbox --stores` on other machines. */
+void ck_face_boxes_nt(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
+                      const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                      const float *restrict z, const float *restrict px, const float *restrict py,
+                      const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
+                      float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3])
+{
+    if (f1 <= f0) return;
+#if CK_X86
+    const uintptr_t mis = ((uintptr_t)lox | (uintptr_t)loy | (uintptr_t)loz | (uintptr_t)hix | (uintptr_t)hiy |
+                           (uintptr_t)hiz) & 63;
+    const int64_t a = (f0 + 15) & ~(int64_t)15, e = f1 & ~(int64_t)15;
+    if (mis == 0 && a < e && have_avx2()) {
+        if (f0 < a)
+            boxes_avx2(a - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
+                       hix + f0, hiy + f0, hiz + f0, olo, ohi, 0);
+        boxes_avx2(e - a, i0 + a, i1 + a, i2 + a, x, y, z, px, py, pz, lox + a, loy + a, loz + a, hix + a, hiy + a,
+                   hiz + a, olo, ohi, 1);
+        _mm_sfence();
+        if (e < f1)
+            boxes_avx2(f1 - e, i0 + e, i1 + e, i2 + e, x, y, z, px, py, pz, lox + e, loy + e, loz + e, hix + e,
+                       hiy + e, hiz + e, olo, ohi, 0);
+        return;
+    }
+#endif
+    ck_face_boxes(f0, f1, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
 }
 
 /* ---- strided (stride partition): faces f0, f0+step, ... < f1 ---------------------- */

@@ -88,6 +88,19 @@ void ck_face_boxes(int64_t f0, int64_t f1,
                    float *restrict lox, float *restrict loy, float *restrict loz,
                    float *restrict hix, float *restrict hiy, float *restrict hiz,
                    float olo[3], float ohi[3]);
+/* The same boxes (bit for bit) and object box, written with non-temporal
+ * (streaming) stores on x86-64 with AVX2: meant for box arrays much larger
+ * than the last-level cache; it saves the read-for-ownership of every
+ * written line.  The 64-byte lines lying wholly inside [f0, f1) are streamed
+ * when all six box arrays are 64-byte aligned; the rest (and every other
+ * case) is stored as ck_face_boxes does.  Ends with a store fence. */
+void ck_face_boxes_nt(int64_t f0, int64_t f1,
+                      const int32_t *restrict i0, const int32_t *restrict i1, const int32_t *restrict i2,
+                      const float *restrict x, const float *restrict y, const float *restrict z,
+                      const float *restrict px, const float *restrict py, const float *restrict pz,
+                      float *restrict lox, float *restrict loy, float *restrict loz,
+                      float *restrict hix, float *restrict hiy, float *restrict hiz,
+                      float olo[3], float ohi[3]);
 void ck_face_boxes_ref(int64_t f0, int64_t f1,
                        const int32_t *i0, const int32_t *i1, const int32_t *i2,
                        const float *x, const float *y, const float *z,

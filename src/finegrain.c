@@ -55,6 +55,7 @@ typedef struct fg_slot {
 struct clash_finegrain {
     int T, nobj;
     fg_slot *slot;
+    int s1_nt;       /* this S1 call writes the face boxes with streaming stores */
 };
 
 void clash_fg_destroy(struct clash_finegrain *fg)
@@ -102,6 +103,11 @@ static int object_of(const int64_t *ofs, int n, int64_t i)
 
 /* ---- S1 ------------------------------------------------------------------------------ */
 
+/* Streaming stores only for ranges of at least this many faces (the ends of a
+ * range and its store fence cost more than they save on short blocks such as
+ * --chunk 16). */
+#define FG_NT_MIN_RANGE 4096
+
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
@@ -120,9 +126,13 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
         const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
         if (f < oe) {
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL,
-                                  sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo,
-                                  hi);
+            if (step == 1 && run->fg->s1_nt && oe - f >= FG_NT_MIN_RANGE)
+                ck_face_boxes_nt(f, oe, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py,
+                                 sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo, hi);
+            else
+                ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
+                                      swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
+                                      run->hiy, run->hiz, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
             f += (oe - f + step - 1) / step * step;
@@ -134,8 +144,18 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
 
 int clash_fg_boxes(clash_run *run)
 {
+    return clash_fg_boxes_stores(run, 0);
+}
+
+/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
+ * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
+ * threads (one core's outstanding misses, not DRAM, bound it there);
+ * `clash bench bbox --stores both` measures both on other machines. */
+int clash_fg_boxes_stores(clash_run *run, int streaming)
+{
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
+    fg->s1_nt = streaming != 0;
     for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
     clash_par_for(&run->exec, run->sc->nf, boxes_range, run);
     for (int o = 0; o < fg->nobj; ++o) {

@@ -11,6 +11,10 @@
 /* S1: face boxes into run->lo?/hi?, object boxes into run->obox.
  * Returns -1 when out of memory. */
 int clash_fg_boxes(clash_run *run);
+/* The same with streaming != 0: the face boxes written with non-temporal
+ * stores (ck_face_boxes_nt) on contiguous ranges of 4096 faces or more;
+ * clash_fg_boxes uses ordinary stores.  Bit-identical results either way. */
+int clash_fg_boxes_stores(clash_run *run, int streaming);
 /* S3: run->kept / run->nkept = the faces f with keep(run, f) != 0, ascending,
  * where keep is the exact face-against-regions test (run->reg_ofs/regs).
  * Returns -1 when out of memory. */

@@ -103,6 +103,55 @@ static float frand(uint64_t *s)
     return (float)((double)(*s >> 11) / 9007199254740992.0 * 20.0 - 10.0);
 }
 
+/* ck_face_boxes (vector path, 8 faces a step) and ck_face_boxes_nt (streaming
+ * stores on whole 64-byte lines, ordinary ones at the ends) against the
+ * reference: every range start and length mod 16 on 64-byte aligned arrays,
+ * misaligned arrays, coordinates with zeros, subnormals and large values. */
+static void test_face_box_stores(void)
+{
+    enum { NV = 257, NF = 1000, LD = 1024 }; /* LD: box array stride, a multiple of 16 floats */
+    const float special[] = {0.0f, -0.0f, 1e-40f, -1e-40f, 3e38f, -3e38f, 1.0f, -1.0f, 1e-30f, 7.25f};
+    uint64_t s = 11;
+    float *pos = clash_aligned_calloc(6 * NV, sizeof(float));
+    int32_t *idx = clash_aligned_calloc(3 * NF, sizeof(int32_t));
+    float *b1 = clash_aligned_calloc(6 * LD, sizeof(float)), *b2 = clash_aligned_calloc(6 * NF, sizeof(float));
+    if (!pos || !idx || !b1 || !b2) {
+        CHECK(0, "out of memory");
+        free(pos), free(idx), free(b1), free(b2);
+        return;
+    }
+    for (int i = 0; i < 6 * NV; ++i) pos[i] = i % 5 == 0 ? special[(i / 5) % 10] : frand(&s);
+    for (int f = 0; f < NF; ++f)
+        idx[f] = (f * 7) % NV, idx[NF + f] = (f * 13 + 1) % NV, idx[2 * NF + f] = (f * 29 + 5) % NV;
+    const float *x = pos, *y = pos + NV, *z = pos + 2 * NV, *px = pos + 3 * NV, *py = pos + 4 * NV, *pz = pos + 5 * NV;
+    const int32_t *i0 = idx, *i1 = idx + NF, *i2 = idx + 2 * NF;
+    for (int swept = 0; swept < 2; ++swept)
+        for (int kind = 0; kind < 3; ++kind) /* ck_face_boxes, _nt aligned, _nt misaligned */
+            for (int64_t f0 = 0; f0 < 16; f0 += kind ? 1 : 5)
+                for (int64_t len = 0; len < 64 + 40; len += 3) {
+                    const int64_t fa = f0 + (len % 7) * 16, fb = fa + len + (len > 60 ? 500 : 0);
+                    const size_t ofs = kind == 2 ? 1 : 0; /* box arrays one float off the line */
+                    float *o1[6], *o2[6];
+                    for (int q = 0; q < 6; ++q) o1[q] = b1 + (size_t)q * LD + ofs, o2[q] = b2 + (size_t)q * NF;
+                    memset(b1, 0, 6 * LD * sizeof(float)), memset(b2, 0, 6 * NF * sizeof(float));
+                    float lo1[3] = {INFINITY, INFINITY, INFINITY}, hi1[3] = {-INFINITY, -INFINITY, -INFINITY};
+                    float lo2[3] = {INFINITY, INFINITY, INFINITY}, hi2[3] = {-INFINITY, -INFINITY, -INFINITY};
+                    if (kind == 0)
+                        ck_face_boxes(fa, fb, i0, i1, i2, x, y, z, swept ? px : NULL, py, pz, o1[0], o1[1], o1[2],
+                                      o1[3], o1[4], o1[5], lo1, hi1);
+                    else
+                        ck_face_boxes_nt(fa, fb, i0, i1, i2, x, y, z, swept ? px : NULL, py, pz, o1[0], o1[1], o1[2],
+                                         o1[3], o1[4], o1[5], lo1, hi1);
+                    ck_face_boxes_ref(fa, fb, i0, i1, i2, x, y, z, swept ? px : NULL, py, pz, o2[0], o2[1], o2[2],
+                                      o2[3], o2[4], o2[5], lo2, hi2);
+                    int same = !memcmp(lo1, lo2, sizeof lo1) && !memcmp(hi1, hi2, sizeof hi1);
+                    for (int q = 0; q < 6; ++q) same &= !memcmp(o1[q], o2[q], NF * sizeof(float));
+                    CHECK(same, "ck_face_boxes%s swept %d faces [%lld, %lld) box offset %zu differs from its reference",
+                          kind ? "_nt" : "", swept, (long long)fa, (long long)fb, ofs);
+                }
+    free(pos), free(idx), free(b1), free(b2);
+}
+
 static void test_kernels(void)
 {
     enum { NV = 300, NF = 500 };
@@ -131,6 +180,7 @@ static void test_kernels(void)
             CHECK(!memcmp(b1, b2, sizeof b1) && !memcmp(lo1, lo2, sizeof lo1) && !memcmp(hi1, hi2, sizeof hi1),
                   "ck_face_boxes_strided swept %d step %lld differs from its reference", swept, (long long)step);
         }
+    test_face_box_stores();
 }
 
 /* ---- the stages across backends, partitions, teams, chunk sizes ------------------- */
