@@ -3,6 +3,7 @@
  * targets, every variant side by side in one run, median of --repeat R.
  *
  *   clash bench bvh [--mesh FILE.obj] [--repeat R] [--faces F]
+ *                   [--part 1|2] [--only V] [--builder sah|morton]
  *
  * Part 1, two meshes (default ../shared/data/meshes/stanford-bunny.obj; the
  * second copy at position (0.02, 0.01, 0), rotation_deg (10, 20, 30),
@@ -10,20 +11,27 @@
  * whole step (S0..S6, the sum of the stage times) for
  *   bvh-refit     --midphase bvh, the run kept: the per-object BVHs were
  *                 built by a first step and are refitted in each timed step
- *                 (refit counted in S4), 1 thread;
+ *                 (the refit, from the vertex positions, is S1), 1 thread;
+ *                 also the median of each stage and the trees' sizes;
  *   octree        the report's method from scratch (a new run every time,
  *                 nothing kept between steps), 1 and 2 threads;
  *   bvh-scratch   --midphase bvh on a new run (build counted), 1 thread;
  *   bboxpipe      --midphase bboxpipe on a new run, 1 thread.
  * Pair counts must agree (else exit 1).  Compare with
  *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
+ * --only V times variant V alone (0..5 in the order printed; profiling),
+ * --builder the kept runs' BVH builder (default SAH).
  *
  * Part 2, refit of a deforming mesh: a UV sphere of about --faces F faces
  * (default 10^5) whose vertices are jittered before every repetition; times
- * the face boxes (S1 kernel), the refit alone, and both builds (SAH,
- * Morton).  Layout study (Morton reordering of faces for locality): the
- * refit with the face boxes in the generator's order, in a random order,
- * and renumbered along the tree's leaf order (the Morton curve).
+ * the face boxes (S1 kernel), both builds (SAH, Morton), and the refits of
+ * the Morton tree: from the face boxes (a gather into leaf order), straight
+ * from the vertex positions (what the pipeline does: the S1 kernel over the
+ * faces in leaf order, then the nodes), and the nodes alone.  Layout study
+ * (Morton reordering of faces for locality): the refit from the face boxes
+ * with the boxes in the generator's order, in a random order, and
+ * renumbered along the tree's leaf order (the Morton curve).
+ * --part 1 or 2 runs that part alone.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,8 +65,9 @@ static double step_seconds(const clash_step_stats *st)
     return s;
 }
 
-static double last_stage[CLASH_NSTAGES];
 static long long last_cand;
+static double *stage_rep[CLASH_NSTAGES]; /* variant 0: every repetition's stage times */
+static int stage_nrep;
 
 /* One step on run (or on a fresh run when run is NULL); returns its time, sets *pairs. */
 static double one_step(clash_scene *sc, clash_run *run, int midphase, int threads, size_t *pairs, double *mid)
@@ -76,7 +85,9 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
     *pairs = p.count;
     if (mid) {
         *mid = st.seconds[CLASH_S4_MID];
-        for (int k = 0; k < CLASH_NSTAGES; ++k) last_stage[k] = st.seconds[k];
+        if (stage_rep[0])
+            for (int k = 0; k < CLASH_NSTAGES; ++k) stage_rep[k][stage_nrep] = st.seconds[k];
+        ++stage_nrep;
         last_cand = st.candidates;
     }
     if (!run) clash_run_destroy(r);
@@ -86,10 +97,14 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
 int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
-    int repeat = 7, faces = 100000;
+    int repeat = 7, faces = 100000, only = -1, part = 0, builder = CLASH_BVH_SAH;
     for (int i = 0; i < argc; ++i) {
         if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) > 0) repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = atoi(argv[++i]); /* profiling: one variant */
+        else if (!strcmp(argv[i], "--part") && i + 1 < argc) part = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
+            builder = !strcmp(argv[++i], "morton") ? CLASH_BVH_MORTON : CLASH_BVH_SAH;
         else if (!strcmp(argv[i], "--faces") && i + 1 < argc && atoi(argv[i + 1]) >= 24) faces = atoi(argv[++i]);
         else {
             fprintf(stderr, "clash: error: bench bvh: bad option '%s' (--mesh FILE, --repeat R >= 1, --faces F >= 24)\n",
@@ -97,6 +112,8 @@ int clash_bench_bvh(int argc, char **argv)
             return 2;
         }
     }
+    int rc = 0;
+    if (part == 2) goto part2;
     char path[1024];
     if (!mesh) {
         snprintf(path, sizeof path, "%s", "../shared/data/meshes/stanford-bunny.obj");
@@ -125,12 +142,23 @@ int clash_bench_bvh(int argc, char **argv)
     clash_run *keep1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
     clash_run *keep2 = clash_run_create(sc, &cfg, &err);
+    if (!keep1 || !keep2) {
+        fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
+        return 1;
+    }
+    keep1->bvh_builder = keep2->bvh_builder = builder;
     size_t dummy;
     one_step(sc, keep1, 0, 0, &dummy, NULL); /* builds the BVHs */
+    for (int k = 0; k < CLASH_NSTAGES; ++k) stage_rep[k] = malloc(sizeof(double) * (size_t)repeat);
+    stage_nrep = 0;
     one_step(sc, keep2, 0, 0, &dummy, NULL);
     for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
         for (int v = 0; v < NV; ++v) {
+            if (only >= 0 && v != only) {
+                t[v][r] = 0, np[v] = 0;
+                continue;
+            }
             switch (v) {
             case 0: t[v][r] = one_step(sc, keep1, 0, 0, &np[v], &tm[r]); break;
             case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL); break;
@@ -140,20 +168,31 @@ int clash_bench_bvh(int argc, char **argv)
             default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL); break;
             }
         }
-    int rc = 0;
     for (int v = 0; v < NV; ++v) {
+        if (only >= 0 && v != only) {
+            free(t[v]);
+            continue;
+        }
         const double med = median(t[v], repeat);
         printf("  %-18s step %.6f (%.6f)  pairs=%zu%s\n", names[v], med, t[v][0], np[v],
-               np[v] == np[0] ? "" : "  DIFFERS");
-        if (np[v] != np[0]) rc = 1;
+               np[v] == np[only >= 0 ? only : 0] ? "" : "  DIFFERS");
+        if (np[v] != np[only >= 0 ? only : 0]) rc = 1;
         free(t[v]);
     }
-    printf("  bvh-refit 1T: S4 (refit + traversal) %.6f; last step by stage:", median(tm, repeat));
-    for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), last_stage[k]);
-    printf("; %lld candidates\n", last_cand);
+    if (only < 0 || only == 0) {
+        /* S1 holds the refit (from the vertex positions), S4 the traversal */
+        printf("  bvh-refit 1T by stage, medians:");
+        for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(stage_rep[k], repeat));
+        printf("; %lld candidates; trees: %d + %d nodes, %d + %d leaf places\n", last_cand, keep1->bvh[0].nnode,
+               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim);
+    }
+    for (int k = 0; k < CLASH_NSTAGES; ++k) free(stage_rep[k]);
     clash_run_destroy(keep1), clash_run_destroy(keep2);
     clash_scene_destroy(sc);
 
+    free(tm);
+    if (part == 1) return rc;
+part2:;
     /* Part 2: refit of a deforming sphere. */
     int k = (int)floor((1 + sqrt(1 + (double)faces)) / 2 + 0.5);
     if (k < 3) k = 3;
@@ -171,6 +210,7 @@ int clash_bench_bvh(int argc, char **argv)
     uint64_t s = 88172645463325252u;
     double *tb = malloc(sizeof(double) * (size_t)repeat), *tr = malloc(sizeof(double) * (size_t)repeat);
     double *ts = malloc(sizeof(double) * (size_t)repeat), *tmo = malloc(sizeof(double) * (size_t)repeat);
+    double *tv = malloc(sizeof(double) * (size_t)repeat), *tn = malloc(sizeof(double) * (size_t)repeat);
     uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)nf);
     for (int64_t f = 0; f < nf; ++f) ids[f] = (uint32_t)f;
     clash_bvh tree = {0};
@@ -195,17 +235,33 @@ int clash_bench_bvh(int argc, char **argv)
         t0 = clash_bench_now();
         clash_bvh_refit(&tree, bx);
         tr[r] = clash_bench_now() - t0;
+        if (clash_bvh_set_faces(&tree, i0, i1, i2)) {
+            fprintf(stderr, "clash: error: out of memory\n");
+            return 1;
+        }
+        for (int64_t v = 0; v < nv; ++v) x[v] += 1e-4f, z[v] -= 1e-4f; /* deform again */
+        t0 = clash_bench_now();
+        clash_bvh_refit_faces(&tree, x, y, z, NULL, NULL, NULL);
+        tv[r] = clash_bench_now() - t0;
+        t0 = clash_bench_now();
+        clash_bvh_refit_nodes(&tree);
+        tn[r] = clash_bench_now() - t0;
     }
     printf("part 2: deforming UV sphere, %lld faces, %lld vertices; median (best) of %d, milliseconds\n", (long long)nf,
            (long long)nv, repeat);
     printf("  face boxes (S1 kernel) %.3f\n", 1e3 * median(tb, repeat));
-    printf("  build SAH %.3f   build Morton %.3f   (%d nodes of %zu bytes)\n", 1e3 * median(ts, repeat),
-           1e3 * median(tmo, repeat), tree.nnode, sizeof(clash_bvh_node));
-    printf("  refit %.3f (best %.3f)\n", 1e3 * median(tr, repeat), 1e3 * tr[0]);
+    printf("  build SAH %.3f   build Morton %.3f   (Morton: %d nodes of %zu bytes, %d leaf places)\n", 1e3 * median(ts, repeat),
+           1e3 * median(tmo, repeat), tree.nnode, sizeof(clash_bvh_node), tree.nprim);
+    const double tr_med = median(tr, repeat);
+    printf("  refit from the face boxes (gather into leaf order + nodes) %.3f (best %.3f)\n", 1e3 * tr_med, 1e3 * tr[0]);
+    const double tv_med = median(tv, repeat), tn_med = median(tn, repeat);
+    printf("  refit from the vertices (face boxes in leaf order by the S1 kernel + nodes) %.3f (best %.3f)\n",
+           1e3 * tv_med, 1e3 * tv[0]);
+    printf("  refit, nodes alone (from the leaf-order boxes) %.3f (best %.3f)\n", 1e3 * tn_med, 1e3 * tn[0]);
     /* layout: face boxes in generator order / random order / leaf (Morton) order; same tree shape */
     float *pb = malloc(sizeof(float) * 6 * (size_t)nf);
-    uint32_t *perm = malloc(sizeof(uint32_t) * (size_t)nf), *saved = malloc(sizeof(uint32_t) * (size_t)nf);
-    memcpy(saved, tree.prim, sizeof(uint32_t) * (size_t)nf);
+    uint32_t *perm = malloc(sizeof(uint32_t) * (size_t)nf), *saved = malloc(sizeof(uint32_t) * (size_t)tree.nprim);
+    memcpy(saved, tree.prim, sizeof(uint32_t) * (size_t)tree.nprim);
     const char *lname[3] = {"generator order", "random order", "Morton (leaf) order"};
     for (int L = 0; L < 3; ++L) {
         /* perm[f] = new position of face f */
@@ -218,10 +274,11 @@ int clash_bench_bvh(int argc, char **argv)
                 perm[f] = perm[g], perm[g] = tt;
             }
         if (L == 2)
-            for (int64_t q = 0; q < nf; ++q) perm[saved[q]] = (uint32_t)q;
+            for (int64_t q = 0, next = 0; q < tree.nprim; ++q) /* the first place of each face */
+                if (q % 4 == 0 || saved[q] != saved[q - q % 4]) perm[saved[q]] = (uint32_t)next++;
         for (int c = 0; c < 6; ++c)
             for (int64_t f = 0; f < nf; ++f) pb[(size_t)c * (size_t)nf + perm[f]] = bb[(size_t)c * (size_t)nf + (size_t)f];
-        for (int64_t q = 0; q < nf; ++q) tree.prim[q] = perm[saved[q]];
+        for (int64_t q = 0; q < tree.nprim; ++q) tree.prim[q] = perm[saved[q]];
         const clash_boxes_soa pbx = {pb, pb + nf, pb + 2 * nf, pb + 3 * nf, pb + 4 * nf, pb + 5 * nf};
         for (int r = 0; r < repeat; ++r) {
             const double t0 = clash_bench_now();
@@ -231,7 +288,7 @@ int clash_bench_bvh(int argc, char **argv)
         printf("  refit, faces in %-20s %.3f\n", lname[L], 1e3 * median(tr, repeat));
     }
     clash_bvh_free(&tree);
-    free(pb), free(perm), free(saved), free(ids), free(tb), free(tr), free(ts), free(tmo), free(tm);
+    free(pb), free(perm), free(saved), free(ids), free(tb), free(tr), free(ts), free(tmo), free(tv), free(tn);
     free(x), free(y), free(z), free(i0), free(i1), free(i2), free(bb);
     clash_mesh_free(&m);
     return rc;

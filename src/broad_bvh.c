@@ -29,7 +29,7 @@ static void query_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     const float g = c->grow;
     int32_t stk[256];
     for (int64_t q = begin; q < end; q += step) {
-        const uint32_t i = t->prim[q];
+        const uint32_t i = (uint32_t)q; /* prim[] repeats primitives in padded leaves */
         const float lo[3] = {c->bx.lox[i] - g, c->bx.loy[i] - g, c->bx.loz[i] - g};
         const float hi[3] = {c->bx.hix[i] + g, c->bx.hiy[i] + g, c->bx.hiz[i] + g};
         if (!(c->bx.hix[i] - c->bx.lox[i] < INFINITY && c->bx.hiy[i] - c->bx.loy[i] < INFINITY &&

@@ -4,23 +4,50 @@
  * Build, top-down.  A node covers a range [begin, end) of the primitive
  * array prim[].  The range is cut into at most W parts: start with one
  * part; while fewer than W parts and some part holds more than a leaf,
- * split the part with the largest box surface area in two (binned SAH or
- * Morton split, below).  Each part becomes a leaf slot (<= CLASH_BVH_LEAF
+ * split the part with the largest box surface area in two (binned SAH,
+ * below; the Morton builder cuts differently).  Each part becomes a leaf slot (<= CLASH_BVH_LEAF
  * primitives) or a child node built recursively.  The part's box is the
  * union of its primitives' boxes, so it is exact, and refit reproduces it.
  *
  * Binned SAH split: 16 bins along the axis where the centroids spread most;
  * the cut between bins minimizes area(L)*|L| + area(R)*|R|; the range is
  * partitioned in place.  Centroids that coincide fall back to the middle.
+ * A range of at most W leaves' worth (16) becomes a node of full leaves of
+ * consecutive primitives after sorting its centroids along their widest
+ * axis; a range of at most W^2 leaves' worth (64), sorted the same way,
+ * parts of W full leaves each: fewer, fuller nodes near the leaves.
  *
- * Morton split (LBVH): prim[] is sorted once by the 30-bit Morton code of
- * each centroid (10 bits per axis in the box around all centroids); a
- * range is cut where its highest differing code bit turns from 0 to 1
- * (a binary search), or in the middle when all its codes are equal.
+ * Morton (linear) builder: prim[] is sorted once by the 30-bit Morton code of
+ * each centroid (10 bits per axis in the box around all centroids) and cut
+ * into complete subtrees along the curve: a range's parts hold cap = LEAF *
+ * W^h primitives each (the last one the rest), cap the largest such power
+ * below the range.  Leaves are full and nodes have W children except along
+ * the tree's right edge, so there are about n / 12 nodes (W = 4): the
+ * cheapest tree to refit.
  *
- * Nodes are allocated parent first, so children have larger indices and
- * clash_bvh_refit is one backward sweep: leaf slots take the union of their
- * primitives' boxes, inner slots the union of their child's slots.
+ * Padded leaves.  After the build sibling leaves that fit in one are
+ * merged, the tree is collapsed (a child node whose children fit in its
+ * parent's free slots is replaced by them) and every leaf is moved to a
+ * multiple of 4 in prim[] (in node order, so a subtree's leaves are
+ * contiguous), its unused places repeating its first primitive.  The
+ * primitives' boxes are kept in that order as SoA rows in chunks of
+ * CLASH_BVH_LCHUNK places (lbb), so a leaf's boxes are one aligned vector
+ * of 4 per coordinate, read like a node's, and the copies change no union.
+ *
+ * Refit.  Nodes are allocated parent first, so children have larger indices
+ * and the refit is a backward sweep over the node array: each slot's box is
+ * the union of the 4 lanes of its child (a node's SoA boxes or a leaf's
+ * rows), four slots at once (half a 4x4 transpose, a packed min/max, the
+ * other half, a min/max: 6 shuffles and 3 min/max per coordinate, SSE).  It
+ * is blocked: the tree is cut into subtrees of at most 128 nodes (their
+ * nodes, and their leaves' places, are contiguous), and for each one the
+ * leaf boxes are produced in place, then its nodes refitted while all that
+ * is in cache; the few nodes above the subtrees come last.  The leaf boxes
+ * come from a gather of the given face boxes (clash_bvh_refit) or straight
+ * from the vertex positions by the S1 kernel (ck_face_boxes, so the same
+ * boxes as S1's) over the faces' vertex indices in leaf order
+ * (clash_bvh_refit_faces), written straight into the chunk rows: no
+ * face-order boxes, no copies.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +55,7 @@
 
 #include "bvh.h"
 #include "kernels/bvh_kernels.h"
+#include "kernels/kernels.h"
 #include "sort.h"
 
 /* min/max as compare-and-select: fminf/fmaxf stay library calls in GCC (they
@@ -56,7 +84,6 @@ typedef struct bctx {
     clash_bvh *t;
     clash_boxes_soa bx;
     int builder;
-    uint32_t *code; /* Morton codes in prim[] order */
 } bctx;
 
 static void range_bounds(const bctx *c, part *p)
@@ -147,19 +174,26 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
     return i > b && i < e ? i : b + (e - b) / 2;
 }
 
-static int32_t split_morton(bctx *c, int32_t b, int32_t e)
+/* prim[b..e) (a few) sorted by centroid along the axis where the centroids spread most */
+static void sort_small(bctx *c, int32_t b, int32_t e)
 {
-    const uint32_t *code = c->code;
-    const uint32_t x = code[b] ^ code[e - 1];
-    if (!x) return b + (e - b) / 2;
-    const uint32_t bit = 1u << (31 - __builtin_clz(x));
-    int32_t lo = b + 1, hi = e - 1; /* first index with the bit set lies in [b+1, e-1] */
-    while (lo < hi) {
-        const int32_t m = lo + (hi - lo) / 2;
-        if (code[m] & bit) hi = m;
-        else lo = m + 1;
+    uint32_t *pr = c->t->prim;
+    float cmin[3] = {INFINITY, INFINITY, INFINITY}, cmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int32_t i = b; i < e; ++i)
+        for (int d = 0; d < 3; ++d) {
+            const float v = centroid(&c->bx, pr[i], d);
+            cmin[d] = bmin(cmin[d], v), cmax[d] = bmax(cmax[d], v);
+        }
+    int ax = 0;
+    for (int d = 1; d < 3; ++d)
+        if (cmax[d] - cmin[d] > cmax[ax] - cmin[ax]) ax = d;
+    for (int32_t i = b + 1; i < e; ++i) {
+        const uint32_t f = pr[i];
+        const float v = centroid(&c->bx, f, ax);
+        int32_t j = i;
+        while (j > b && centroid(&c->bx, pr[j - 1], ax) > v) pr[j] = pr[j - 1], --j;
+        pr[j] = f;
     }
-    return lo;
 }
 
 static int32_t build_node(bctx *c, int32_t b, int32_t e, const float lo[3], const float hi[3])
@@ -171,12 +205,48 @@ static int32_t build_node(bctx *c, int32_t b, int32_t e, const float lo[3], cons
     memcpy(p[0].lo, lo, 3 * sizeof(float)), memcpy(p[0].hi, hi, 3 * sizeof(float));
     float ar[W];
     ar[0] = area(lo, hi);
+    if (c->builder == CLASH_BVH_MORTON && e - b > CLASH_BVH_LEAF) {
+        /* complete subtrees along the curve: the parts hold cap primitives
+         * each (the last the rest), cap = LEAF * W^h the largest such power
+         * below the range, so leaves are full and nodes have W children
+         * except along the right edge of the tree */
+        int64_t cap = CLASH_BVH_LEAF;
+        while (cap * W < e - b) cap *= W;
+        np = (int)((e - b + cap - 1) / cap);
+        for (int i = 0; i < np; ++i) {
+            p[i].b = b + (int32_t)(i * cap);
+            p[i].e = i == np - 1 ? e : b + (int32_t)((i + 1) * cap);
+            range_bounds(c, &p[i]);
+        }
+    } else if (e - b > W * CLASH_BVH_LEAF && e - b <= W * W * CLASH_BVH_LEAF) {
+        /* two levels above the leaves: sorted along the widest axis, parts of
+         * W full leaves each, so the nodes below are full too */
+        sort_small(c, b, e);
+        const int32_t cap = W * CLASH_BVH_LEAF;
+        np = (int)((e - b + cap - 1) / cap);
+        for (int i = 0; i < np; ++i) {
+            p[i].b = b + i * cap;
+            p[i].e = i == np - 1 ? e : p[i].b + cap;
+            range_bounds(c, &p[i]);
+        }
+    } else if (e - b > CLASH_BVH_LEAF && e - b <= W * CLASH_BVH_LEAF) {
+        /* a node of leaves only: full leaves of consecutive primitives (along
+         * the Morton curve; for SAH, after sorting the few centroids along
+         * their widest axis), so leaves and nodes are as few as can be */
+        if (c->builder != CLASH_BVH_MORTON) sort_small(c, b, e);
+        np = (int)((e - b + CLASH_BVH_LEAF - 1) / CLASH_BVH_LEAF);
+        for (int i = 0; i < np; ++i) {
+            p[i].b = b + i * CLASH_BVH_LEAF;
+            p[i].e = i == np - 1 ? e : p[i].b + CLASH_BVH_LEAF;
+            range_bounds(c, &p[i]);
+        }
+    }
     while (np < W) {
         int k = -1;
         for (int i = 0; i < np; ++i)
             if (p[i].e - p[i].b > CLASH_BVH_LEAF && (k < 0 || ar[i] > ar[k])) k = i;
         if (k < 0) break;
-        const int32_t m = c->builder == CLASH_BVH_MORTON ? split_morton(c, p[k].b, p[k].e) : split_sah(c, p[k].b, p[k].e);
+        const int32_t m = split_sah(c, p[k].b, p[k].e);
         p[np].b = m, p[np].e = p[k].e;
         p[k].e = m;
         range_bounds(c, &p[k]), range_bounds(c, &p[np]);
@@ -196,6 +266,141 @@ static int32_t build_node(bctx *c, int32_t b, int32_t e, const float lo[3], cons
         n->count[i] = (uint8_t)(used && child[i] < 0 ? p[i].e - p[i].b : 0);
     }
     return idx;
+}
+
+static void gather_leaf_boxes(clash_bvh *b, clash_boxes_soa bx);
+static int make_blocks(clash_bvh *b);
+#define LC CLASH_BVH_LCHUNK
+
+static inline int slots_used(const clash_bvh_node *n)
+{
+    int u = 0;
+    for (int k = 0; k < W; ++k) u += n->child[k] != 0;
+    return u;
+}
+static inline void copy_slot(clash_bvh_node *d, int i, const clash_bvh_node *s, int j)
+{
+    d->lox[i] = s->lox[j], d->loy[i] = s->loy[j], d->loz[i] = s->loz[j];
+    d->hix[i] = s->hix[j], d->hiy[i] = s->hiy[j], d->hiz[i] = s->hiz[j];
+    d->child[i] = s->child[j], d->count[i] = s->count[j];
+}
+
+/* Collapse: a child node whose children fit in its parent's free slots plus
+ * its own is replaced by them (top-down, so pulled-up nodes are collapsed in
+ * turn), then the live nodes are renumbered in preorder.  Fewer, fuller
+ * nodes: less to refit and to traverse; every slot box stays exact. */
+static int collapse(clash_bvh *b)
+{
+    const int32_t nn = b->nnode;
+    if (nn < 2) return 0;
+    uint8_t *dead = calloc((size_t)nn, 1);
+    int32_t *map = malloc(sizeof(int32_t) * (size_t)nn), *stk = malloc(sizeof(int32_t) * (size_t)nn);
+    clash_bvh_node *out = aligned_alloc(64, (size_t)b->cap_node * sizeof(clash_bvh_node));
+    if (!dead || !map || !stk || !out) {
+        free(dead), free(map), free(stk), free(out);
+        return -1;
+    }
+    for (int32_t i = 0; i < nn; ++i) {
+        if (dead[i]) continue;
+        clash_bvh_node *n = &b->node[i];
+        for (int again = 1; again;) {
+            again = 0;
+            const int free_slots = W - slots_used(n);
+            for (int k = 0; k < W && !again; ++k) {
+                const int32_t ch = n->child[k];
+                if (ch <= 0) continue;
+                const clash_bvh_node *m = &b->node[ch];
+                if (slots_used(m) - 1 > free_slots) continue;
+                int dst = k;
+                for (int j = 0; j < W; ++j) {
+                    if (!m->child[j]) continue;
+                    if (dst < 0)
+                        for (int e = 0; e < W; ++e)
+                            if (!n->child[e]) {
+                                dst = e;
+                                break;
+                            }
+                    copy_slot(n, dst, m, j);
+                    dst = -1;
+                }
+                dead[ch] = 1, again = 1;
+            }
+        }
+    }
+    /* preorder renumbering of the live nodes */
+    int32_t cnt = 0, sp = 0;
+    stk[sp++] = 0;
+    while (sp) {
+        const int32_t i = stk[--sp];
+        map[i] = cnt++;
+        const clash_bvh_node *n = &b->node[i];
+        for (int k = W - 1; k >= 0; --k)
+            if (n->child[k] > 0) stk[sp++] = n->child[k];
+    }
+    for (int32_t i = 0; i < nn; ++i) {
+        if (dead[i]) continue;
+        clash_bvh_node *o = &out[map[i]];
+        *o = b->node[i];
+        for (int k = 0; k < W; ++k)
+            if (o->child[k] > 0) o->child[k] = map[o->child[k]];
+    }
+    free(b->node);
+    b->node = out, b->nnode = cnt;
+    free(dead), free(map), free(stk);
+    return 0;
+}
+
+/* Every leaf to a multiple of 4 in prim[] (leaves in node order), its
+ * unused places filled with its first primitive (sibling leaves that fit in
+ * one merged first): a leaf's boxes are then one aligned vector of 4 lanes
+ * per coordinate, and the copies change no union. */
+static int pad_leaves(clash_bvh *b)
+{
+    int32_t nleaf = 0;
+    for (int32_t i = 0; i < b->nnode; ++i)
+        for (int k = 0; k < W; ++k) nleaf += b->node[i].child[k] < 0;
+    uint32_t *pp = malloc(sizeof(uint32_t) * 4 * (size_t)(nleaf ? nleaf : 1));
+    if (!pp) return -1;
+    int32_t L = 0;
+    for (int32_t i = 0; i < b->nnode; ++i) {
+        clash_bvh_node *n = &b->node[i];
+        /* sibling leaves that fit in one (at most CLASH_BVH_LEAF together)
+         * are merged, first fit by decreasing count: fewer, fuller leaves
+         * and free slots for the collapse; the merged box is the union */
+        int ord[W], no = 0;
+        for (int k = 0; k < W; ++k)
+            if (n->child[k] < 0) ord[no++] = k;
+        for (int x = 1; x < no; ++x)
+            for (int y = x; y > 0 && n->count[ord[y]] > n->count[ord[y - 1]]; --y) {
+                const int t = ord[y];
+                ord[y] = ord[y - 1], ord[y - 1] = t;
+            }
+        int used[W] = {0};
+        for (int x = 0; x < no; ++x) {
+            const int k = ord[x];
+            if (used[x]) continue;
+            uint32_t *dst = pp + 4 * L;
+            int c = n->count[k];
+            memcpy(dst, b->prim + (-n->child[k] - 1), sizeof(uint32_t) * (size_t)c);
+            for (int y = x + 1; y < no; ++y) {
+                const int m = ord[y];
+                if (used[y] || c + n->count[m] > CLASH_BVH_LEAF) continue;
+                memcpy(dst + c, b->prim + (-n->child[m] - 1), sizeof(uint32_t) * n->count[m]);
+                c += n->count[m], used[y] = 1;
+                n->lox[k] = bmin(n->lox[k], n->lox[m]), n->loy[k] = bmin(n->loy[k], n->loy[m]);
+                n->loz[k] = bmin(n->loz[k], n->loz[m]), n->hix[k] = bmax(n->hix[k], n->hix[m]);
+                n->hiy[k] = bmax(n->hiy[k], n->hiy[m]), n->hiz[k] = bmax(n->hiz[k], n->hiz[m]);
+                n->lox[m] = n->loy[m] = n->loz[m] = INFINITY, n->hix[m] = n->hiy[m] = n->hiz[m] = -INFINITY;
+                n->child[m] = 0, n->count[m] = 0;
+            }
+            for (int j = c; j < 4; ++j) dst[j] = dst[0];
+            n->child[k] = -(4 * L + 1), n->count[k] = (uint8_t)c;
+            ++L;
+        }
+    }
+    free(b->prim);
+    b->prim = pp, b->nprim = 4 * L;
+    return 0;
 }
 
 static inline uint32_t spread10(uint32_t v)
@@ -229,9 +434,7 @@ int clash_bvh_build(clash_bvh *b, int builder, const uint32_t *ids, int32_t n, c
     range_bounds(&c, &all);
     if (builder == CLASH_BVH_MORTON && n > 1) {
         uint64_t *key = malloc((size_t)n * sizeof(uint64_t));
-        c.code = malloc((size_t)n * sizeof(uint32_t));
-        if (!key || !c.code) {
-            free(key), free(c.code);
+        if (!key) {
             return -1;
         }
         float s[3];
@@ -249,43 +452,109 @@ int clash_bvh_build(clash_bvh *b, int builder, const uint32_t *ids, int32_t n, c
             key[i] = (uint64_t)(spread10(q[0]) | spread10(q[1]) << 1 | spread10(q[2]) << 2) << 32 | (uint32_t)i;
         }
         if (clash_sort_u64(key, (size_t)n, NULL)) {
-            free(key), free(c.code);
+            free(key);
             return -1;
         }
-        for (int32_t i = 0; i < n; ++i) b->prim[i] = ids[(uint32_t)key[i]], c.code[i] = (uint32_t)(key[i] >> 32);
+        for (int32_t i = 0; i < n; ++i) b->prim[i] = ids[(uint32_t)key[i]];
         free(key);
     }
     build_node(&c, 0, n, all.lo, all.hi);
-    free(c.code);
+    /* merge small sibling leaves, pull children up into the freed slots,
+     * then lay the leaves out again in the final node order (preorder, so a
+     * subtree's leaves are contiguous) */
+    if (pad_leaves(b) || collapse(b) || pad_leaves(b) || make_blocks(b)) return -1;
     memcpy(b->lo, all.lo, sizeof all.lo), memcpy(b->hi, all.hi, sizeof all.hi);
+    /* the leaf boxes, in chunks of LC places */
+    free(b->lv), b->lv = NULL;
+    free(b->lbb);
+    const size_t nch = (size_t)(b->nprim + LC - 1) / LC + 1;
+    b->lbb = aligned_alloc(64, nch * 6 * LC * sizeof(float));
+    if (!b->lbb) return -1;
+    gather_leaf_boxes(b, bx);
     return 0;
 }
 
-void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx)
+/* ---- refit ------------------------------------------------------------------------ */
+
+#if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
+#define BVH_SSE 1
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#else
+#define BVH_SSE 0
+#endif
+
+#if BVH_SSE
+/* Rows r0..r3 (one per slot): lane-wise min (max) of each row, as one vector
+ * [min r0, min r1, min r2, min r3]: half a transpose, a min, the other half,
+ * a min (6 shuffles, 3 min). */
+static inline __m128 rows_min(__m128 r0, __m128 r1, __m128 r2, __m128 r3)
 {
-    for (int32_t i = b->nnode - 1; i >= 0; --i) {
-        clash_bvh_node *n = &b->node[i];
-        for (int k = 0; k < W; ++k) {
-            const int32_t ch = n->child[k];
-            if (!ch) continue;
-            float lx = INFINITY, ly = INFINITY, lz = INFINITY, hx = -INFINITY, hy = -INFINITY, hz = -INFINITY;
-            if (ch > 0) {
-                const clash_bvh_node *m = &b->node[ch];
-                for (int j = 0; j < W; ++j) {
-                    lx = bmin(lx, m->lox[j]), ly = bmin(ly, m->loy[j]), lz = bmin(lz, m->loz[j]);
-                    hx = bmax(hx, m->hix[j]), hy = bmax(hy, m->hiy[j]), hz = bmax(hz, m->hiz[j]);
-                }
-            } else {
-                const uint32_t *p = b->prim + (-ch - 1);
-                for (int j = 0; j < n->count[k]; ++j) {
-                    const uint32_t f = p[j];
-                    lx = bmin(lx, bx.lox[f]), ly = bmin(ly, bx.loy[f]), lz = bmin(lz, bx.loz[f]);
-                    hx = bmax(hx, bx.hix[f]), hy = bmax(hy, bx.hiy[f]), hz = bmax(hz, bx.hiz[f]);
-                }
-            }
-            n->lox[k] = lx, n->loy[k] = ly, n->loz[k] = lz, n->hix[k] = hx, n->hiy[k] = hy, n->hiz[k] = hz;
-        }
+    const __m128 a = _mm_min_ps(_mm_unpacklo_ps(r0, r1), _mm_unpackhi_ps(r0, r1)); /* r0 02, r1 02, r0 13, r1 13 */
+    const __m128 b = _mm_min_ps(_mm_unpacklo_ps(r2, r3), _mm_unpackhi_ps(r2, r3));
+    return _mm_min_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(b, a));
+}
+static inline __m128 rows_max(__m128 r0, __m128 r1, __m128 r2, __m128 r3)
+{
+    const __m128 a = _mm_max_ps(_mm_unpacklo_ps(r0, r1), _mm_unpackhi_ps(r0, r1));
+    const __m128 b = _mm_max_ps(_mm_unpacklo_ps(r2, r3), _mm_unpackhi_ps(r2, r3));
+    return _mm_max_ps(_mm_movelh_ps(a, b), _mm_movehl_ps(b, a));
+}
+#endif
+
+#if BVH_SSE
+static const _Alignas(16) float empty_rows[24] = {
+    INFINITY,  INFINITY,  INFINITY,  INFINITY,  INFINITY,  INFINITY,  INFINITY,  INFINITY,
+    INFINITY,  INFINITY,  INFINITY,  INFINITY,  -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+    -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+#endif
+
+/* Node i's slot boxes from its children (nodes of larger index, done before). */
+static inline void refit_node(clash_bvh *b, int32_t i)
+{
+    clash_bvh_node *n = &b->node[i];
+#if BVH_SSE
+    /* each slot as 6 aligned rows of 4 floats: a child node's SoA boxes, a
+     * leaf's boxes, or the empty box */
+    const float *p[4];
+    size_t s[4];
+    for (int k = 0; k < 4; ++k) {
+        const int32_t ch = n->child[k];
+        p[k] = ch > 0 ? b->node[ch].lox : ch < 0 ? clash_bvh_leaf_rows(b, -ch - 1) : empty_rows;
+        s[k] = ch < 0 ? LC : 4;
     }
+    float *out = n->lox;
+    for (int d = 0; d < 3; ++d)
+        _mm_store_ps(out + 4 * d, rows_min(_mm_load_ps(p[0] + d * s[0]), _mm_load_ps(p[1] + d * s[1]),
+                                           _mm_load_ps(p[2] + d * s[2]), _mm_load_ps(p[3] + d * s[3])));
+    for (int d = 3; d < 6; ++d)
+        _mm_store_ps(out + 4 * d, rows_max(_mm_load_ps(p[0] + d * s[0]), _mm_load_ps(p[1] + d * s[1]),
+                                           _mm_load_ps(p[2] + d * s[2]), _mm_load_ps(p[3] + d * s[3])));
+#else
+    for (int k = 0; k < W; ++k) {
+        const int32_t ch = n->child[k];
+        if (!ch) continue;
+        float lx = INFINITY, ly = INFINITY, lz = INFINITY, hx = -INFINITY, hy = -INFINITY, hz = -INFINITY;
+        if (ch > 0) {
+            const clash_bvh_node *m = &b->node[ch];
+            for (int j = 0; j < W; ++j) {
+                lx = bmin(lx, m->lox[j]), ly = bmin(ly, m->loy[j]), lz = bmin(lz, m->loz[j]);
+                hx = bmax(hx, m->hix[j]), hy = bmax(hy, m->hiy[j]), hz = bmax(hz, m->hiz[j]);
+            }
+        } else {
+            const float *q = clash_bvh_leaf_rows(b, -ch - 1);
+            for (int j = 0; j < n->count[k]; ++j) {
+                lx = bmin(lx, q[j]), ly = bmin(ly, q[LC + j]), lz = bmin(lz, q[2 * LC + j]);
+                hx = bmax(hx, q[3 * LC + j]), hy = bmax(hy, q[4 * LC + j]), hz = bmax(hz, q[5 * LC + j]);
+            }
+        }
+        n->lox[k] = lx, n->loy[k] = ly, n->loz[k] = lz, n->hix[k] = hx, n->hiy[k] = hy, n->hiz[k] = hz;
+    }
+#endif
+}
+
+static void root_box(clash_bvh *b)
+{
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     if (b->nnode)
         for (int k = 0; k < W; ++k) {
@@ -296,8 +565,175 @@ void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx)
     memcpy(b->lo, lo, sizeof lo), memcpy(b->hi, hi, sizeof hi);
 }
 
+void clash_bvh_refit_nodes(clash_bvh *b)
+{
+    for (int32_t i = b->nnode - 1; i >= 0; --i) refit_node(b, i);
+    root_box(b);
+}
+
+/* Blocked refit: the leaf boxes of one block (a subtree: its nodes and its
+ * leaf places are contiguous ranges) are made by leaves(ctx, p0, p1), then
+ * its nodes are refitted while those boxes are still in cache; the nodes
+ * above the blocks last. */
+static void refit_blocked(clash_bvh *b, void (*leaves)(clash_bvh *, int32_t, int32_t, const void *), const void *ctx)
+{
+    for (int32_t k = 0; k < b->nblk; ++k) {
+        const int32_t *bk = b->blk + 4 * k;
+        leaves(b, bk[2], bk[3], ctx);
+        for (int32_t i = bk[1] - 1; i >= bk[0]; --i) refit_node(b, i);
+    }
+    for (int32_t k = 0; k < b->ntop; ++k) refit_node(b, b->top[k]);
+    root_box(b);
+}
+
+typedef void (*produce_fn)(clash_bvh *b, int32_t c0, int32_t c1, const void *ctx);
+
+/* The leaf boxes of the places [p0, p1), written in place by the producer,
+ * one piece per chunk. */
+static void fill_leaves(clash_bvh *b, int32_t p0, int32_t p1, produce_fn prod, const void *ctx)
+{
+    for (int32_t c0 = p0; c0 < p1;) {
+        const int32_t end = (c0 / LC + 1) * LC, c1 = p1 < end ? p1 : end;
+        prod(b, c0, c1, ctx);
+        c0 = c1;
+    }
+}
+
+/* The primitives' boxes of the places [c0, c1) (within one chunk), a gather. */
+static void gather_prod(clash_bvh *b, int32_t c0, int32_t c1, const void *ctx)
+{
+    const clash_boxes_soa *bx = ctx;
+    float *restrict l0 = clash_bvh_leaf_rows(b, c0), *restrict l1 = l0 + LC, *restrict l2 = l1 + LC,
+                    *restrict h0 = l2 + LC, *restrict h1 = h0 + LC, *restrict h2 = h1 + LC;
+    const uint32_t *restrict pr = b->prim + c0;
+    for (int32_t q = 0; q < c1 - c0; ++q) {
+        const uint32_t f = pr[q];
+        l0[q] = bx->lox[f], l1[q] = bx->loy[f], l2[q] = bx->loz[f];
+        h0[q] = bx->hix[f], h1[q] = bx->hiy[f], h2[q] = bx->hiz[f];
+    }
+}
+static void gather_range(clash_bvh *b, int32_t p0, int32_t p1, const void *ctx)
+{
+    fill_leaves(b, p0, p1, gather_prod, ctx);
+}
+
+static void gather_leaf_boxes(clash_bvh *b, clash_boxes_soa bx) { gather_range(b, 0, b->nprim, &bx); }
+
+void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx) { refit_blocked(b, gather_range, &bx); }
+
+int clash_bvh_set_faces(clash_bvh *b, const int32_t *i0, const int32_t *i1, const int32_t *i2)
+{
+    free(b->lv);
+    const size_t n = (size_t)b->nprim;
+    b->lv = malloc(3 * (n ? n : 1) * sizeof(int32_t));
+    if (!b->lv) return -1;
+    for (size_t q = 0; q < n; ++q) {
+        const uint32_t f = b->prim[q];
+        b->lv[q] = i0[f], b->lv[n + q] = i1[f], b->lv[2 * n + q] = i2[f];
+    }
+    return 0;
+}
+
+typedef struct vctx {
+    const float *x, *y, *z, *px, *py, *pz;
+} vctx;
+
+/* The face boxes of the places [c0, c1) (within one chunk) from the vertex
+ * positions, by the S1 kernel. */
+static void faces_prod(clash_bvh *b, int32_t c0, int32_t c1, const void *ctx)
+{
+    const vctx *v = ctx;
+    const size_t n = (size_t)b->nprim;
+    float *r = clash_bvh_leaf_rows(b, c0);
+    float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    ck_face_boxes(0, c1 - c0, b->lv + c0, b->lv + n + c0, b->lv + 2 * n + c0, v->x, v->y, v->z, v->px, v->py, v->pz,
+                  r, r + LC, r + 2 * LC, r + 3 * LC, r + 4 * LC, r + 5 * LC, olo, ohi);
+}
+static void faces_range(clash_bvh *b, int32_t p0, int32_t p1, const void *ctx)
+{
+    fill_leaves(b, p0, p1, faces_prod, ctx);
+}
+
+void clash_bvh_refit_faces(clash_bvh *b, const float *x, const float *y, const float *z, const float *px,
+                           const float *py, const float *pz)
+{
+    const vctx v = {x, y, z, px, py, pz};
+    refit_blocked(b, faces_range, &v);
+}
+
+/* Blocks for the blocked refit: maximal subtrees of at most BLK_NODES nodes
+ * (preorder: a subtree's nodes, and so its leaves' places, are contiguous);
+ * the nodes above them in decreasing index order. */
+enum { BLK_NODES = 128 };
+static int make_blocks(clash_bvh *b)
+{
+    free(b->blk), free(b->top);
+    b->blk = b->top = NULL, b->nblk = b->ntop = 0;
+    const int32_t nn = b->nnode;
+    if (!nn) return 0;
+    int32_t *size = malloc(sizeof(int32_t) * (size_t)nn), *pmin = malloc(sizeof(int32_t) * (size_t)nn);
+    int32_t *pmax = malloc(sizeof(int32_t) * (size_t)nn), *stk = malloc(sizeof(int32_t) * (size_t)nn);
+    b->blk = malloc(sizeof(int32_t) * 4 * (size_t)(W + 1) * (size_t)nn), b->top = malloc(sizeof(int32_t) * (size_t)nn);
+    if (!size || !pmin || !pmax || !stk || !b->blk || !b->top) {
+        free(size), free(pmin), free(pmax), free(stk);
+        return -1;
+    }
+    for (int32_t i = nn - 1; i >= 0; --i) {
+        const clash_bvh_node *n = &b->node[i];
+        size[i] = 1, pmin[i] = INT32_MAX, pmax[i] = -1;
+        for (int k = 0; k < W; ++k) {
+            const int32_t ch = n->child[k];
+            if (ch > 0) {
+                size[i] += size[ch];
+                pmin[i] = pmin[ch] < pmin[i] ? pmin[ch] : pmin[i], pmax[i] = pmax[ch] > pmax[i] ? pmax[ch] : pmax[i];
+            } else if (ch < 0) {
+                const int32_t q = -ch - 1;
+                pmin[i] = q < pmin[i] ? q : pmin[i], pmax[i] = q + 4 > pmax[i] ? q + 4 : pmax[i];
+            }
+        }
+    }
+    int32_t sp = 0, ntop = 0;
+    stk[sp++] = 0;
+    while (sp) {
+        const int32_t i = stk[--sp];
+        if (size[i] <= BLK_NODES) {
+            int32_t *bk = b->blk + 4 * b->nblk++;
+            bk[0] = i, bk[1] = i + size[i];
+            bk[2] = pmax[i] < 0 ? 0 : pmin[i], bk[3] = pmax[i] < 0 ? 0 : pmax[i];
+            continue;
+        }
+        b->top[ntop++] = i;
+        for (int k = 0; k < W; ++k)
+            if (b->node[i].child[k] > 0) stk[sp++] = b->node[i].child[k];
+    }
+    /* top nodes: children before parents (decreasing index) */
+    for (int32_t x = 1; x < ntop; ++x) {
+        const int32_t v = b->top[x];
+        int32_t y = x;
+        while (y > 0 && b->top[y - 1] < v) b->top[y] = b->top[y - 1], --y;
+        b->top[y] = v;
+    }
+    b->ntop = ntop;
+    /* leaves hanging directly off top nodes: blocks with no nodes (merged
+     * when their places follow each other) */
+    for (int32_t x = ntop - 1; x >= 0; --x)
+        for (int k = 0; k < W; ++k) {
+            const int32_t ch = b->node[b->top[x]].child[k];
+            if (ch >= 0) continue;
+            int32_t *last = b->nblk ? b->blk + 4 * (b->nblk - 1) : NULL;
+            if (last && last[0] == last[1] && last[3] == -ch - 1) {
+                last[3] += 4;
+                continue;
+            }
+            int32_t *bk = b->blk + 4 * b->nblk++;
+            bk[0] = bk[1] = 0, bk[2] = -ch - 1, bk[3] = -ch - 1 + 4;
+        }
+    free(size), free(pmin), free(pmax), free(stk);
+    return 0;
+}
+
 void clash_bvh_free(clash_bvh *b)
 {
-    free(b->node), free(b->prim);
+    free(b->node), free(b->prim), free(b->lbb), free(b->lv), free(b->blk), free(b->top);
     memset(b, 0, sizeof *b);
 }

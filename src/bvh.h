@@ -28,7 +28,11 @@
  * than a leaf (CLASH_BVH_LEAF primitives).
  *
  * Refit (deforming meshes, moving objects): the same tree, boxes recomputed
- * bottom-up from the primitives' new boxes.
+ * bottom-up from the primitives' new boxes (clash_bvh_refit), or straight
+ * from the vertex positions of a tree over triangles (clash_bvh_refit_faces).
+ * Leaves are padded to 4 places in prim[] and their boxes kept in leaf
+ * order as SoA rows (lbb), one aligned vector of 4 per coordinate like a
+ * node's, so the refit and the traversals treat leaves and nodes alike.
  */
 #ifndef CLASH_BVH_H
 #define CLASH_BVH_H
@@ -43,6 +47,7 @@
 #error "CLASH_BVH_WIDTH must be 4 or 8"
 #endif
 #define CLASH_BVH_LEAF 4
+#define CLASH_BVH_LCHUNK 1024 /* places per chunk of leaf boxes */
 
 enum { CLASH_BVH_SAH = 0, CLASH_BVH_MORTON = 1 };
 
@@ -62,9 +67,23 @@ typedef struct clash_boxes_soa {
 typedef struct clash_bvh {
     clash_bvh_node *node;   /* node[0] is the root */
     int32_t nnode, cap_node;
-    uint32_t *prim;         /* primitive ids in leaf order */
-    int32_t nprim;
+    uint32_t *prim;         /* primitive ids in leaf order; each leaf starts at a
+                               multiple of 4, its places past count[] repeat its
+                               first primitive */
+    int32_t nprim;          /* places in prim[] (4 per leaf) */
     float lo[3], hi[3];     /* root box */
+    /* The primitives' boxes in leaf order (prim[] order), in chunks of
+     * CLASH_BVH_LCHUNK places, each six float rows lox loy loz hix hiy hiz
+     * of CLASH_BVH_LCHUNK (clash_bvh_leaf_rows): a leaf's boxes are one
+     * aligned vector of 4 per row (count[] of them, then copies of the
+     * first), read like a node's.  Set by the build and by every refit. */
+    float *lbb;
+    /* Optional (clash_bvh_set_faces): the vertex indices of the faces in
+     * leaf order, three arrays of nprim, for clash_bvh_refit_faces. */
+    int32_t *lv;
+    /* The blocked refit's plan (bvh.c): blocks {first node, end node, first
+     * place, end place} of subtrees, and the nodes above them. */
+    int32_t *blk, nblk, *top, ntop;
 } clash_bvh;
 
 /* Builds over primitives ids[0..n) (n >= 0; ids index the boxes).  Replaces
@@ -72,6 +91,24 @@ typedef struct clash_bvh {
 int clash_bvh_build(clash_bvh *b, int builder, const uint32_t *ids, int32_t n, clash_boxes_soa bx);
 /* Recomputes every box of the tree from the primitives' current boxes. */
 void clash_bvh_refit(clash_bvh *b, clash_boxes_soa bx);
+/* For trees over triangles: records the vertex indices of every primitive
+ * (face) f, (i0[f], i1[f], i2[f]), in leaf order.  Returns 0, -1 out of memory. */
+int clash_bvh_set_faces(clash_bvh *b, const int32_t *i0, const int32_t *i1, const int32_t *i2);
+/* Refit straight from the vertex positions (after clash_bvh_set_faces): the
+ * face boxes are computed in leaf order by the S1 kernel (ck_face_boxes,
+ * the same boxes as S1's; px == NULL: static, else swept over both
+ * positions) into lb, then the nodes bottom-up.  The root box (the union of
+ * the face boxes, S1's object box) ends in b->lo, b->hi. */
+void clash_bvh_refit_faces(clash_bvh *b, const float *x, const float *y, const float *z, const float *px,
+                           const float *py, const float *pz);
+/* The lox row of the leaf boxes from place q on; row d (loy, loz, hix, hiy,
+ * hiz) lies d * CLASH_BVH_LCHUNK floats further. */
+static inline float *clash_bvh_leaf_rows(const clash_bvh *b, int32_t q)
+{
+    return b->lbb + (size_t)(q / CLASH_BVH_LCHUNK) * 6 * CLASH_BVH_LCHUNK + (size_t)(q % CLASH_BVH_LCHUNK);
+}
+/* The bottom-up pass alone: node boxes from the leaf boxes. */
+void clash_bvh_refit_nodes(clash_bvh *b);
 void clash_bvh_free(clash_bvh *b);
 
 /* The mask of children of node n meeting [lo, hi] (the width's kernel). */

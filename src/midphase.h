@@ -19,6 +19,11 @@
 
 int clash_bvh_candidates(clash_run *run, clash_error *err);
 int clash_bboxpipe_candidates(clash_run *run, clash_error *err);
+/* S1 for the bvh midphase once its trees exist: refits every object's BVH
+ * straight from the vertex positions (the face boxes in leaf order, by the S1
+ * kernel) and sets the object boxes; the face-order boxes run->lox.. are not
+ * written.  Returns 0, or 1 when the trees are not built yet (S1 as usual). */
+int clash_bvh_stage_boxes(clash_run *run);
 /* Frees the per-run midphase state (the per-object BVHs). */
 void clash_midphase_free(clash_run *run);
 /* Merges the per-worker buffers run->wbuf into run->cand (sorted, unique). */
