@@ -300,7 +300,7 @@ static int count_items(const char *scene, const variant *v, clash_run_totals *t,
     }
     clash_config cfg = clash_config_default();
     cfg.threads = v->threads, cfg.partition = v->partition, cfg.midphase = v->midphase;
-    cfg.reorder = v->reorder ? CLASH_REORDER_MORTON : CLASH_REORDER_NONE;
+    cfg.reorder = v->reorder ? CLASH_REORDER_MORTON : CLASH_REORDER_NONE; /* the order study needs the file's order */
     clash_scene_apply_defaults(sc, &cfg);
     clash_run *run = clash_run_create(sc, &cfg, &err);
     if (!run) {
@@ -417,7 +417,7 @@ int clash_bench_cache(int argc, char **argv)
             av[a++] = "run", av[a++] = sc_path, av[a++] = "--quiet", av[a++] = "--counters", av[a++] = "callgrind";
             av[a++] = "--threads", av[a++] = thr, av[a++] = "--partition", av[a++] = (char *)partition_arg[v->partition];
             av[a++] = "--midphase", av[a++] = (char *)midphase_arg[v->midphase];
-            if (v->reorder) av[a++] = "--reorder", av[a++] = "morton";
+            av[a++] = "--reorder", av[a++] = v->reorder ? "morton" : "none";
         }
         av[a] = NULL;
         const int rc = spawn(av, base, log);

@@ -183,8 +183,9 @@ static int picture(const bench_opts *o, int *step_out)
     if (!rc && (!flag || !obj_hit)) rc = bench_fail(o, CLASH_EFAIL, "out of memory");
     if (!rc) {
         for (size_t i = 0; i < p.count; ++i) {
-            flag[sc->fofs[p.pairs[i].obj_a] + p.pairs[i].face_a] = 1;
-            flag[sc->fofs[p.pairs[i].obj_b] + p.pairs[i].face_b] = 1;
+            /* pairs are in input numbering, flag[] in store order (reorder.c) */
+            flag[clash_face_store(sc, sc->fofs[p.pairs[i].obj_a] + p.pairs[i].face_a)] = 1;
+            flag[clash_face_store(sc, sc->fofs[p.pairs[i].obj_b] + p.pairs[i].face_b)] = 1;
             obj_hit[p.pairs[i].obj_a] = obj_hit[p.pairs[i].obj_b] = 1;
         }
         clash_outfile fw, fh;

@@ -52,7 +52,7 @@ clash_config clash_config_default(void)
                           .chunk = 0,
                           .batch = 0,
                           .bind = CLASH_BINDING_NONE,
-                          .reorder = CLASH_REORDER_NONE};
+                          .reorder = CLASH_REORDER_MORTON};
 }
 
 const char *clash_stage_name(int stage)

@@ -80,8 +80,9 @@ typedef struct clash_config {
     int64_t batch;          /* coarse-grain (S4/S5) units per grab for dynamic, stealing and
                                producer-consumer (0: the strategy's default) */
     int bind;               /* clash_binding: pin the workers (the command applies it) */
-    int reorder;            /* clash_reorder: store order of faces and vertices; clash_run_create
-                               applies it to the scene once (results keep the input numbering) */
+    int reorder;            /* clash_reorder: store order of faces and vertices (default Morton);
+                               clash_run_create applies it to the scene once (results keep the
+                               input numbering) */
 } clash_config;
 
 typedef enum clash_reorder { CLASH_REORDER_NONE = 0, CLASH_REORDER_MORTON = 1 } clash_reorder;
