@@ -112,10 +112,11 @@ static inline float centroid(const clash_boxes_soa *bx, uint32_t f, int axis)
     return lo[f] + hi[f]; /* twice the centroid: only order matters */
 }
 
-static int32_t split_sah(bctx *c, int32_t b, int32_t e)
+/* The axis along which the centroids of prim[b..e) spread most, and their range. */
+static int widest_axis(const bctx *c, int32_t b, int32_t e, float cmin[3], float cmax[3])
 {
-    uint32_t *pr = c->t->prim;
-    float cmin[3] = {INFINITY, INFINITY, INFINITY}, cmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const uint32_t *pr = c->t->prim;
+    for (int d = 0; d < 3; ++d) cmin[d] = INFINITY, cmax[d] = -INFINITY;
     for (int32_t i = b; i < e; ++i)
         for (int d = 0; d < 3; ++d) {
             const float v = centroid(&c->bx, pr[i], d);
@@ -124,6 +125,14 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
     int ax = 0;
     for (int d = 1; d < 3; ++d)
         if (cmax[d] - cmin[d] > cmax[ax] - cmin[ax]) ax = d;
+    return ax;
+}
+
+static int32_t split_sah(bctx *c, int32_t b, int32_t e)
+{
+    uint32_t *pr = c->t->prim;
+    float cmin[3], cmax[3];
+    const int ax = widest_axis(c, b, e, cmin, cmax);
     const float ext = cmax[ax] - cmin[ax];
     if (!(ext > 0) || !isfinite(ext)) return b + (e - b) / 2;
     const float scale = NBINS / ext * 0.99999f;
@@ -178,15 +187,8 @@ static int32_t split_sah(bctx *c, int32_t b, int32_t e)
 static void sort_small(bctx *c, int32_t b, int32_t e)
 {
     uint32_t *pr = c->t->prim;
-    float cmin[3] = {INFINITY, INFINITY, INFINITY}, cmax[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int32_t i = b; i < e; ++i)
-        for (int d = 0; d < 3; ++d) {
-            const float v = centroid(&c->bx, pr[i], d);
-            cmin[d] = bmin(cmin[d], v), cmax[d] = bmax(cmax[d], v);
-        }
-    int ax = 0;
-    for (int d = 1; d < 3; ++d)
-        if (cmax[d] - cmin[d] > cmax[ax] - cmin[ax]) ax = d;
+    float cmin[3], cmax[3];
+    const int ax = widest_axis(c, b, e, cmin, cmax);
     for (int32_t i = b + 1; i < e; ++i) {
         const uint32_t f = pr[i];
         const float v = centroid(&c->bx, f, ax);
