@@ -13,13 +13,18 @@
  *                 built by a first step and are refitted in each timed step
  *                 (the refit, from the vertex positions, is S1), 1 thread;
  *                 also the median of each stage and the trees' sizes;
- *   octree        the report's method from scratch (a new run every time,
- *                 nothing kept between steps), 1 and 2 threads;
+ *   octree scratch  the report's method on a new run every time (nothing
+ *                 kept: every buffer allocated and faulted in), 1 and 2
+ *                 threads;
  *   bvh-scratch   --midphase bvh on a new run (build counted), 1 thread;
- *   bboxpipe      --midphase bboxpipe on a new run, 1 thread.
+ *   bboxpipe      --midphase bboxpipe on a new run, 1 thread;
+ *   octree steps  the report's method on a run kept across steps, as a
+ *                 deforming scene's steps 2, 3, ... run: every step builds
+ *                 its octree from scratch; only memory buffers are reused
+ *                 (no tree, no list content), 1 and 2 threads.
  * Pair counts must agree (else exit 1).  Compare with
  *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
- * --only V times variant V alone (0..5 in the order printed; profiling),
+ * --only V times variant V alone (0..7 in the order printed; profiling),
  * --builder the kept runs' BVH builder (default SAH).
  *
  * Part 2, refit of a deforming mesh: a UV sphere of about --faces F faces
@@ -132,9 +137,9 @@ int clash_bench_bvh(int argc, char **argv)
     }
     printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds\n", mesh,
            (long long)clash_scene_faces(sc), repeat);
-    enum { NV = 6 };
-    const char *names[NV] = {"bvh-refit 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T",
-                             "bvh-refit 2T", "bboxpipe 1T"};
+    enum { NV = 8 };
+    const char *names[NV] = {"bvh-refit 1T",  "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T",
+                             "bvh-refit 2T",  "bboxpipe 1T",       "octree steps 1T",   "octree steps 2T"};
     double *t[NV], *tm = malloc(sizeof(double) * (size_t)repeat);
     size_t np[NV];
     clash_config cfg = clash_config_default();
@@ -147,7 +152,17 @@ int clash_bench_bvh(int argc, char **argv)
         return 1;
     }
     keep1->bvh_builder = keep2->bvh_builder = builder;
+    cfg.midphase = CLASH_MID_OCTREE, cfg.threads = 1;
+    clash_run *oct1 = clash_run_create(sc, &cfg, &err);
+    cfg.threads = 2;
+    clash_run *oct2 = oct1 ? clash_run_create(sc, &cfg, &err) : NULL;
+    if (!oct1 || !oct2) {
+        fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
+        return 1;
+    }
     size_t dummy;
+    one_step(sc, oct1, 0, 0, &dummy, NULL); /* first steps: the runs' buffers */
+    one_step(sc, oct2, 0, 0, &dummy, NULL);
     one_step(sc, keep1, 0, 0, &dummy, NULL); /* builds the BVHs */
     for (int k = 0; k < CLASH_NSTAGES; ++k) stage_rep[k] = malloc(sizeof(double) * (size_t)repeat);
     stage_nrep = 0;
@@ -165,6 +180,8 @@ int clash_bench_bvh(int argc, char **argv)
             case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], NULL); break;
             case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL); break;
             case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL); break;
+            case 6: t[v][r] = one_step(sc, oct1, 0, 0, &np[v], NULL); break;
+            case 7: t[v][r] = one_step(sc, oct2, 0, 0, &np[v], NULL); break;
             default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL); break;
             }
         }
@@ -187,7 +204,7 @@ int clash_bench_bvh(int argc, char **argv)
                keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim);
     }
     for (int k = 0; k < CLASH_NSTAGES; ++k) free(stage_rep[k]);
-    clash_run_destroy(keep1), clash_run_destroy(keep2);
+    clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(oct1), clash_run_destroy(oct2);
     clash_scene_destroy(sc);
 
     free(tm);

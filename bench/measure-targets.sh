@@ -2,7 +2,7 @@
 # measure-targets.sh — re-measures the speed targets of issues 4, 5 and 6 in
 # one go, variants interleaved, medians of R runs; run it on an idle machine.
 #
-#   bench/measure-targets.sh [BUILD_DIR] [R]      (default build, 5)
+#   bench/measure-targets.sh [BUILD_DIR] [R] [all|4|5|6]   (default build, 5, all)
 #
 # Prints one line per figure, with the command behind it; bench/RESULTS.md's
 # summary table is copied from this output.  Needs ../shared/data for the
@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}/bin
 R=${2:-5}
+ONLY=${3:-all}   # all | 4 | 5 | 6
 C=$B/clash
 [ -x "$C" ] || { echo "measure-targets: no $C (build first)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -22,6 +23,7 @@ s45() { awk '/^  mid:|^  narrow:/{for(i=1;i<=NF;i++) if($i=="{total_s:"){gsub(",
 med() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 echo "# measure-targets: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), R=$R"
 
+if [ "$ONLY" = all ] || [ "$ONLY" = 4 ]; then
 echo "## issue 4: two bunnies (clash bench bvh part 1 and 2; FCL OBBRSS query)"
 if [ -f "$BUNNY" ]; then
   echo "\$ $C bench bvh --mesh $BUNNY --repeat $((2 * R + 1))"
@@ -34,10 +36,14 @@ else
   echo "(skipped: $BUNNY not found)"
 fi
 
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = 5 ]; then
 echo "## issue 5: S1 face boxes on 10^7 faces against the copy bandwidth of the same run"
 echo "\$ $C bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out $T/bbox"
-"$C" bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out "$T/bbox" | grep -E "copy|chunk|stride" | head -20
+"$C" bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out "$T/bbox" 2>&1 | grep -E "^(stream|S1) "
 
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = 6 ]; then
 echo "## issue 6: cluttered 500 objects, S4+S5 (mid + narrow total_s over 20 steps), medians of $R interleaved runs"
 A=(--preset cluttered --objects 500 --seed 3 --steps 20 --quiet)
 echo "\$ $C run ${A[*]} --threads T --schedule S --report r.yaml"
@@ -63,5 +69,6 @@ if command -v mpirun >/dev/null && "$C" info | grep -q "mpi yes"; then
   done
   a=$(med <"$T/mpi.1") b=$(med <"$T/mpi.2")
   echo "ranks dynamic: 1 rank $a s, 2 ranks $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+fi
 fi
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -458,25 +458,6 @@ typedef struct bin_ctx {
     double inv, wide;     /* cell index = (coordinate - lo) * inv, -/+ wide */
 } bin_ctx;
 
-/* The cells of the G^3 grid that face f's grown box touches, packed as six
- * 5-bit indices (G <= 32): x0 x1 y0 y1 z0 z1.  The scaled coordinates are
- * widened by 1e-9 of a cell before truncation, far above their rounding
- * error (< 1e-13 cells), so a face is never missing from a cell its grown
- * box meets; an extra cell in a near tie only costs time. */
-static inline uint32_t cell_range(const bin_ctx *b, uint32_t f)
-{
-    const clash_run *run = b->run;
-    const double bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
-    const int top = b->G - 1;
-    uint32_t r = 0;
-    for (int d = 0; d < 3; ++d) {
-        /* t0 > -1 (the root is grown by 2 delta): truncation is a floor here */
-        const int lo = (int)((bl[d] - b->lo[d]) * b->inv - b->wide), hi = (int)((bh[d] - b->lo[d]) * b->inv + b->wide);
-        r |= (uint32_t)(lo > top ? top : lo) << (10 * d) | (uint32_t)(hi > top ? top : hi) << (10 * d + 5);
-    }
-    return r;
-}
-
 static void bin_worker(int w, int T, void *p)
 {
     bin_ctx *b = p;
@@ -508,8 +489,31 @@ static void bin_worker(int w, int T, void *p)
     }
     size_t *cnt = b->cnt + (size_t)w * b->ncell;
     const size_t G = (size_t)b->G;
+    uint32_t *restrict rng = b->rng;
+    if (b->phase == 1) {
+        /* The cells of the G^3 grid that each face's grown box touches,
+         * packed as six 5-bit indices (G <= 32): x0 x1 y0 y1 z0 z1.  The
+         * scaled coordinates are widened by 1e-9 of a cell (b->wide) before
+         * truncation (a floor here: they exceed -1, the root being grown by
+         * 2 delta), far above their rounding error (< 1e-13 cells), so a
+         * face is never missing from a cell its grown box meets; an extra
+         * cell in a near tie only costs time.  Locals only, so that the
+         * stores do not make the compiler reload anything. */
+        const uint32_t *restrict kept = run->kept;
+        const float *restrict lx = run->lox, *restrict ly = run->loy, *restrict lz = run->loz;
+        const float *restrict hx = run->hix, *restrict hy = run->hiy, *restrict hz = run->hiz;
+        const double o0 = b->lo[0], o1 = b->lo[1], o2 = b->lo[2], inv = b->inv, wide = b->wide;
+        const int top = b->G - 1;
+#define CELL(v, o, s) ((uint32_t)((int)(((double)(v) - (o)) * inv + (s)) > top ? top : (int)(((double)(v) - (o)) * inv + (s))))
+        for (size_t i = k0; i < k1; ++i) {
+            const uint32_t f = kept[i];
+            rng[i] = CELL(lx[f], o0, -wide) | CELL(hx[f], o0, wide) << 5 | CELL(ly[f], o1, -wide) << 10 |
+                     CELL(hy[f], o1, wide) << 15 | CELL(lz[f], o2, -wide) << 20 | CELL(hz[f], o2, wide) << 25;
+        }
+#undef CELL
+    }
     for (size_t i = k0; i < k1; ++i) {
-        const uint32_t r = b->phase == 1 ? (b->rng[i] = cell_range(b, run->kept[i])) : b->rng[i];
+        const uint32_t r = rng[i];
         const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
                      z1 = r >> 25 & 31;
         size_t *c0 = cnt + (z0 * G + y0) * G + x0;
