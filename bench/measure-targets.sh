@@ -41,6 +41,21 @@ if [ "$ONLY" = all ] || [ "$ONLY" = 5 ]; then
 echo "## issue 5: S1 face boxes on 10^7 faces against the copy bandwidth of the same run"
 echo "\$ $C bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out $T/bbox"
 "$C" bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out "$T/bbox" 2>&1 | grep -E "^(stream|S1) "
+echo "## issue 5: S3 on cluttered 500 objects (cull total_s over 30 steps), medians of $R interleaved runs"
+S3A=(--preset cluttered --objects 500 --seed 3 --steps 30 --quiet)
+s3() { awk '/^  cull:/{gsub(",","",$3); printf "%.6f\n", $3}' "$1"; }
+for self in "" --self; do
+  : >"$T/s3.1"; : >"$T/s3.2"
+  for _ in $(seq "$R"); do
+    for t in 1 2; do
+      # shellcheck disable=SC2086 # $self is empty or one word
+      "$C" run "${S3A[@]}" $self --threads $t --report "$T/r.yaml"
+      s3 "$T/r.yaml" >>"$T/s3.$t"
+    done
+  done
+  a=$(med <"$T/s3.1") b=$(med <"$T/s3.2")
+  echo "\$ $C run ${S3A[*]} $self --threads T --report r.yaml: 1T $a s, 2T $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+done
 
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = 6 ]; then
