@@ -21,10 +21,10 @@
  *
  * S3.  Each worker appends the faces it keeps to its own list and records one
  * segment (begin, end, step, offset, count) per range; within a segment the
- * faces are ascending.  Under the default chunk partition (no --chunk) the
- * blocks are cut by estimated cost instead of face count (cull_balanced:
- * a face's cost grows with the regions of its object), and the merge is a
- * concatenation of the workers' lists in worker order.  The merge is parallel too: the face-id space is cut
+ * faces are ascending.  Under the default partition (chunk, no --chunk) S3
+ * hands out blocks of faces dynamically instead (cull_dynamic: its cost per
+ * face is uneven), and the merge is a concatenation of the blocks' runs in
+ * face order.  The merge is parallel too: the face-id space is cut
  * into T pieces; worker p counts the kept faces of piece p in every segment
  * (binary search), a prefix sum over the T counts gives each piece's output
  * offset, and worker p writes piece p: the segments' sub-runs concatenated
@@ -312,47 +312,37 @@ static void merge_worker(int w, int T, void *p)
     for (int piece = w; piece < c->pieces; piece += T) merge_piece(c, piece);
 }
 
-/* S3 under the default chunk partition: one contiguous block per worker,
- * cut by estimated cost rather than by face count.  A face costs a lookup
- * when its object has no overlap region and a box test (and, when it
- * straddles, the exact test) per region otherwise, so equal face counts
- * left one worker with most of the work (on cluttered-500, 25% apart). */
-typedef struct cull_blocks {
-    clash_run *run;
-    const int64_t *b; /* worker w: faces [b[w], b[w+1]) */
-} cull_blocks;
+/* S3 under the default partition (chunk, no --chunk): blocks of
+ * CULL_BLOCK faces handed out dynamically.  A face costs a lookup when its
+ * object has no overlap region, a box test per region otherwise, and the
+ * exact test when it straddles one, so the cost per face is uneven and
+ * moves with the scene: equal face counts left one worker 25% more work on
+ * cluttered-500, and blocks cut by an estimated cost still 10-20%.  Each
+ * block is one ascending segment; the segments, sorted by their first face,
+ * are concatenated.  (--chunk N and --partition stride keep the static
+ * partitions, for the partition study.) */
+enum { CULL_BLOCK = 4096 };
 
-static void cull_block(int w, int T, void *p)
+static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
-    (void)T;
-    const cull_blocks *c = p;
-    cull_range(c->b[w], c->b[w + 1], 1, w, c->run);
+    clash_run *run = p;
+    const int64_t nf = run->sc->nf;
+    for (int64_t u = begin; u < end; u += step) {
+        const int64_t a = u * CULL_BLOCK, e = a + CULL_BLOCK < nf ? a + CULL_BLOCK : nf;
+        cull_range(a, e, 1, worker, run);
+    }
 }
 
-enum { CULL_REGION_COST = 8 }; /* a face's cost per region of its object, against 1 for the lookup */
+typedef struct seg_ref {
+    int64_t begin;
+    const uint32_t *v;
+    size_t n;
+} seg_ref;
 
-static void cull_balanced(clash_run *run, int T, int64_t *b)
+static int cmp_seg_ref(const void *x, const void *y)
 {
-    const clash_scene *sc = run->sc;
-    double total = 0;
-    for (int o = 0; o < sc->nobj; ++o)
-        total += (double)(sc->fofs[o + 1] - sc->fofs[o]) *
-                 (1.0 + CULL_REGION_COST * (double)(run->reg_ofs[o + 1] - run->reg_ofs[o]));
-    b[0] = 0;
-    int w = 1;
-    double acc = 0;
-    for (int o = 0; o < sc->nobj && w < T; ++o) {
-        const double per = 1.0 + CULL_REGION_COST * (double)(run->reg_ofs[o + 1] - run->reg_ofs[o]);
-        const int64_t f0 = sc->fofs[o], n = sc->fofs[o + 1] - f0;
-        while (w < T && acc + per * (double)n >= total * w / T) {
-            int64_t k = (int64_t)ceil((total * w / T - acc) / per);
-            b[w] = f0 + (k < 0 ? 0 : k > n ? n : k);
-            if (b[w] < b[w - 1]) b[w] = b[w - 1];
-            ++w;
-        }
-        acc += per * (double)n;
-    }
-    for (; w <= T; ++w) b[w] = sc->nf;
+    const seg_ref *a = x, *b = y;
+    return (a->begin > b->begin) - (a->begin < b->begin);
 }
 
 int clash_fg_cull(clash_run *run)
@@ -362,21 +352,29 @@ int clash_fg_cull(clash_run *run)
     for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
     const int64_t nf = run->sc->nf;
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
-        int64_t *b = malloc(((size_t)fg->T + 1) * sizeof *b);
-        if (!b) return -1;
-        cull_balanced(run, fg->T, b);
-        cull_blocks cb = {run, b};
         clash_exec ex = run->exec;
-        ex.threads = fg->T;
-        clash_spmd(&ex, cull_block, &cb);
-        free(b);
-        /* one ascending block per worker, in worker order: the merge is a concatenation */
-        size_t total = 0;
+        ex.schedule = CLASH_SCHED_DYNAMIC;
+        clash_par_tasks(&ex, (nf + CULL_BLOCK - 1) / CULL_BLOCK, 1, cull_dynamic, run);
+        size_t nseg = 0;
         for (int w = 0; w < fg->T; ++w) {
             if (fg->slot[w].oom) return -1;
-            if (fg->slot[w].nkept) memcpy(run->kept + total, fg->slot[w].kept, fg->slot[w].nkept * sizeof(uint32_t));
-            total += fg->slot[w].nkept;
+            nseg += fg->slot[w].nseg;
         }
+        seg_ref *sr = malloc((nseg ? nseg : 1) * sizeof *sr);
+        if (!sr) return -1;
+        nseg = 0;
+        for (int w = 0; w < fg->T; ++w)
+            for (size_t k = 0; k < fg->slot[w].nseg; ++k) {
+                const fg_seg *g = &fg->slot[w].seg[k];
+                sr[nseg++] = (seg_ref){g->begin, fg->slot[w].kept + g->ofs, g->n};
+            }
+        qsort(sr, nseg, sizeof *sr, cmp_seg_ref);
+        size_t total = 0;
+        for (size_t k = 0; k < nseg; ++k) {
+            if (sr[k].n) memcpy(run->kept + total, sr[k].v, sr[k].n * sizeof(uint32_t));
+            total += sr[k].n;
+        }
+        free(sr);
         run->nkept = total;
         return 0;
     } else {
