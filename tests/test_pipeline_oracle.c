@@ -10,6 +10,9 @@
  * every coarse-grain schedule) must equal the oracle's exactly.  The oracle
  * (--midphase brute) skips S2–S4 and sends every eligible face pair whose
  * boxes overlap through the same narrow kernels.
+ *
+ * CLASH_ORACLE_SCENES=N runs the first N scenes only (24..240): the
+ * ThreadSanitizer stage of CI, where every pool hand-off is slow, runs 60.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +31,10 @@ int main(void)
     char dir[] = "/tmp/clash-oracle-XXXXXX";
     if (!mkdtemp(dir)) return check_skip("cannot make a temporary folder");
     long total_pairs = 0, scenes_with_pairs = 0, compared = 0;
-    for (int i = 0; i < 240; ++i) {
+    const char *env = getenv("CLASH_ORACLE_SCENES");
+    int nscenes = env ? atoi(env) : 240;
+    if (nscenes < 24 || nscenes > 240) nscenes = 240;
+    for (int i = 0; i < nscenes; ++i) {
         clash_error err = {0};
         const int deforming = i % 3 == 2;
         clash_scene *sc = deforming ? rs_deforming(sphere_faces, dir, i, 2 + i % 2, (i / 3) % 2, &err)
@@ -77,9 +83,9 @@ int main(void)
         clash_scene_destroy(sc);
     }
     rmdir(dir);
-    printf("oracle: %ld comparisons, %ld colliding pairs in total, %ld of 240 scenes with collisions\n", compared,
-           total_pairs, scenes_with_pairs);
-    CHECK(scenes_with_pairs >= 60 && scenes_with_pairs <= 235, "scenes should mix collisions and none: %ld",
-          scenes_with_pairs);
+    printf("oracle: %ld comparisons, %ld colliding pairs in total, %ld of %d scenes with collisions\n", compared,
+           total_pairs, scenes_with_pairs, nscenes);
+    CHECK(scenes_with_pairs >= nscenes / 4 && scenes_with_pairs <= nscenes - nscenes / 48,
+          "scenes should mix collisions and none: %ld of %d", scenes_with_pairs, nscenes);
     return check_finish("test_pipeline_oracle");
 }
