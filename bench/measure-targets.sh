@@ -21,6 +21,21 @@ BUNNY=../shared/data/meshes/stanford-bunny.obj
 
 s45() { awk '/^  mid:|^  narrow:/{for(i=1;i<=NF;i++) if($i=="{total_s:"){gsub(",","",$(i+1)); t+=$(i+1)}} END{printf "%.6f\n", t}' "$1"; }
 med() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+# paired EXTRACT CMD...: runs CMD W (W = 1, then 2, R times, interleaved), each
+# writing $T/r.yaml; prints the medians of EXTRACT over the runs and their ratio.
+paired() {
+  local ex=$1 a b
+  shift
+  : >"$T/p.1"; : >"$T/p.2"
+  for _ in $(seq "$R"); do
+    for W in 1 2; do
+      "$@" "$W"
+      "$ex" "$T/r.yaml" >>"$T/p.$W"
+    done
+  done
+  a=$(med <"$T/p.1") b=$(med <"$T/p.2")
+  echo "1: $a s, 2: $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+}
 echo "# measure-targets: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), R=$R"
 
 if [ "$ONLY" = all ] || [ "$ONLY" = 4 ]; then
@@ -44,17 +59,10 @@ echo "\$ $C bench bbox --quick --faces 10000000 --threads 1,2 --repeat 7 --out $
 echo "## issue 5: S3 on cluttered 500 objects (cull total_s over 30 steps), medians of $R interleaved runs"
 S3A=(--preset cluttered --objects 500 --seed 3 --steps 30 --quiet)
 s3() { awk '/^  cull:/{gsub(",","",$3); printf "%.6f\n", $3}' "$1"; }
+# shellcheck disable=SC2086 # $self is empty or one word
+s3run() { "$C" run "${S3A[@]}" $self --threads "$1" --report "$T/r.yaml"; }
 for self in "" --self; do
-  : >"$T/s3.1"; : >"$T/s3.2"
-  for _ in $(seq "$R"); do
-    for t in 1 2; do
-      # shellcheck disable=SC2086 # $self is empty or one word
-      "$C" run "${S3A[@]}" $self --threads $t --report "$T/r.yaml"
-      s3 "$T/r.yaml" >>"$T/s3.$t"
-    done
-  done
-  a=$(med <"$T/s3.1") b=$(med <"$T/s3.2")
-  echo "\$ $C run ${S3A[*]} $self --threads T --report r.yaml: 1T $a s, 2T $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+  echo "\$ $C run ${S3A[*]} $self --threads T --report r.yaml: threads $(paired s3 s3run)"
 done
 
 fi
@@ -62,28 +70,14 @@ if [ "$ONLY" = all ] || [ "$ONLY" = 6 ]; then
 echo "## issue 6: cluttered 500 objects, S4+S5 (mid + narrow total_s over 20 steps), medians of $R interleaved runs"
 A=(--preset cluttered --objects 500 --seed 3 --steps 20 --quiet)
 echo "\$ $C run ${A[*]} --threads T --schedule S --report r.yaml"
+thrun() { "$C" run "${A[@]}" --threads "$1" --schedule "$sch" --report "$T/r.yaml"; }
 for sch in dynamic stealing static-chunk static-stride producer-consumer; do
-  for t in 1 2; do : >"$T/$sch.$t"; done
-  for _ in $(seq "$R"); do
-    for t in 1 2; do
-      "$C" run "${A[@]}" --threads $t --schedule $sch --report "$T/r.yaml"
-      s45 "$T/r.yaml" >>"$T/$sch.$t"
-    done
-  done
-  a=$(med <"$T/$sch.1") b=$(med <"$T/$sch.2")
-  echo "threads $sch: 1T $a s, 2T $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+  echo "threads $sch: $(paired s45 thrun)"
 done
 if command -v mpirun >/dev/null && "$C" info | grep -q "mpi yes"; then
   echo "\$ mpirun -n N $C run ${A[*]} --threads 1 --schedule dynamic --report r.yaml"
-  : >"$T/mpi.1"; : >"$T/mpi.2"
-  for _ in $(seq "$R"); do
-    for n in 1 2; do
-      mpirun -n $n "$C" run "${A[@]}" --threads 1 --schedule dynamic --report "$T/r.yaml"
-      s45 "$T/r.yaml" >>"$T/mpi.$n"
-    done
-  done
-  a=$(med <"$T/mpi.1") b=$(med <"$T/mpi.2")
-  echo "ranks dynamic: 1 rank $a s, 2 ranks $b s, speed-up $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", a/b}')"
+  rkrun() { mpirun -n "$1" "$C" run "${A[@]}" --threads 1 --schedule dynamic --report "$T/r.yaml"; }
+  echo "ranks dynamic: $(paired s45 rkrun)"
 fi
 fi
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -454,7 +454,7 @@ typedef struct bin_ctx {
     uint32_t *faces;      /* cell lists, concatenated */
     const size_t *start;  /* [ncell + 1] */
     uint8_t *pair;        /* per cell: may hold a pair */
-    uint32_t *rng;        /* per kept face: its cells (cell_range) */
+    uint32_t *rng;        /* per kept face: its cells, packed (phase 1) */
     double inv, wide;     /* cell index = (coordinate - lo) * inv, -/+ wide */
 } bin_ctx;
 
