@@ -73,11 +73,11 @@ static double step_seconds(const clash_step_stats *st)
 }
 
 static long long last_cand;
-static double *stage_rep[CLASH_NSTAGES]; /* variant 0: every repetition's stage times */
-static int stage_nrep;
 
-/* One step on run (or on a fresh run when run is NULL); returns its time, sets *pairs. */
-static double one_step(clash_scene *sc, clash_run *run, int midphase, int threads, size_t *pairs, double *mid)
+/* One step on run (or on a fresh run when run is NULL); returns its time, sets
+ * *pairs, and when stages is not NULL its stage times (stages[k][rep]). */
+static double one_step(clash_scene *sc, clash_run *run, int midphase, int threads, size_t *pairs, double **stages,
+                       int rep)
 {
     clash_error err;
     clash_config cfg = clash_config_default();
@@ -90,11 +90,8 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
         exit(1);
     }
     *pairs = p.count;
-    if (mid) {
-        *mid = st.seconds[CLASH_S4_MID];
-        if (stage_rep[0])
-            for (int k = 0; k < CLASH_NSTAGES; ++k) stage_rep[k][stage_nrep] = st.seconds[k];
-        ++stage_nrep;
+    if (stages) {
+        for (int k = 0; k < CLASH_NSTAGES; ++k) stages[k][rep] = st.seconds[k];
         last_cand = st.candidates;
     }
     if (!run) clash_run_destroy(r);
@@ -142,7 +139,7 @@ int clash_bench_bvh(int argc, char **argv)
     enum { NV = 8 };
     const char *names[NV] = {"bvh-refit 1T",  "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T",
                              "bvh-refit 2T",  "bboxpipe 1T",       "octree steps 1T",   "octree steps 2T"};
-    double *t[NV], *tm = malloc(sizeof(double) * (size_t)repeat);
+    double *t[NV], *sr[2][CLASH_NSTAGES]; /* stage times of bvh-refit 1T and octree steps 2T */
     size_t np[NV];
     clash_config cfg = clash_config_default();
     cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.midphase = CLASH_MID_BVH, cfg.threads = 1;
@@ -163,12 +160,12 @@ int clash_bench_bvh(int argc, char **argv)
         return 1;
     }
     size_t dummy;
-    one_step(sc, oct1, 0, 0, &dummy, NULL); /* first steps: the runs' buffers */
-    one_step(sc, oct2, 0, 0, &dummy, NULL);
-    one_step(sc, keep1, 0, 0, &dummy, NULL); /* builds the BVHs */
-    for (int k = 0; k < CLASH_NSTAGES; ++k) stage_rep[k] = malloc(sizeof(double) * (size_t)repeat);
-    stage_nrep = 0;
-    one_step(sc, keep2, 0, 0, &dummy, NULL);
+    one_step(sc, oct1, 0, 0, &dummy, NULL, 0); /* first steps: the runs' buffers */
+    one_step(sc, oct2, 0, 0, &dummy, NULL, 0);
+    one_step(sc, keep1, 0, 0, &dummy, NULL, 0); /* builds the BVHs */
+    for (int k = 0; k < CLASH_NSTAGES; ++k)
+        sr[0][k] = calloc((size_t)repeat, sizeof(double)), sr[1][k] = calloc((size_t)repeat, sizeof(double));
+    one_step(sc, keep2, 0, 0, &dummy, NULL, 0);
     for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
         for (int v = 0; v < NV; ++v) {
@@ -177,14 +174,14 @@ int clash_bench_bvh(int argc, char **argv)
                 continue;
             }
             switch (v) {
-            case 0: t[v][r] = one_step(sc, keep1, 0, 0, &np[v], &tm[r]); break;
-            case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL); break;
-            case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], NULL); break;
-            case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL); break;
-            case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL); break;
-            case 6: t[v][r] = one_step(sc, oct1, 0, 0, &np[v], NULL); break;
-            case 7: t[v][r] = one_step(sc, oct2, 0, 0, &np[v], NULL); break;
-            default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL); break;
+            case 0: t[v][r] = one_step(sc, keep1, 0, 0, &np[v], sr[0], r); break;
+            case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL, r); break;
+            case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], NULL, r); break;
+            case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL, r); break;
+            case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL, r); break;
+            case 6: t[v][r] = one_step(sc, oct1, 0, 0, &np[v], NULL, r); break;
+            case 7: t[v][r] = one_step(sc, oct2, 0, 0, &np[v], sr[1], r); break;
+            default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL, r); break;
             }
         }
     for (int v = 0; v < NV; ++v) {
@@ -201,15 +198,19 @@ int clash_bench_bvh(int argc, char **argv)
     if (only < 0 || only == 0) {
         /* S1 holds the refit (from the vertex positions), S4 the traversal */
         printf("  bvh-refit 1T by stage, medians:");
-        for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(stage_rep[k], repeat));
-        printf("; %lld candidates; trees: %d + %d nodes, %d + %d leaf places\n", last_cand, keep1->bvh[0].nnode,
-               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim);
+        for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
+        printf("; trees: %d + %d nodes, %d + %d leaf places\n", keep1->bvh[0].nnode, keep1->bvh[1].nnode,
+               keep1->bvh[0].nprim, keep1->bvh[1].nprim);
     }
-    for (int k = 0; k < CLASH_NSTAGES; ++k) free(stage_rep[k]);
+    if (only < 0 || only == 7) { /* where the 2-thread octree step goes */
+        printf("  octree steps 2T by stage, medians:");
+        for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[1][k], repeat));
+        printf("; %lld candidates\n", last_cand);
+    }
+    for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]);
     clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(oct1), clash_run_destroy(oct2);
     clash_scene_destroy(sc);
 
-    free(tm);
     if (part == 1) return rc;
 part2:;
     /* Part 2: refit of a deforming sphere. */

@@ -12,6 +12,7 @@
 #ifndef CLASH_KERNELS_H
 #define CLASH_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- triangle / axis-aligned box (tribox.c) --------------------------------
@@ -130,5 +131,30 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
                                const float *px, const float *py, const float *pz,
                                float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                                float olo[3], float ohi[3]);
+
+/* ---- the octree's binning passes (cells.c) ----------------------------------
+ * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces
+ * idx[0..n).  The AVX2 paths and the _ref paths return identical results.
+ *
+ * ck_gather_bounds: the bounds of the boxes, and the sum of each box's
+ * largest edge (in double, face k added to lane k % 8, the 8 lanes summed in
+ * a fixed order: the same number whatever the CPU).
+ *
+ * ck_cell_codes: for a grid of 2^g cells a side (g <= 5) with origin o and
+ * cell edge 1/inv, the cells each box, widened by `wide` cells, touches:
+ * index (v - o) * inv -/+ wide computed in float (so `wide` must cover the
+ * rounding: a few float epsilons of |o| * inv + 2^g), truncated toward
+ * zero, clamped to [0, 2^g - 1].  code[k] is the cell
+ * number x + 2^g y + 4^g z for a box inside one cell, else CK_CELL_MULTI |
+ * x0 | x1 << 5 | y0 << 10 | y1 << 15 | z0 << 20 | z1 << 25. */
+#define CK_CELL_MULTI 0x80000000u
+void ck_gather_bounds(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                      float bl[3], float bh[3], double *edge_sum);
+void ck_gather_bounds_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                          float bl[3], float bh[3], double *edge_sum);
+void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                   const float o[3], float inv, float wide, int g, uint32_t *code);
+void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                       const float o[3], float inv, float wide, int g, uint32_t *code);
 
 #endif

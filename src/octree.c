@@ -62,6 +62,7 @@
  * cluttered preset (swept, 5 against 6), the few extra candidates (+6%,
  * +12%) costing less than the deeper descent (callgrind, bench/RESULTS.md).
  */
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -90,6 +91,8 @@ typedef struct scratch {
     size_t n, cap;
     uint8_t *st; /* per-face bytes of one node: child masks, then leaf test states */
     size_t stcap;
+    void *lb;    /* a leaf's boxes, objects and overlap flags (emit_leaf) */
+    size_t lbcap;
 } scratch;
 
 static int scratch_reserve(scratch *s, size_t extra)
@@ -103,16 +106,19 @@ static int scratch_reserve(scratch *s, size_t extra)
     return 0;
 }
 
-static int scratch_bytes(scratch *s, size_t n)
+static int grow_bytes(void *pp, size_t *cap, size_t n)
 {
-    if (n <= s->stcap) return 0;
-    size_t cap = s->stcap ? s->stcap : 4096;
-    while (cap < n) cap *= 2;
-    uint8_t *v = realloc(s->st, cap);
+    void **p = pp;
+    if (n <= *cap) return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < n) c *= 2;
+    void *v = realloc(*p, c);
     if (!v) return -1;
-    s->st = v, s->stcap = cap;
+    *p = v, *cap = c;
     return 0;
 }
+
+static int scratch_bytes(scratch *s, size_t n) { return grow_bytes(&s->st, &s->stcap, n); }
 
 /* The octree's memory kept between steps (run->oct_ws): allocating and
  * releasing it every step made the threads fault in fresh pages (and shoot
@@ -123,7 +129,8 @@ typedef struct oct_ws {
     size_t *cnt, *start; /* binning: [worker][cell] counts, cell starts */
     uint32_t *rng;       /* binning: cells of each kept face */
     uint8_t *pair;       /* binning: cells that may pair */
-    size_t cntcap, startcap, rngcap, paircap;
+    struct bin_stat *stat; /* binning: bounds and edge sum per block */
+    size_t cntcap, startcap, rngcap, paircap, statcap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
@@ -185,26 +192,61 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
     return *st == LEAF_MEETS;
 }
 
+/* The candidates of a leaf.  The leaf's boxes are copied into local arrays
+ * first (the upper corners already grown by 2 delta), so that one face is
+ * compared with all its possible partners in a vector loop that writes
+ * overlap flags; only the overlapping pairs then take the branches of the
+ * lazy exact tests.  (Tested pair by pair, with the boxes read through the
+ * face numbers, the box test was 40% of the octree's time on two bunnies:
+ * loads from across the box arrays and a mispredicted branch each.)  The
+ * comparisons are clash_faceboxes_overlap's, operand for operand. */
 static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
                      double size)
 {
-    if (scratch_bytes(s, n)) return -1;
+    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 8))
+        return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
     uint8_t *st = s->st;
     memset(st, LEAF_UNKNOWN, n);
+    float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
+    float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
+    int32_t *restrict ob = (int32_t *)(hz + n);
+    uint8_t *restrict ov = (uint8_t *)(ob + n);
+    const float d = 2 * run->delta;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t g = f[k];
+        lx[k] = run->lox[g], ly[k] = run->loy[g], lz[k] = run->loz[g];
+        hx[k] = run->hix[g] + d, hy[k] = run->hiy[g] + d, hz[k] = run->hiz[g] + d;
+        ob[k] = run->face_obj[g];
+    }
+    memset(ov + n, 0, 8);
     /* Face numbers ascend and every object owns one range of them, so the
      * faces of one object form one run of the list: without self-collision
-     * a face's partners start after its run. */
+     * a face's partners start after its run, and all of them are eligible. */
     const int self = run->cfg.self_collision;
     size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t a = f[i];
         if (!self && run_end <= i)
-            for (run_end = i + 1; run_end < n && run->face_obj[f[run_end]] == run->face_obj[a];) ++run_end;
-        for (size_t j = self ? i + 1 : run_end; j < n; ++j) {
+            for (run_end = i + 1; run_end < n && ob[run_end] == ob[i];) ++run_end;
+        const size_t j0 = self ? i + 1 : run_end;
+        const float al0 = lx[i], al1 = ly[i], al2 = lz[i], ah0 = hx[i], ah1 = hy[i], ah2 = hz[i];
+        for (size_t j = j0; j < n; ++j)
+            ov[j] = (uint8_t)((al0 <= hx[j]) & (lx[j] <= ah0) & (al1 <= hy[j]) & (ly[j] <= ah1) & (al2 <= hz[j]) &
+                              (lz[j] <= ah2));
+        for (size_t j = j0; j < n; ++j) {
+            if (!(j & 7)) { /* skip 8 flags at a time where none is set */
+                uint64_t w;
+                memcpy(&w, ov + j, 8);
+                if (!w && j + 8 <= n) {
+                    j += 7;
+                    continue;
+                }
+            }
+            if (!ov[j]) continue;
             const uint32_t b = f[j]; /* lists stay ascending */
-            if (!clash_pair_eligible(run, a, b) || !clash_faceboxes_overlap(run, a, b)) continue;
+            if (self && !clash_pair_eligible(run, a, b)) continue;
             if (!leaf_meets(run, st + i, a, lo, hi)) break;
             if (!leaf_meets(run, st + j, b, lo, hi)) continue;
             if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
@@ -438,47 +480,47 @@ static int cmp_cost_desc(const void *x, const void *y)
 
 /* ---- binning the kept faces into the cells of the unit level --------------------------- */
 
-typedef struct bin_slot {
-    double lo[3], hi[3], edge;
-    char pad[CLASH_CACHE_LINE - 7 * sizeof(double) % CLASH_CACHE_LINE];
-} bin_slot;
+/* Phase 0 works on fixed blocks of the kept list, whatever the team: the
+ * mean edge (which picks the level) is summed block by block and the block
+ * sums in block order, so it is the same number for every team size. */
+enum { BIN_BLOCK = 4096 };
+
+typedef struct bin_stat {
+    float lo[3], hi[3];
+    double edge;
+} bin_stat;
 
 typedef struct bin_ctx {
     clash_run *run;
     int phase;
-    bin_slot *slot;       /* phase 0: per worker bounds and edge sum */
+    bin_stat *stat;       /* phase 0: per block of BIN_BLOCK kept faces */
+    size_t nblock;
     double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
-    int G;
+    int G, g;             /* G = 2^g */
     size_t ncell;
     size_t *cnt;          /* [worker][cell]: counts, then scatter positions */
     uint32_t *faces;      /* cell lists, concatenated */
     const size_t *start;  /* [ncell + 1] */
     uint8_t *pair;        /* per cell: may hold a pair */
-    uint32_t *rng;        /* per kept face: its cells, packed (phase 1) */
-    double inv, wide;     /* cell index = (coordinate - lo) * inv, -/+ wide */
+    uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
+    double inv;           /* 1 / cs */
+    float of[3], invf, widef; /* ck_cell_codes: origin, 1 / cs, widening, in float */
 } bin_ctx;
 
+/* rng[i]: the cell number of a face inside one cell (the common case), or
+ * CK_CELL_MULTI | its cell ranges (ck_cell_codes). */
 static void bin_worker(int w, int T, void *p)
 {
     bin_ctx *b = p;
     const clash_run *run = b->run;
     const size_t nk = run->nkept, k0 = nk * (size_t)w / (size_t)T, k1 = nk * (size_t)(w + 1) / (size_t)T;
+    const float *const lo[3] = {run->lox, run->loy, run->loz}, *const hi[3] = {run->hix, run->hiy, run->hiz};
     if (b->phase == 0) {
-        bin_slot *sl = &b->slot[w];
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
-        for (size_t i = k0; i < k1; ++i) {
-            const uint32_t f = run->kept[i];
-            const double bl[3] = {run->lox[f], run->loy[f], run->loz[f]}, bh[3] = {run->hix[f], run->hiy[f], run->hiz[f]};
-            double e = 0;
-            for (int d = 0; d < 3; ++d) {
-                lo[d] = bl[d] < lo[d] ? bl[d] : lo[d];
-                hi[d] = bh[d] > hi[d] ? bh[d] : hi[d];
-                e = bh[d] - bl[d] > e ? bh[d] - bl[d] : e;
-            }
-            edge += e;
+        for (size_t k = b->nblock * (size_t)w / (size_t)T; k < b->nblock * (size_t)(w + 1) / (size_t)T; ++k) {
+            const size_t e = (k + 1) * BIN_BLOCK < nk ? (k + 1) * BIN_BLOCK : nk;
+            ck_gather_bounds(e - k * BIN_BLOCK, run->kept + k * BIN_BLOCK, lo, hi, b->stat[k].lo, b->stat[k].hi,
+                             &b->stat[k].edge);
         }
-        for (int d = 0; d < 3; ++d) sl->lo[d] = lo[d], sl->hi[d] = hi[d];
-        sl->edge = edge;
         return;
     }
     if (b->phase == 3) { /* cells [c0, c1): may they pair? */
@@ -487,48 +529,31 @@ static void bin_worker(int w, int T, void *p)
             b->pair[c] = (uint8_t)node_may_pair(run, b->faces + b->start[c], b->start[c + 1] - b->start[c]);
         return;
     }
-    size_t *cnt = b->cnt + (size_t)w * b->ncell;
+    size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
     const size_t G = (size_t)b->G;
     uint32_t *restrict rng = b->rng;
-    if (b->phase == 1) {
-        /* The cells of the G^3 grid that each face's grown box touches,
-         * packed as six 5-bit indices (G <= 32): x0 x1 y0 y1 z0 z1.  The
-         * scaled coordinates are widened by 1e-9 of a cell (b->wide) before
-         * truncation (a floor here: they exceed -1, the root being grown by
-         * 2 delta), far above their rounding error (< 1e-13 cells), so a
-         * face is never missing from a cell its grown box meets; an extra
-         * cell in a near tie only costs time.  Locals only, so that the
-         * stores do not make the compiler reload anything. */
-        const uint32_t *restrict kept = run->kept;
-        const float *restrict lx = run->lox, *restrict ly = run->loy, *restrict lz = run->loz;
-        const float *restrict hx = run->hix, *restrict hy = run->hiy, *restrict hz = run->hiz;
-        const double o0 = b->lo[0], o1 = b->lo[1], o2 = b->lo[2], inv = b->inv, wide = b->wide;
-        const int top = b->G - 1;
-#define CELL(v, o, s) ((uint32_t)((int)(((double)(v) - (o)) * inv + (s)) > top ? top : (int)(((double)(v) - (o)) * inv + (s))))
-        for (size_t i = k0; i < k1; ++i) {
-            const uint32_t f = kept[i];
-            rng[i] = CELL(lx[f], o0, -wide) | CELL(hx[f], o0, wide) << 5 | CELL(ly[f], o1, -wide) << 10 |
-                     CELL(hy[f], o1, wide) << 15 | CELL(lz[f], o2, -wide) << 20 | CELL(hz[f], o2, wide) << 25;
-        }
-#undef CELL
-    }
-    for (size_t i = k0; i < k1; ++i) {
+    const uint32_t *restrict kept = run->kept;
+    uint32_t *restrict out = b->faces;
+    if (b->phase == 1)
+        /* The cells of the G^3 grid that each face's grown box touches
+         * (b->widef: see build_units). */
+        ck_cell_codes(k1 - k0, kept + k0, lo, hi, b->of, b->invf, b->widef, b->g, rng + k0);
+    for (size_t i = k0; i < k1; ++i) { /* phase 1: count; phase 2: scatter */
         const uint32_t r = rng[i];
-        const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                     z1 = r >> 25 & 31;
-        size_t *c0 = cnt + (z0 * G + y0) * G + x0;
-        if (x0 == x1 && y0 == y1 && z0 == z1) { /* the common case: one cell */
-            if (b->phase == 1) ++*c0;
-            else b->faces[(*c0)++] = run->kept[i];
+        if (!(r & CK_CELL_MULTI)) {
+            if (b->phase == 1) cnt[r]++;
+            else out[cnt[r]++] = kept[i];
             continue;
         }
-        for (size_t z = 0; z <= z1 - z0; ++z)
-            for (size_t y = 0; y <= y1 - y0; ++y) {
-                size_t *row = c0 + (z * G + y) * G;
+        const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                     z1 = r >> 25 & 31;
+        for (size_t z = z0; z <= z1; ++z)
+            for (size_t y = y0; y <= y1; ++y) {
+                size_t *row = cnt + (z * G + y) * G;
                 if (b->phase == 1)
-                    for (size_t x = 0; x <= x1 - x0; ++x) row[x]++;
+                    for (size_t x = x0; x <= x1; ++x) row[x]++;
                 else
-                    for (size_t x = 0; x <= x1 - x0; ++x) b->faces[row[x]++] = run->kept[i];
+                    for (size_t x = x0; x <= x1; ++x) out[row[x]++] = kept[i];
             }
     }
 }
@@ -545,18 +570,18 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
     us->faces = &W->uf;
     W->uf.n = 0;
     bin_ctx b = {.run = run};
-    b.slot = aligned_alloc(CLASH_CACHE_LINE, sizeof(bin_slot) * (size_t)T);
-    if (!b.slot) return -1;
+    b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
+    if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
+    b.stat = W->stat;
     clash_exec ex = run->exec;
     ex.threads = T;
     clash_spmd(&ex, bin_worker, &b);
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
-    for (int w = 0; w < T; ++w) {
-        for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], b.slot[w].lo[d]), hi[d] = fmax(hi[d], b.slot[w].hi[d]);
-        edge += b.slot[w].edge;
+    for (size_t k = 0; k < b.nblock; ++k) {
+        for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], b.stat[k].lo[d]), hi[d] = fmax(hi[d], b.stat[k].hi[d]);
+        edge += b.stat[k].edge;
     }
-    free(b.slot);
     edge /= (double)nk;
     double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     size = size * (1 + 1e-6) + 4.0 * run->delta + 1e-30;
@@ -571,15 +596,22 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
 
     const int unit_min = level <= 3 ? level : (level - 2 < 5 ? level - 2 : 5);
     const size_t big = nk / 32 > 256 ? nk / 32 : 256;
-    b.G = 1 << unit_min;
+    b.g = unit_min, b.G = 1 << unit_min;
     b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
     b.cs = size / b.G;
     b.inv = 1.0 / b.cs;
-    /* delta, plus 1e-9 of a cell, far above the rounding error of the
-     * scaled coordinates (< 1e-13 cells): a face is never missing from a
-     * cell its grown box meets; an extra cell in a near tie only costs time */
-    b.wide = run->delta * b.inv + 1e-9;
-    for (int d = 0; d < 3; ++d) b.lo[d] = lo[d];
+    /* The cell of coordinate v is (v - lo) * inv -/+ widef, computed in
+     * float, truncated and clamped to the grid (ck_cell_codes).  Its
+     * rounding error is below 4.1u (G + 2) + 1.01u |lo| inv cells (u =
+     * 2^-24: the rounding of lo, of inv, of the difference, of the product
+     * and of the sum); widef is delta plus 32u times that reach, so a face
+     * is never missing from a cell its grown box meets (test_kernels).  An extra cell in a near tie only costs time: the faces of
+     * a leaf are tested against it exactly (emit_leaf), so the candidates
+     * do not depend on it. */
+    double reach = (double)b.G + 2;
+    for (int d = 0; d < 3; ++d) reach += fabs(lo[d]) * b.inv, b.lo[d] = lo[d], b.of[d] = (float)lo[d];
+    b.invf = (float)b.inv;
+    b.widef = (float)(run->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
     if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
         ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1))
         return -1;
@@ -683,8 +715,8 @@ void clash_octree_free(clash_run *run)
 {
     oct_ws *W = run->oct_ws;
     if (W) {
-        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st);
-        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair);
+        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
+        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat);
     }
     free(W);
     run->oct_ws = NULL;

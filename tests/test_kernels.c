@@ -1,5 +1,6 @@
 /*
- * test_kernels.c — the exact geometry kernels (tribox.c, tritri.c, hull.c).
+ * test_kernels.c — the exact geometry kernels (tribox.c, tritri.c, hull.c) and
+ * the octree's binning passes (cells.c).
  *
  *   test_kernels [N]     N = number of random tribox / tritri cases (default
  *                        1000000); the hull tests scale with N/10.  Use a
@@ -1069,6 +1070,77 @@ static void timings(void)
 #undef TIME_IT
 }
 
+/* ---- the octree's binning passes (cells.c) -------------------------------------
+ * The AVX2 paths against the portable ones, bit for bit, on random index
+ * lists of every length mod 8; and the cell ranges against the exact ones
+ * (long double) with the widening the octree uses (octree.c build_units):
+ * a box must never miss a cell that it, grown by delta, meets. */
+static void test_cells(long n)
+{
+    enum { NF = 4096 };
+    float *b = malloc(sizeof(float) * 6 * NF);
+    uint32_t *idx = malloc(sizeof(uint32_t) * NF), *c1 = malloc(sizeof(uint32_t) * NF),
+             *c2 = malloc(sizeof(uint32_t) * NF);
+    const float *lo[3] = {b, b + NF, b + 2 * NF}, *hi[3] = {b + 3 * NF, b + 4 * NF, b + 5 * NF};
+    long bad_bits = 0, missed = 0;
+    for (long t = 0; t < n / 2000 + 20; ++t) {
+        const int g = rng_int(1, 5), G = 1 << g;
+        const double origin = rng_int(0, 3) == 0 ? rng_range(-1e4, 1e4) : rng_range(-2, 2);
+        const double size = rng_range(1e-3, 10) * (rng_int(0, 1) ? 1 : 100), cs = size / G, inv = 1.0 / cs;
+        const double delta = rng_int(0, 1) ? 0 : cs * rng_range(0, 0.3);
+        const double O[3] = {origin, origin + rng_range(-1, 1), origin - rng_range(0, 1)};
+        for (int f = 0; f < NF; ++f)
+            for (int d = 0; d < 3; ++d) {
+                /* inside [O + 2 delta, O + size - 2 delta]; often exactly on a cell boundary */
+                const double span = size - 4 * delta, e = span * rng_range(0, 0.2);
+                double l = O[d] + 2 * delta + (span - e) * rng_unit();
+                if (rng_int(0, 3) == 0) l = O[d] + cs * rng_int(1, G - 1) - (rng_int(0, 1) ? delta : 0);
+                float lf = (float)l, hf = (float)(l + e * rng_unit());
+                if (lf < O[d] + 2 * delta) lf = nextafterf((float)(O[d] + 2 * delta), INFINITY);
+                if (hf < lf) hf = lf;
+                if (hf > O[d] + size - 2 * delta) hf = lf = (float)(O[d] + size * 0.5);
+                b[d * NF + f] = lf, b[(3 + d) * NF + f] = hf;
+            }
+        const size_t m = (size_t)rng_int(0, 1000);
+        for (size_t k = 0; k < m; ++k) idx[k] = (uint32_t)rng_int(0, NF - 1);
+        float bl1[3], bh1[3], bl2[3], bh2[3];
+        double e1, e2;
+        ck_gather_bounds(m, idx, lo, hi, bl1, bh1, &e1);
+        ck_gather_bounds_ref(m, idx, lo, hi, bl2, bh2, &e2);
+        bad_bits += memcmp(bl1, bl2, sizeof bl1) || memcmp(bh1, bh2, sizeof bh1) || memcmp(&e1, &e2, sizeof e1);
+        double reach = G + 2;
+        float of[3];
+        for (int d = 0; d < 3; ++d) reach += fabs(O[d]) * inv, of[d] = (float)O[d];
+        const float wide = (float)(delta * inv + 16 * (double)FLT_EPSILON * reach);
+        ck_cell_codes(m, idx, lo, hi, of, (float)inv, wide, g, c1);
+        ck_cell_codes_ref(m, idx, lo, hi, of, (float)inv, wide, g, c2);
+        bad_bits += memcmp(c1, c2, m * sizeof *c1) != 0;
+        for (size_t k = 0; k < m; ++k) {
+            const uint32_t c = c1[k], f = idx[k];
+            unsigned r0[3], r1[3];
+            for (int d = 0; d < 3; ++d)
+                if (c & CK_CELL_MULTI) r0[d] = c >> (10 * d) & 31, r1[d] = c >> (10 * d + 5) & 31;
+                else r0[d] = r1[d] = c >> (g * d) & (unsigned)(G - 1);
+            for (int d = 0; d < 3; ++d) {
+                long double x0 = ((long double)lo[d][f] - delta - O[d]) / (long double)cs;
+                long double x1 = ((long double)hi[d][f] + delta - O[d]) / (long double)cs;
+                long e0 = (long)floorl(x0), e1x = (long)floorl(x1);
+                if (e0 < 0) e0 = 0;
+                if (e1x > G - 1) e1x = G - 1;
+                if ((long)r0[d] > e0 || (long)r1[d] < e1x) {
+                    if (missed < 5)
+                        fprintf(stderr, "miss: g %d d %d lo %.9g hi %.9g O %.17g cs %.9g delta %.9g x0 %.9Lg x1 %.9Lg r %u..%u code %08x\n", g, d, lo[d][f], hi[d][f], O[d], cs, delta, x0, x1, r0[d], r1[d], c);
+                    ++missed;
+                }
+            }
+        }
+    }
+    CHECK(bad_bits == 0, "cells: AVX2 and portable paths differ in %ld cases", bad_bits);
+    CHECK(missed == 0, "cells: %ld cell ranges miss a cell the grown box meets", missed);
+    printf("cells: %ld lists, AVX2 == portable, ranges conservative\n", n / 2000 + 20);
+    free(b), free(idx), free(c1), free(c2);
+}
+
 int main(int argc, char **argv)
 {
     long n = 1000000;
@@ -1084,6 +1156,7 @@ int main(int argc, char **argv)
     test_hulls_grid(n / 10);
     test_hulls_float(n / 10);
     test_hull_box(n / 10);
+    test_cells(n);
     printf("  (%.1f s)\n", now_s() - t);
     timings();
     return check_finish("test_kernels");
