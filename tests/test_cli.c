@@ -90,6 +90,12 @@ int main(void)
     expect_error("run --preset cluttered --density 0.9", "--density");
     expect_error("profile --counters bogus", "--counters"); /* profile itself: test_profile.c */
     expect_error("bench nosuchsuite", "nosuchsuite");
+    expect_error("bench cull --threads 0", "--threads");
+    expect_error("bench cull --block", "--block");
+    /* bench cull: S3 against the team size; kept faces must agree step by step */
+    CHECK(clash("bench cull --objects 40 --steps 6 --block 3 --repeat 1 --threads 1,2,3") == 0 &&
+              strstr(out, "T=3") && strstr(out, "speed-up") && strstr(out, "equal for every team"),
+          "bench cull: %s", out);
 
     /* bad input: the message names the file and place; no output is left behind */
     expect_error("run missing.json --pairs p.csv", "missing.json");
