@@ -18,7 +18,13 @@
  * warm-up; of the next R (fresh runs each) the S3 time summed over the
  * steps is reported, median and range, with the speed-up of each team over
  * the first (of the medians, of the best passes) and the median over all
- * steps of the same-step ratios.  The
+ * steps of the same-step ratios.  Where the time goes, from the workers'
+ * busy times in the stage's parallel loop (clash_step_stats): the slowest
+ * and the fastest worker against the stage's wall time (the gap between
+ * them is imbalance, the rest of the wall time is spent outside the loop:
+ * starting the team, concatenating the kept lists), and for 2 threads the
+ * work of both against the single thread's (cache and memory effects, and
+ * this VM's varying speed).  The
  * kept-face counts must agree step by step (else exit 1).
  */
 #include <stdio.h>
@@ -90,6 +96,7 @@ int clash_bench_cull(int argc, char **argv)
     double *ratio = calloc((size_t)nt * ((size_t)repeat * (size_t)steps + (size_t)block), sizeof(double));
     int64_t *kept = calloc((size_t)steps, sizeof(int64_t)), *nk = calloc((size_t)nt * (size_t)steps, sizeof(int64_t));
     clash_run *run[MAXT] = {0};
+    double busy[MAXT][3] = {{0}}; /* S3 wall, fastest and slowest worker's busy time */
     int rc = 0, nratio = 0;
     if (!tot || !ratio || !kept || !nk) {
         fprintf(stderr, "clash: error: bench cull: out of memory\n");
@@ -122,6 +129,9 @@ int clash_bench_cull(int argc, char **argv)
                         break;
                     }
                     sec[t * block + (s - b)] = st.seconds[CLASH_S3_CULL];
+                    if (pass && s > b) /* summed like tot: after the warm-up, not a block's first step */
+                        busy[t][0] += st.seconds[CLASH_S3_CULL], busy[t][1] += st.worker_min_s[CLASH_S3_CULL],
+                            busy[t][2] += st.worker_max_s[CLASH_S3_CULL];
                     if (t == 0) kept[s - 1] = st.faces_kept;
                     else nk[(size_t)t * (size_t)steps + (size_t)(s - 1)] = st.faces_kept;
                 }
@@ -166,6 +176,11 @@ int clash_bench_cull(int argc, char **argv)
             printf("  speed-up %.2f (best passes: %.2f; same-step ratios: median %.2f)", base / m, best / v[0],
                    median(ratio + (size_t)t * (size_t)repeat * (size_t)steps, nratio));
         printf("\n");
+        if (t > 0 && busy[t][0] > 0 && busy[0][0] > 0)
+            printf("        where it goes: slowest worker busy %.1f%% of S3, fastest %.1f%% (imbalance), the rest outside "
+                   "the loop; work of all workers %+.1f%% against 1 thread\n",
+                   100 * busy[t][2] / busy[t][0], 100 * busy[t][1] / busy[t][0],
+                   threads[t] == 2 ? 100 * ((busy[t][1] + busy[t][2]) / busy[0][2] - 1) : 0.0);
     }
     long long k = 0;
     for (int s = 0; s < steps; ++s) k += kept[s];

@@ -55,17 +55,24 @@ typedef struct fg_slot {
     size_t nseg, capseg;
 } fg_slot;                                       /* sizeof is a multiple of the cache line */
 
+typedef struct seg_ref {
+    const uint32_t *v;
+    size_t n;
+} seg_ref;
+
 struct clash_finegrain {
     int T, nobj;
     fg_slot *slot;
     int s1_nt;       /* this S1 call writes the face boxes with streaming stores */
+    seg_ref *blk;    /* S3, dynamic blocks: each block's kept faces, by block */
+    size_t blkcap;
 };
 
 void clash_fg_destroy(struct clash_finegrain *fg)
 {
     if (!fg) return;
     for (int w = 0; w < fg->T; ++w) free(fg->slot[w].obox), free(fg->slot[w].kept), free(fg->slot[w].seg);
-    free(fg->slot);
+    free(fg->slot), free(fg->blk);
     free(fg);
 }
 
@@ -369,10 +376,13 @@ static void merge_worker(int w, int T, void *p)
  * exact test when it straddles one, so the cost per face is uneven and
  * moves with the scene: equal face counts left one worker 25% more work on
  * cluttered-500, and blocks cut by an estimated cost still 10-20%.  Each
- * block is one ascending segment; the segments, sorted by their first face,
- * are concatenated.  (--chunk N and --partition stride keep the static
- * partitions, for the partition study.) */
-enum { CULL_BLOCK = 4096 };
+ * block is one ascending segment; the segments, in block order, are
+ * concatenated.  Blocks of 1024 faces (95 on cluttered-500) left the two
+ * workers 0.7% apart, blocks of 4096 4% (the last block), of 256 0.9%
+ * with 5% spent handing them out and merging (bench cull, worker busy
+ * times).  (--chunk N and --partition stride keep the static partitions,
+ * for the partition study.) */
+enum { CULL_BLOCK = 1024 };
 
 static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
@@ -384,18 +394,6 @@ static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, v
     }
 }
 
-typedef struct seg_ref {
-    int64_t begin;
-    const uint32_t *v;
-    size_t n;
-} seg_ref;
-
-static int cmp_seg_ref(const void *x, const void *y)
-{
-    const seg_ref *a = x, *b = y;
-    return (a->begin > b->begin) - (a->begin < b->begin);
-}
-
 int clash_fg_cull(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
@@ -405,27 +403,25 @@ int clash_fg_cull(clash_run *run)
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
         clash_exec ex = run->exec;
         ex.schedule = CLASH_SCHED_DYNAMIC;
-        clash_par_tasks(&ex, (nf + CULL_BLOCK - 1) / CULL_BLOCK, 1, cull_dynamic, run);
-        size_t nseg = 0;
+        const size_t nb = (size_t)((nf + CULL_BLOCK - 1) / CULL_BLOCK);
+        if (nb > fg->blkcap) {
+            seg_ref *b = realloc(fg->blk, nb * sizeof *b);
+            if (!b) return -1;
+            fg->blk = b, fg->blkcap = nb;
+        }
+        clash_par_tasks(&ex, (int64_t)nb, 1, cull_dynamic, run);
         for (int w = 0; w < fg->T; ++w) {
             if (fg->slot[w].oom) return -1;
-            nseg += fg->slot[w].nseg;
-        }
-        seg_ref *sr = malloc((nseg ? nseg : 1) * sizeof *sr);
-        if (!sr) return -1;
-        nseg = 0;
-        for (int w = 0; w < fg->T; ++w)
             for (size_t k = 0; k < fg->slot[w].nseg; ++k) {
                 const fg_seg *g = &fg->slot[w].seg[k];
-                sr[nseg++] = (seg_ref){g->begin, fg->slot[w].kept + g->ofs, g->n};
+                fg->blk[g->begin / CULL_BLOCK] = (seg_ref){fg->slot[w].kept + g->ofs, g->n};
             }
-        qsort(sr, nseg, sizeof *sr, cmp_seg_ref);
-        size_t total = 0;
-        for (size_t k = 0; k < nseg; ++k) {
-            if (sr[k].n) memcpy(run->kept + total, sr[k].v, sr[k].n * sizeof(uint32_t));
-            total += sr[k].n;
         }
-        free(sr);
+        size_t total = 0;
+        for (size_t k = 0; k < nb; ++k) {
+            if (fg->blk[k].n) memcpy(run->kept + total, fg->blk[k].v, fg->blk[k].n * sizeof(uint32_t));
+            total += fg->blk[k].n;
+        }
         run->nkept = total;
         return 0;
     } else {
