@@ -130,7 +130,8 @@ typedef struct oct_ws {
     uint32_t *rng;       /* binning: cells of each kept face */
     uint8_t *pair;       /* binning: cells that may pair */
     struct bin_stat *stat; /* binning: bounds and edge sum per block */
-    size_t cntcap, startcap, rngcap, paircap, statcap;
+    uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
@@ -368,7 +369,7 @@ enum { NBUCKET = 256 };
 typedef struct merge_ctx {
     clash_keybuf *bufs;
     int nb;
-    uint64_t *out;
+    uint64_t *out, *tmp;   /* tmp: the sort's scratch, as long as out */
     uint64_t nf;
     size_t *cnt;           /* [nb][NBUCKET]: counts, then scatter offsets */
     size_t *rb, *re, *ru;  /* per worker: range of out, unique count */
@@ -391,7 +392,7 @@ static void merge_worker(int w, int T, void *p)
     }
     if (m->phase == 2 && w < m->nb) {
         const size_t n = m->re[w] - m->rb[w];
-        const size_t u = n ? clash_sort_unique_u64(m->out + m->rb[w], n) : 0;
+        const size_t u = n ? clash_sort_unique_u64_tmp(m->out + m->rb[w], n, m->tmp + m->rb[w]) : 0;
         if (u == (size_t)-1) atomic_store(&m->failed, 1);
         else m->ru[w] = u;
     }
@@ -409,7 +410,9 @@ static int merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out
         if (!v) return -1;
         *out = v, *cap = total;
     }
-    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .nf = (uint64_t)run->sc->nf};
+    oct_ws *W = run->oct_ws; /* the sort's scratch lives there: a fresh array every step meant page faults */
+    if (ws_grow(&W->sorttmp, &W->sorttmpcap, total, sizeof(uint64_t))) return -1;
+    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .tmp = W->sorttmp, .nf = (uint64_t)run->sc->nf};
     m.cnt = calloc((size_t)nb * NBUCKET, sizeof(size_t));
     m.rb = calloc((size_t)nb * 3, sizeof(size_t));
     if (!m.cnt || !m.rb) {
@@ -716,7 +719,7 @@ void clash_octree_free(clash_run *run)
     oct_ws *W = run->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
-        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat);
+        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp);
     }
     free(W);
     run->oct_ws = NULL;

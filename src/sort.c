@@ -52,9 +52,11 @@ int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
     return 0;
 }
 
-size_t clash_sort_unique_u64(uint64_t *a, size_t n)
+size_t clash_sort_unique_u64(uint64_t *a, size_t n) { return clash_sort_unique_u64_tmp(a, n, NULL); }
+
+size_t clash_sort_unique_u64_tmp(uint64_t *a, size_t n, uint64_t *tmp)
 {
-    if (clash_sort_u64(a, n, NULL)) return (size_t)-1;
+    if (clash_sort_u64(a, n, tmp)) return (size_t)-1;
     size_t m = 0;
     for (size_t i = 0; i < n; ++i)
         if (m == 0 || a[m - 1] != a[i]) a[m++] = a[i];

@@ -14,5 +14,7 @@
 int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp);
 /* Sorts, then removes duplicates; returns the new length (or (size_t)-1 on allocation failure). */
 size_t clash_sort_unique_u64(uint64_t *a, size_t n);
+/* The same with a scratch array of n keys (NULL: allocated). */
+size_t clash_sort_unique_u64_tmp(uint64_t *a, size_t n, uint64_t *tmp);
 
 #endif
