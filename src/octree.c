@@ -280,6 +280,19 @@ static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, con
 static const uint8_t MASK_X[4] = {0x00, 0x55, 0xAA, 0xFF};
 static const uint8_t MASK_Y[4] = {0x00, 0x33, 0xCC, 0xFF};
 static const uint8_t MASK_Z[4] = {0x00, 0x0F, 0xF0, 0xFF};
+/* EXPAND[k]: byte c is bit c of k */
+#define EXP1(k)                                                                                              \
+    ((uint64_t)((k)&1) | (uint64_t)((k) >> 1 & 1) << 8 | (uint64_t)((k) >> 2 & 1) << 16 |                   \
+     (uint64_t)((k) >> 3 & 1) << 24 | (uint64_t)((k) >> 4 & 1) << 32 | (uint64_t)((k) >> 5 & 1) << 40 |     \
+     (uint64_t)((k) >> 6 & 1) << 48 | (uint64_t)((k) >> 7 & 1) << 56)
+#define EXP4(k) EXP1(k), EXP1((k) + 1), EXP1((k) + 2), EXP1((k) + 3)
+#define EXP16(k) EXP4(k), EXP4((k) + 4), EXP4((k) + 8), EXP4((k) + 12)
+#define EXP64(k) EXP16(k), EXP16((k) + 16), EXP16((k) + 32), EXP16((k) + 48)
+static const uint64_t EXPAND[256] = {EXP64(0), EXP64(64), EXP64(128), EXP64(192)};
+#undef EXP64
+#undef EXP16
+#undef EXP4
+#undef EXP1
 
 /* Descends cell (lo, size, level) holding faces [ofs, ofs+n) of s, which may
  * pair.  One pass gives each face the mask of the children its grown box
@@ -296,9 +309,15 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     const double up[3] = {m[0] + d, m[1] + d, m[2] + d}, dn[3] = {m[0] - d, m[1] - d, m[2] - d};
     if (scratch_bytes(s, n)) return -1;
     uint8_t *mk = s->st;
+    /* Counts as eight byte counters in one word (EXPAND: bit c of a mask
+     * to byte c), folded into cnt every 128 faces; "two objects" from the
+     * masks of the runs of one object's faces (the list is ascending, so
+     * each object's faces are one run): a child is mixed when two runs
+     * reach it.  No branch per child, none per face but the run change. */
     size_t cnt[8] = {0};
-    int32_t obj[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
-    uint8_t mixed = 0;
+    uint64_t acc = 0;
+    uint8_t mixed = 0, seen = 0, runm = 0;
+    int32_t prev = n ? run->face_obj[s->v[ofs]] : 0;
     const int self = run->cfg.self_collision;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = s->v[ofs + i];
@@ -308,13 +327,16 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
         const uint8_t k = MASK_X[xm] & MASK_Y[ym] & MASK_Z[zm];
         mk[i] = k;
         const int32_t o = run->face_obj[f];
-        for (unsigned b = k; b; b &= b - 1) {
-            const int c = __builtin_ctz(b);
-            cnt[c]++;
-            if (obj[c] < 0) obj[c] = o;
-            else if (obj[c] != o) mixed |= (uint8_t)(1u << c);
+        if (o != prev) mixed |= seen & runm, seen |= runm, runm = 0, prev = o;
+        runm |= k;
+        acc += EXPAND[k];
+        if ((i & 127) == 127) {
+            for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
+            acc = 0;
         }
     }
+    for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
+    mixed |= seen & runm;
     size_t total = 0, at[8];
     for (int c = 0; c < 8; ++c) {
         const int pairs = self ? cnt[c] >= 2 : (mixed >> c) & 1;
