@@ -73,6 +73,16 @@
 #include "pipeline.h"
 #include "sched/ranks.h"
 #include "sort.h"
+#ifdef S4PROF
+#include <stdio.h>
+#include <time.h>
+static double pnow(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+1e-9*t.tv_nsec;}
+double s4p[10]; long s4n;
+#define PT(k) do{double _t=pnow(); s4p[k]+=_t-_pt; _pt=_t;}while(0)
+__attribute__((destructor)) static void s4dump(void){ if(!s4n) return; fprintf(stderr,"S4PROF n=%ld:",s4n); for(int k=0;k<10;k++) fprintf(stderr," %d:%.3fms",k,1e3*s4p[k]/s4n); fprintf(stderr,"\n");}
+#else
+#define PT(k)
+#endif
 
 int clash_keybuf_push(clash_keybuf *b, uint64_t key)
 {
@@ -131,7 +141,8 @@ typedef struct oct_ws {
     uint8_t *pair;       /* binning: cells that may pair */
     struct bin_stat *stat; /* binning: bounds and edge sum per block */
     uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
-    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap;
+    int32_t *omm;        /* binning: per worker and cell, smallest and largest object */
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, ommcap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
@@ -527,6 +538,7 @@ typedef struct bin_ctx {
     uint32_t *faces;      /* cell lists, concatenated */
     const size_t *start;  /* [ncell + 1] */
     uint8_t *pair;        /* per cell: may hold a pair */
+    int32_t *omin, *omax; /* [worker][cell]: smallest and largest object seen (phase 1) */
     uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
     double inv;           /* 1 / cs */
     float of[3], invf, widef; /* ck_cell_codes: origin, 1 / cs, widening, in float */
@@ -548,37 +560,56 @@ static void bin_worker(int w, int T, void *p)
         }
         return;
     }
-    if (b->phase == 3) { /* cells [c0, c1): may they pair? */
-        const size_t c0 = b->ncell * (size_t)w / (size_t)T, c1 = b->ncell * (size_t)(w + 1) / (size_t)T;
-        for (size_t c = c0; c < c1; ++c)
-            b->pair[c] = (uint8_t)node_may_pair(run, b->faces + b->start[c], b->start[c + 1] - b->start[c]);
-        return;
-    }
     size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
     const size_t G = (size_t)b->G;
     uint32_t *restrict rng = b->rng;
     const uint32_t *restrict kept = run->kept;
-    uint32_t *restrict out = b->faces;
-    if (b->phase == 1)
-        /* The cells of the G^3 grid that each face's grown box touches
-         * (b->widef: see build_units). */
+    if (b->phase == 1) {
+        /* Counts, and for "may pair" the smallest and largest object of
+         * each cell (two objects: they differ), without a branch per face
+         * but for the faces in more than one cell (30%).  The cells of the
+         * G^3 grid that each face's grown box touches: b->widef, see
+         * build_units. */
+        int32_t *restrict mn = b->omin + (size_t)w * b->ncell, *restrict mx = b->omax + (size_t)w * b->ncell;
+        for (size_t c = 0; c < b->ncell; ++c) mn[c] = INT32_MAX, mx[c] = INT32_MIN;
         ck_cell_codes(k1 - k0, kept + k0, lo, hi, b->of, b->invf, b->widef, b->g, rng + k0);
-    for (size_t i = k0; i < k1; ++i) { /* phase 1: count; phase 2: scatter */
+        const int32_t *restrict fo = run->face_obj;
+        for (size_t i = k0; i < k1; ++i) {
+            const uint32_t r = rng[i];
+            const int32_t o = fo[kept[i]];
+            if (!(r & CK_CELL_MULTI)) {
+                cnt[r]++;
+                mn[r] = o < mn[r] ? o : mn[r], mx[r] = o > mx[r] ? o : mx[r];
+                continue;
+            }
+            const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                         z1 = r >> 25 & 31;
+            for (size_t z = z0; z <= z1; ++z)
+                for (size_t y = y0; y <= y1; ++y)
+                    for (size_t x = x0; x <= x1; ++x) {
+                        const size_t c = (z * G + y) * G + x;
+                        cnt[c]++;
+                        mn[c] = o < mn[c] ? o : mn[c], mx[c] = o > mx[c] ? o : mx[c];
+                    }
+        }
+        return;
+    }
+    /* phase 2: scatter the faces of the cells that may pair */
+    const uint8_t *restrict pair = b->pair;
+    uint32_t *restrict out = b->faces;
+    for (size_t i = k0; i < k1; ++i) {
         const uint32_t r = rng[i];
         if (!(r & CK_CELL_MULTI)) {
-            if (b->phase == 1) cnt[r]++;
-            else out[cnt[r]++] = kept[i];
+            if (pair[r]) out[cnt[r]++] = kept[i];
             continue;
         }
         const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
                      z1 = r >> 25 & 31;
         for (size_t z = z0; z <= z1; ++z)
             for (size_t y = y0; y <= y1; ++y) {
-                size_t *row = cnt + (z * G + y) * G;
-                if (b->phase == 1)
-                    for (size_t x = x0; x <= x1; ++x) row[x]++;
-                else
-                    for (size_t x = x0; x <= x1; ++x) out[row[x]++] = kept[i];
+                const size_t row = (z * G + y) * G;
+                for (size_t x = x0; x <= x1; ++x)
+                    if (pair[row + x]) out[cnt[row + x]++] = kept[i];
             }
     }
 }
@@ -594,6 +625,9 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
     if (ws_grow(&W->rng, &W->rngcap, nk, sizeof(uint32_t))) return -1;
     us->faces = &W->uf;
     W->uf.n = 0;
+#ifdef S4PROF
+    double _pt = pnow();
+#endif
     bin_ctx b = {.run = run};
     b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
     if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
@@ -601,6 +635,7 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
     clash_exec ex = run->exec;
     ex.threads = T;
     clash_spmd(&ex, bin_worker, &b);
+    PT(0);
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
     for (size_t k = 0; k < b.nblock; ++k) {
@@ -638,34 +673,48 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
     b.invf = (float)b.inv;
     b.widef = (float)(run->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
     if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
-        ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1))
+        ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1) ||
+        ws_grow(&W->omm, &W->ommcap, 2 * (size_t)T * b.ncell, sizeof(int32_t)))
         return -1;
     size_t *start = W->start;
-    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng;
+    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng, b.omin = W->omm, b.omax = W->omm + (size_t)T * b.ncell;
     memset(b.cnt, 0, (size_t)T * b.ncell * sizeof *b.cnt);
     us->cap = 1024;
     us->u = malloc(sizeof(unit) * us->cap);
     int rc = -1;
     if (!us->u) goto out;
+    PT(1);
     b.phase = 1;
     clash_spmd(&ex, bin_worker, &b);
+    PT(2);
+    /* May a cell pair: two objects in it (or, with self-collision, two
+     * faces)?  Only those cells get lists. */
     size_t total = 0;
+    const int self = run->cfg.self_collision;
     for (size_t c = 0; c < b.ncell; ++c) {
+        size_t n = 0;
+        int32_t mn = INT32_MAX, mx = INT32_MIN;
+        for (int w = 0; w < T; ++w) {
+            const size_t k = (size_t)w * b.ncell + c;
+            n += b.cnt[k];
+            mn = b.omin[k] < mn ? b.omin[k] : mn, mx = b.omax[k] > mx ? b.omax[k] : mx;
+        }
+        b.pair[c] = (uint8_t)(self ? n >= 2 : n >= 2 && mn != mx);
         start[c] = total;
         for (int w = 0; w < T; ++w) {
             size_t *k = &b.cnt[(size_t)w * b.ncell + c];
-            const size_t n = *k;
-            *k = total, total += n;
+            const size_t m = b.pair[c] ? *k : 0;
+            *k = total, total += m;
         }
     }
     start[b.ncell] = total;
     if (scratch_reserve(us->faces, total)) goto out;
     b.faces = us->faces->v, b.start = start;
     us->faces->n = total;
+    PT(3);
     b.phase = 2;
     clash_spmd(&ex, bin_worker, &b);
-    b.phase = 3;
-    clash_spmd(&ex, bin_worker, &b);
+    PT(4);
     const size_t G = (size_t)b.G;
     for (size_t c = 0; c < b.ncell; ++c) {
         if (!b.pair[c]) continue;
@@ -710,6 +759,7 @@ out:
             us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, mark, m};
         }
     }
+    PT(6);
     us->cost = malloc(sizeof(double) * (us->n + 1));
     us->order = malloc(sizeof(int64_t) * (us->n + 1));
     if (!us->cost || !us->order) return -1;
@@ -741,7 +791,7 @@ void clash_octree_free(clash_run *run)
     oct_ws *W = run->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
-        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp);
+        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->omm);
     }
     free(W);
     run->oct_ws = NULL;
@@ -755,7 +805,13 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
+#ifdef S4PROF
+    s4n++;
+#endif
     int rc = build_units(run, W, &us);
+#ifdef S4PROF
+    double _pt = pnow();
+#endif
     if (rc == 1) return CLASH_OK;
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
@@ -763,7 +819,9 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     c.units = us.u, c.unit_faces = us.faces->v, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
+    PT(7);
     if (merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    PT(8);
     unitset_free(&us);
     return CLASH_OK;
 oom:
