@@ -28,9 +28,12 @@
  *
  * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
  * that may pair, found by binning in parallel rather than by descending:
- * every worker bins its block of the kept faces into the grid (count, then
- * scatter at positions ordered by cell and then by worker, so every cell's
- * list is ascending whatever the team size).  A unit holding more than 1/32
+ * every worker bins its block of the kept faces into the grid (the cells of
+ * each face from an AVX2 gather kernel, kernels/cells.c; count, with the
+ * smallest and largest object of each cell, which says whether it may
+ * pair; then scatter into the cells that may, at positions ordered by cell
+ * and then by worker, so every cell's list is ascending whatever the team
+ * size).  A unit holding more than 1/32
  * of the kept faces (at least 256) is split further: a big object pair is
  * spread over many subtrees and cannot starve the others (Zachmann §3.10:
  * often one pair of objects holds almost all candidates).  The unit list
@@ -42,8 +45,9 @@
  * for dynamic, stealing and producer-consumer the units go largest first.
  * Each worker appends candidates to its own buffer (run->wbuf), and the
  * buffers are merged by a parallel bucket sort (merge_keys): count keys per
- * bucket of face numbers, scatter into place, sort and de-duplicate each
- * worker's run of buckets, then close the gaps.  The sorted unique set is
+ * bucket of first face numbers (4096 buckets), scatter into place, sort
+ * each bucket, de-duplicate each worker's run of buckets, then close the
+ * gaps.  The sorted unique set is
  * the same whatever ran where.
  *
  * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
@@ -554,7 +558,6 @@ typedef struct bin_ctx {
     size_t ncell;
     size_t *cnt;          /* [worker][cell]: counts, then scatter positions */
     uint32_t *faces;      /* cell lists, concatenated */
-    const size_t *start;  /* [ncell + 1] */
     uint8_t *pair;        /* per cell: may hold a pair */
     int32_t *omin, *omax; /* [worker][cell]: smallest and largest object seen (phase 1) */
     uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
@@ -727,7 +730,7 @@ static int build_units(clash_run *run, oct_ws *W, unitset *us)
     }
     start[b.ncell] = total;
     if (scratch_reserve(us->faces, total)) goto out;
-    b.faces = us->faces->v, b.start = start;
+    b.faces = us->faces->v;
     us->faces->n = total;
     PT(3);
     b.phase = 2;
