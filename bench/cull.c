@@ -93,12 +93,13 @@ int clash_bench_cull(int argc, char **argv)
         return 2;
     }
     double *tot = calloc((size_t)nt * (size_t)repeat, sizeof(double));
-    double *ratio = calloc((size_t)nt * ((size_t)repeat * (size_t)steps + (size_t)block), sizeof(double));
-    int64_t *kept = calloc((size_t)steps, sizeof(int64_t)), *nk = calloc((size_t)nt * (size_t)steps, sizeof(int64_t));
+    double *ratio = calloc((size_t)nt * (size_t)repeat * (size_t)steps, sizeof(double));
+    double *sec = calloc((size_t)nt * (size_t)block, sizeof(double)); /* one block's S3 times, [team][step] */
+    int64_t *nk = calloc((size_t)nt * (size_t)steps, sizeof(int64_t)); /* kept faces, [team][step] */
     clash_run *run[MAXT] = {0};
     double busy[MAXT][3] = {{0}}; /* S3 wall, fastest and slowest worker's busy time */
     int rc = 0, nratio = 0;
-    if (!tot || !ratio || !kept || !nk) {
+    if (!tot || !ratio || !sec || !nk) {
         fprintf(stderr, "clash: error: bench cull: out of memory\n");
         rc = 1;
         goto out;
@@ -115,7 +116,6 @@ int clash_bench_cull(int argc, char **argv)
         }
         /* blocks of `block` steps: every run does steps [b, b + block), then
          * the next run (the order reversed every block) */
-        double *sec = ratio + (size_t)nt * (size_t)repeat * (size_t)steps; /* [nt][block] */
         for (int b = 1; b <= steps && !rc; b += block) {
             const int e = b + block - 1 < steps ? b + block - 1 : steps;
             for (int k = 0; k < nt && !rc; ++k) {
@@ -132,8 +132,7 @@ int clash_bench_cull(int argc, char **argv)
                     if (pass && s > b) /* summed like tot: after the warm-up, not a block's first step */
                         busy[t][0] += st.seconds[CLASH_S3_CULL], busy[t][1] += st.worker_min_s[CLASH_S3_CULL],
                             busy[t][2] += st.worker_max_s[CLASH_S3_CULL];
-                    if (t == 0) kept[s - 1] = st.faces_kept;
-                    else nk[(size_t)t * (size_t)steps + (size_t)(s - 1)] = st.faces_kept;
+                    nk[(size_t)t * (size_t)steps + (size_t)(s - 1)] = st.faces_kept;
                 }
             }
             if (pass == 0 || rc) continue;
@@ -149,10 +148,10 @@ int clash_bench_cull(int argc, char **argv)
         }
         for (int t = 1; t < nt && !rc; ++t)
             for (int s = 1; s <= steps; ++s)
-                if (nk[(size_t)t * (size_t)steps + (size_t)(s - 1)] != kept[s - 1]) {
+                if (nk[(size_t)t * (size_t)steps + (size_t)(s - 1)] != nk[s - 1]) {
                     fprintf(stderr, "clash: error: bench cull: step %d: %d threads kept %lld faces, %d kept %lld\n", s,
                             threads[t], (long long)nk[(size_t)t * (size_t)steps + (size_t)(s - 1)], threads[0],
-                            (long long)kept[s - 1]);
+                            (long long)nk[s - 1]);
                     rc = 1;
                     break;
                 }
@@ -177,17 +176,21 @@ int clash_bench_cull(int argc, char **argv)
                    median(ratio + (size_t)t * (size_t)repeat * (size_t)steps, nratio));
         printf("\n");
         if (t > 0 && busy[t][0] > 0 && busy[0][0] > 0)
+        {
             printf("        where it goes: slowest worker busy %.1f%% of S3, fastest %.1f%% (imbalance), the rest outside "
-                   "the loop; work of all workers %+.1f%% against 1 thread\n",
-                   100 * busy[t][2] / busy[t][0], 100 * busy[t][1] / busy[t][0],
-                   threads[t] == 2 ? 100 * ((busy[t][1] + busy[t][2]) / busy[0][2] - 1) : 0.0);
+                   "the loop",
+                   100 * busy[t][2] / busy[t][0], 100 * busy[t][1] / busy[t][0]);
+            if (threads[t] == 2 && threads[0] == 1) /* the two workers' busy times against the single thread's */
+                printf("; work of all workers %+.1f%% against 1 thread", 100 * ((busy[t][1] + busy[t][2]) / busy[0][2] - 1));
+            printf("\n");
+        }
     }
     long long k = 0;
-    for (int s = 0; s < steps; ++s) k += kept[s];
+    for (int s = 0; s < steps; ++s) k += nk[s];
     printf("kept=%lld faces over the steps, equal for every team\n", k);
 out:
     for (int t = 0; t < nt; ++t) clash_run_destroy(run[t]);
-    free(tot), free(ratio), free(kept), free(nk);
+    free(tot), free(ratio), free(sec), free(nk);
     clash_scene_destroy(sc);
     return rc;
 bad:
