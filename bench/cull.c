@@ -175,8 +175,7 @@ int clash_bench_cull(int argc, char **argv)
             printf("  speed-up %.2f (best passes: %.2f; same-step ratios: median %.2f)", base / m, best / v[0],
                    median(ratio + (size_t)t * (size_t)repeat * (size_t)steps, nratio));
         printf("\n");
-        if (t > 0 && busy[t][0] > 0 && busy[0][0] > 0)
-        {
+        if (t > 0 && busy[t][0] > 0 && busy[0][0] > 0) {
             printf("        where it goes: slowest worker busy %.1f%% of S3, fastest %.1f%% (imbalance), the rest outside "
                    "the loop",
                    100 * busy[t][2] / busy[t][0], 100 * busy[t][1] / busy[t][0]);
