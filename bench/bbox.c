@@ -43,10 +43,10 @@
 
 #include "bench/bench.h"
 #include "bench/stream.h"
-#include "finegrain.h"
-#include "pipeline.h"
-#include "scene.h"
-#include "scene_desc.h"
+#include "stages/finegrain.h"
+#include "core/run.h"
+#include "store/scene.h"
+#include "io/scene_desc.h"
 
 int clash_bench_bbox(int argc, char **argv);
 

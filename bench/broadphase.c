@@ -12,8 +12,8 @@
  * pairs): the workload the peers in bench/peers run on the same file.
  *
  * --boxes times each method R times (default 5) on T threads (default 1):
- *   sap  sort-and-sweep in y-z columns (src/broad_sap.c),
- *   bvh  Morton-built object BVH, one query per box (src/broad_bvh.c);
+ *   sap  sort-and-sweep in y-z columns (src/stages/broad_sap.c),
+ *   bvh  Morton-built object BVH, one query per box (src/stages/broad_bvh.c);
  * prints one line per method (best, median), checks that all methods find
  * the same pair set (sorted keys compared), and ends with the line
  *   pairs=<count> seconds=<best of R>
@@ -27,8 +27,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "broad.h"
-#include "sort.h"
+#include "stages/broad.h"
+#include "base/sort.h"
 
 int clash_bench_broadphase(int argc, char **argv);
 

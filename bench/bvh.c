@@ -46,11 +46,12 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bvh.h"
-#include "generators.h"
+#include "core/bvh.h"
+#include "store/generators.h"
 #include "kernels/kernels.h"
-#include "pipeline.h"
-#include "scene.h"
+#include "core/run.h"
+#include "io/scene_desc.h"
+#include "store/scene.h"
 
 int clash_bench_bvh(int argc, char **argv);
 

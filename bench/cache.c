@@ -44,12 +44,12 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "error.h"
-#include "generators.h"
-#include "mesh.h"
-#include "profile.h"
-#include "report.h"
-#include "scene.h"
+#include "base/error.h"
+#include "store/generators.h"
+#include "store/mesh.h"
+#include "profile/profile.h"
+#include "out/report.h"
+#include "store/scene.h"
 
 int clash_bench_cache(int argc, char **argv);
 

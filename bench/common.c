@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "error.h"
+#include "base/error.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
-#include "scene.h"
-#include "scene_desc.h"
+#include "store/scene.h"
+#include "io/scene_desc.h"
 
 int bench_fail(const bench_opts *o, int code, const char *fmt, ...)
 {

@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "clash/clash.h"
-#include "report.h"
+#include "out/report.h"
 
 typedef struct bench_opts {
     const char *suite;

@@ -32,8 +32,8 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "error.h"
-#include "scene.h"
+#include "base/error.h"
+#include "store/scene.h"
 
 #define MAX_MESHES 16
 #define MAX_DIST 32

@@ -1,11 +1,9 @@
 /*
- * parallel.c — SPMD on OpenMP or the pthreads pool, and the partitions and
- * strategies built on it.  See sched.h.
- *
- * The OpenMP backend is one `omp parallel` region per call; inside it each
- * worker computes its own share from its number, so the partition is explicit
- * and identical to the pool's.  Without OpenMP (-DCLASH_WITH_OPENMP=OFF) the
- * omp backend runs the team's shares one after another on the caller.
+ * parallel.c — the partitions and strategies built on SPMD (spmd.c): the
+ * fine-grain loop clash_par_for (chunk or stride) and the coarse-grain task
+ * distribution clash_par_tasks, which runs static chunk, static stride and
+ * dynamic here and hands stealing and producer-consumer to strategies.c.
+ * See sched.h.
  */
 #include "sched/sched.h"
 
@@ -19,70 +17,6 @@
 #if CLASH_HAVE_OPENMP
 #include <omp.h>
 #endif
-
-int clash_sched_cores(void)
-{
-#if defined(CPU_COUNT)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0) return n;
-    }
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
-int clash_sched_threads(int requested) { return requested > 0 ? requested : clash_sched_cores(); }
-
-int clash_sched_backend_available(int backend)
-{
-    return backend == CLASH_BACKEND_OMP || (backend == CLASH_BACKEND_PTHREADS && clash_pool_spmd(0, NULL, NULL) == 0);
-}
-
-/* Per-worker busy time (clash_exec.worker_seconds): the worker's function
- * wrapped between two clock reads, added to the worker's own cache line. */
-typedef struct timed_ctx {
-    clash_spmd_fn fn;
-    void *ctx;
-    double *slots;
-} timed_ctx;
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void timed_worker(int w, int T, void *p)
-{
-    const timed_ctx *tc = p;
-    const double t0 = wall_now();
-    tc->fn(w, T, tc->ctx);
-    tc->slots[(size_t)w * (CLASH_CACHE_LINE / sizeof(double))] += wall_now() - t0;
-}
-
-void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
-{
-    const int T = ex->threads > 0 ? ex->threads : 1;
-    timed_ctx tc;
-    if (ex->worker_seconds) {
-        tc = (timed_ctx){fn, ctx, ex->worker_seconds};
-        fn = timed_worker, ctx = &tc;
-    }
-    if (T == 1) {
-        fn(0, 1, ctx);
-        return;
-    }
-    if (ex->backend == CLASH_BACKEND_PTHREADS && clash_pool_spmd(T, fn, ctx) == 0) return;
-#if CLASH_HAVE_OPENMP
-#pragma omp parallel num_threads(T)
-    fn(omp_get_thread_num(), omp_get_num_threads(), ctx);
-#else
-    for (int w = 0; w < T; ++w) fn(w, T, ctx);
-#endif
-}
 
 /* ---- fine grain ------------------------------------------------------------------ */
 

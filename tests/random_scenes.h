@@ -20,9 +20,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "generators.h"
-#include "pipeline.h"
-#include "scene.h"
+#include "store/generators.h"
+#include "core/run.h"
+#include "io/scene_desc.h"
+#include "store/scene.h"
 
 static uint64_t rs_state = 0x1234567u;
 static inline double urand(void)

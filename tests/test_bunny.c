@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "scene.h"
+#include "io/scene_desc.h"
+#include "store/scene.h"
 
 static clash_pair *run_pairs(clash_scene *sc, int midphase, int threads, size_t *n, clash_step_stats *st)
 {

@@ -25,15 +25,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broad.h"
-#include "bvh.h"
+#include "stages/broad.h"
+#include "core/bvh.h"
 #include "check.h"
 #include "random_scenes.h"
-#include "generators.h"
+#include "store/generators.h"
 #include "kernels/bvh_kernels.h"
-#include "pipeline.h"
-#include "scene.h"
-#include "sort.h"
+#include "core/run.h"
+#include "store/scene.h"
+#include "base/sort.h"
 
 static void test_kernels(void)
 {

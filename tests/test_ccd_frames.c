@@ -18,9 +18,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "mesh.h"
-#include "scene.h"
-#include "sort.h"
+#include "io/mesh_io.h"
+#include "io/scene_desc.h"
+#include "store/scene.h"
+#include "base/sort.h"
 
 static cJSON *load_json(const char *path)
 {

@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "clash/clash.h"
-#include "report.h"
+#include "out/report.h"
 #include "sched/sched.h"
 
 typedef struct result {

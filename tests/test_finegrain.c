@@ -19,8 +19,8 @@
 
 #include "check.h"
 #include "kernels/kernels.h"
-#include "pipeline.h"
-#include "scene.h"
+#include "core/run.h"
+#include "store/scene.h"
 #include "sched/sched.h"
 
 /* ---- the pool ---------------------------------------------------------------------- */

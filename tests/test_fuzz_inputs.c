@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "mesh.h"
-#include "scene_desc.h"
+#include "io/mesh_io.h"
+#include "io/scene_desc.h"
 
 static long files;
 

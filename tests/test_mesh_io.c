@@ -1,5 +1,5 @@
 /*
- * test_mesh_io.c — the mesh readers (src/mesh_*.c): OBJ, PLY, STL, OFF.
+ * test_mesh_io.c — the mesh readers (src/io/mesh_*.c): OBJ, PLY, STL, OFF.
  *
  * Three parts:
  *   1. every mesh of ../shared/data loads with the right vertex and face
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "mesh.h"
+#include "io/mesh_io.h"
 
 #define GOOD_DIR CLASH_TEST_DIR "/data/mesh"
 #define BAD_DIR CLASH_TEST_DIR "/data/mesh/bad"

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "pipeline.h"
-#include "scene.h"
+#include "core/run.h"
+#include "io/scene_desc.h"
+#include "store/scene.h"
 
 static clash_scene *box_scene(const double pos[3], const double rot[3], const double vel[3], const double ang[3],
                               double scale)

@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "random_scenes.h"
-#include "scene.h"
+#include "store/scene.h"
 
 static const int sphere_faces[4] = {8, 24, 48, 80};
 

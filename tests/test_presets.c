@@ -1,5 +1,5 @@
 /*
- * test_presets.c — the named scenes (src/presets.c).
+ * test_presets.c — the named scenes (src/io/presets.c).
  *
  * Every name of clash_preset_names() builds.  The papers' Table 1 scenes
  * have the right object count, 168-face spheres of scale 1.9 (diameter 3.8),
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "scene_desc.h"
+#include "io/scene_desc.h"
 
 static int str_eq(const char *a, const char *b)
 {

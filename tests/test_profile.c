@@ -1,7 +1,7 @@
 /*
  * test_profile.c — counter sources, their detection and their failure path,
  * the callgrind dump parser, per-worker timers, and the `counters:` section
- * of the run report (src/profile.c, src/report.c, the profile command).
+ * of the run report (src/profile/profile.c, src/out/report.c, the profile command).
  *
  * Detection is checked against an independent probe: the test calls
  * perf_event_open itself and expects the perf source exactly when that
@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "profile.h"
-#include "report.h"
+#include "profile/profile.h"
+#include "out/report.h"
 
 static int perf_works(int *err_out)
 {

@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "random_scenes.h"
-#include "vtk.h"
+#include "out/vtk.h"
 
 static const int FACES[4] = {48, 80, 120, 168};
 static char dir[64];

@@ -1,5 +1,5 @@
 /*
- * test_scene_json.c — the clash-scene/1 reader (src/scene_json.c).
+ * test_scene_json.c — the clash-scene/1 reader (src/io/scene_json.c).
  *
  * Valid scenes: the CONTRACT.md example verbatim (every field, paths joined
  * to the base folder), a deforming "frames" scene, and a minimal scene whose
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "scene_desc.h"
+#include "io/scene_desc.h"
 
 /* The example of CONTRACT.md, "Scene file", verbatim. */
 static const char contract_example[] =

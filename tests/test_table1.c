@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "scene.h"
+#include "store/scene.h"
 
 static void run_preset(const char *name, int centre_step)
 {

@@ -1,5 +1,5 @@
 /*
- * test_vtk.c — the ParaView time series of `clash run --vtk DIR` (src/vtk.c).
+ * test_vtk.c — the ParaView time series of `clash run --vtk DIR` (src/out/vtk.c).
  *
  * A small two-sphere scene that collides after a few steps is run through
  * the C API with the writer attached; the files are then read back with a
@@ -26,10 +26,10 @@
 
 #include "check.h"
 #include "clash/clash.h"
-#include "error.h"
-#include "scene.h"
-#include "scene_desc.h"
-#include "vtk.h"
+#include "base/error.h"
+#include "store/scene.h"
+#include "io/scene_desc.h"
+#include "out/vtk.h"
 
 #define STEPS 8
 

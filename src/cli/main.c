@@ -20,15 +20,15 @@
 
 #include "bench/bench.h"
 #include "cli/options.h"
-#include "error.h"
-#include "report.h"
+#include "base/error.h"
+#include "out/report.h"
 #include "sched/bind.h"
 #include "sched/ranks.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
-#include "vtk.h"
+#include "out/vtk.h"
 #include "cli/profile_cmd.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)

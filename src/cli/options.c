@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "profile.h"
+#include "base/error.h"
+#include "profile/profile.h"
 
 void clash_cli_usage(FILE *f)
 {

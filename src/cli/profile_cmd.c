@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "cli/profile_cmd.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 /* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
 static int find_valgrind(char *out, size_t n)

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mesh.h"
+#include "io/mesh_io.h"
 
 #ifndef FUZZ_FORMAT
 #error "FUZZ_FORMAT must be 'o', 'p', 's' or 'f'"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene_desc.h"
+#include "io/scene_desc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,26 @@
+/*
+ * mem.c — aligned, padded, zero-filled allocation for the store's and the
+ * stages' arrays (ARCHITECTURE.md, "Data layout": every array 64-byte aligned,
+ * padded to whole cache lines, so that vector loops may read a full line).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+void *clash_aligned_calloc(size_t n, size_t sz)
+{
+    if (sz && n > (SIZE_MAX - 64) / sz) return NULL;
+    size_t bytes = (n * sz + 63) & ~(size_t)63;
+    if (!bytes) bytes = 64;
+    void *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+size_t clash_padded_bytes(size_t n, size_t sz)
+{
+    size_t b = (n * sz + 63) & ~(size_t)63;
+    return b ? b : 64;
+}

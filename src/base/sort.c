@@ -1,0 +1,64 @@
+/*
+ * sort.c — LSD radix sort of uint64 keys, 8 bits per pass, skipping passes
+ * whose digit is the same for every key (common: face ids use few bits).
+ */
+#include "base/sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
+{
+    if (n < 2) return 0;
+    if (n < 64) { /* insertion sort */
+        for (size_t i = 1; i < n; ++i) {
+            uint64_t v = a[i];
+            size_t j = i;
+            while (j > 0 && a[j - 1] > v) a[j] = a[j - 1], --j;
+            a[j] = v;
+        }
+        return 0;
+    }
+    uint64_t *own = NULL;
+    if (!tmp) {
+        tmp = own = malloc(n * sizeof *tmp);
+        if (!tmp) return -1;
+    }
+    /* 8 digits of 8 bits: the histograms (16 KiB) live on the stack, so
+     * sorting many small buckets costs no allocation or clearing of
+     * large tables. */
+    size_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t k = a[i];
+        for (int p = 0; p < 8; ++p) count[p][(k >> (8 * p)) & 0xff]++;
+    }
+    uint64_t *src = a, *dst = tmp;
+    for (int p = 0; p < 8; ++p) {
+        size_t *c = count[p];
+        if (c[(a[0] >> (8 * p)) & 0xff] == n) continue; /* all keys share this digit */
+        size_t sum = 0;
+        for (int d = 0; d < 256; ++d) {
+            const size_t t = c[d];
+            c[d] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
+        uint64_t *t = src;
+        src = dst, dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    free(own);
+    return 0;
+}
+
+size_t clash_sort_unique_u64(uint64_t *a, size_t n) { return clash_sort_unique_u64_tmp(a, n, NULL); }
+
+size_t clash_sort_unique_u64_tmp(uint64_t *a, size_t n, uint64_t *tmp)
+{
+    if (clash_sort_u64(a, n, tmp)) return (size_t)-1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (m == 0 || a[m - 1] != a[i]) a[m++] = a[i];
+    return m;
+}

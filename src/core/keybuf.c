@@ -1,0 +1,44 @@
+/*
+ * keybuf.c — the candidate key buffers the stages share: a growable array of
+ * uint64 keys per worker (core/run.h), and the merge of the workers' buffers
+ * into the run's sorted, unique candidate list (the BVH and bounding-box
+ * midphases; the octree merges its own buckets in parallel).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sort.h"
+#include "core/run.h"
+
+int clash_keybuf_push(clash_keybuf *b, uint64_t key)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        uint64_t *v = realloc(b->v, cap * sizeof *v);
+        if (!v) return -1;
+        b->v = v, b->cap = cap;
+    }
+    b->v[b->n++] = key;
+    return 0;
+}
+
+int clash_mid_gather(clash_run *run)
+{
+    size_t total = 0;
+    for (int w = 0; w < run->threads; ++w) total += run->wbuf[w].n;
+    if (total > run->cap_cand) {
+        uint64_t *nc = realloc(run->cand, total * sizeof *nc);
+        if (!nc) return -1;
+        run->cand = nc, run->cap_cand = total;
+    }
+    size_t n = 0;
+    for (int w = 0; w < run->threads; ++w) {
+        if (run->wbuf[w].n) memcpy(run->cand + n, run->wbuf[w].v, run->wbuf[w].n * sizeof(uint64_t));
+        n += run->wbuf[w].n;
+    }
+    n = clash_sort_unique_u64(run->cand, n);
+    if (n == (size_t)-1) return -1;
+    run->ncand = n;
+    return 0;
+}
+

@@ -1,0 +1,107 @@
+/*
+ * run.h — the run context: the scene, the resolved configuration and the
+ * per-stage buffers reused from step to step, which the stages (stages/)
+ * read and write and pipeline.c sequences.  Internal to src/.  Each field
+ * says which stage writes it; a stage reads only what earlier stages wrote.
+ *
+ * One step (pipeline.c) runs the stages of ARCHITECTURE.md in order:
+ *   S0 motion  S1 boxes  S2 broad  S3 cull  S4 mid  S5 narrow  S6 gather
+ * Candidate face pairs travel between S4 and S5 as uint64 keys
+ *   key = (uint64)global_face_a << 32 | global_face_b,  a < b,
+ * where a global face id is the face's index in the store (objects in scene
+ * order, faces in file order), so sorting keys sorts pairs canonically.
+ */
+#ifndef CLASH_CORE_RUN_H
+#define CLASH_CORE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clash/clash.h"
+#include "store/scene.h"
+#include "sched/sched.h"
+
+typedef struct clash_box {
+    float lo[3], hi[3];
+} clash_box;
+
+typedef struct clash_objpair {
+    int32_t a, b;      /* a <= b (a == b: self-collision of one object) */
+    clash_box region;  /* overlap region: box(a) ∩ box(b) */
+} clash_objpair;
+
+/* A growable array of uint64 keys, padded to its own cache lines so
+ * workers can each own one without false sharing. */
+typedef struct clash_keybuf {
+    uint64_t *v;
+    size_t n, cap;
+    char pad_[CLASH_CACHE_LINE - sizeof(uint64_t *) - 2 * sizeof(size_t)];
+} clash_keybuf;
+
+/* Appends key, growing the buffer (core/keybuf.c).  Returns -1 when out of memory. */
+int clash_keybuf_push(clash_keybuf *b, uint64_t key);
+
+struct clash_run {
+    clash_scene *sc;
+    clash_config cfg;              /* resolved: no field left "scene's" or "auto" except octree_level */
+    int threads;
+    clash_exec exec;               /* backend, team, partition, schedule */
+    int32_t *face_obj;             /* object of each global face */
+    float *lox, *loy, *loz, *hix, *hiy, *hiz;  /* S1 face boxes */
+    clash_box *obox;               /* S1 object boxes */
+    clash_objpair *op;             /* S2 */
+    size_t nop, cap_op;
+    int64_t *reg_ofs;              /* S3: CSR of region boxes per object, nobj+1 */
+    clash_box *regs;
+    uint8_t *keep;                 /* S3: flag per face */
+    uint32_t *kept;                /* S3: kept global faces, ascending */
+    size_t nkept;
+    clash_keybuf *wbuf;            /* S4: per-worker candidate buffers */
+    uint64_t *cand;                /* S4: sorted unique candidates */
+    size_t ncand, cap_cand;
+    uint8_t *hit;                  /* S5: flag per candidate */
+    size_t cap_hit;
+    clash_pair *pairs;             /* S6 */
+    size_t npairs, cap_pairs;
+    float delta;                   /* culling inflation this step (absolute) */
+    int level_used;
+    struct clash_finegrain *fg;    /* S1/S3 per-worker slots (finegrain.c) */
+    double *wsec;                  /* per-worker stage timers (profile.h), exec.worker_seconds */
+    /* BVH midphase (mid_bvh.c): per-object BVHs kept between steps, built on
+     * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
+    struct clash_bvh *bvh;
+    int bvh_built, bvh_builder;
+    void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
+    int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
+    int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
+    int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
+};
+
+/* Eligibility of a face pair for the narrow test: different objects, or the
+ * same object with self-collision on and no shared vertex. */
+static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_t fb)
+{
+    if (run->face_obj[fa] != run->face_obj[fb]) return 1;
+    if (!run->cfg.self_collision || fa == fb) return 0;
+    const clash_scene *sc = run->sc;
+    const int32_t a0 = sc->f0[fa], a1 = sc->f1[fa], a2 = sc->f2[fa];
+    const int32_t b0 = sc->f0[fb], b1 = sc->f1[fb], b2 = sc->f2[fb];
+    return !(a0 == b0 || a0 == b1 || a0 == b2 || a1 == b0 || a1 == b1 || a1 == b2 || a2 == b0 || a2 == b1 ||
+             a2 == b2);
+}
+
+/* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique (core/keybuf.c). */
+int clash_mid_gather(clash_run *run);
+
+/* The team size as a count for allocations (threads is always >= 1). */
+static inline size_t clash_team(const clash_run *r) { return r->threads > 0 ? (size_t)r->threads : 1; }
+
+/* Face boxes overlap, each grown by delta. */
+static inline int clash_faceboxes_overlap(const clash_run *r, uint32_t a, uint32_t b)
+{
+    const float d = 2 * r->delta;
+    return r->lox[a] <= r->hix[b] + d && r->lox[b] <= r->hix[a] + d && r->loy[a] <= r->hiy[b] + d &&
+           r->loy[b] <= r->hiy[a] + d && r->loz[a] <= r->hiz[b] + d && r->loz[b] <= r->hiz[a] + d;
+}
+
+#endif

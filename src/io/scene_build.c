@@ -1,0 +1,321 @@
+/*
+ * scene_build.c — a scene described by a clash-scene/1 file or a preset
+ * (scene_desc.h), turned into the store (store/scene.h): mesh files read,
+ * generators run, the store filled.
+ *
+ * Rigid scenes: every object is an instance of a mesh (file or generator),
+ * copied into the store's local-frame arrays lx/ly/lz; its pose moves it.
+ * Deforming scenes: a sequence of frame files with the same faces; the
+ * objects are the connected components of the mesh (or the whole mesh as
+ * one object).  Vertices and faces are grouped by object so every object
+ * owns a contiguous range; inside an object they keep the file's order, so
+ * a face's number inside its object is its rank among the object's faces
+ * in the file.  Vertices referenced by no face are dropped.
+ *
+ * Nothing is half-built: on any error everything allocated so far is freed
+ * and *out stays NULL.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "io/mesh_io.h"
+#include "io/scene_desc.h"
+#include "store/generators.h"
+#include "store/scene.h"
+
+/* Loads or generates mesh desc md, applying its own scale and centre. */
+static int load_mesh(const clash_mesh_desc *md, clash_mesh *m, clash_error *err)
+{
+    int rc;
+    switch (md->kind) {
+    case CLASH_MESH_SPHERE: rc = clash_gen_sphere(md->sphere_faces, m, err); break;
+    case CLASH_MESH_BOX: rc = clash_gen_box(m, err); break;
+    default: rc = clash_mesh_load(md->path, m, err); break;
+    }
+    if (rc) return rc;
+    double c[3] = {0, 0, 0};
+    if (md->center && m->nverts > 0) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int64_t v = 0; v < m->nverts; ++v)
+            for (int d = 0; d < 3; ++d) {
+                lo[d] = fmin(lo[d], m->xyz[3 * v + d]);
+                hi[d] = fmax(hi[d], m->xyz[3 * v + d]);
+            }
+        for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
+    }
+    const double s = md->scale > 0 ? md->scale : 1.0;
+    for (int64_t v = 0; v < m->nverts; ++v)
+        for (int d = 0; d < 3; ++d) {
+            double x = (m->xyz[3 * v + d] - c[d]) * s;
+            if (!isfinite(x) || fabs(x) > 3.0e38) {
+                const char *label = md->kind == CLASH_MESH_FILE ? md->path : md->name;
+                clash_mesh_free(m);
+                return clash_fail(err, CLASH_EINPUT, "%s: vertex %lld: coordinate out of float range after scaling",
+                                  label, (long long)v + 1);
+            }
+            m->xyz[3 * v + d] = x;
+        }
+    return CLASH_OK;
+}
+
+static int build_rigid(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
+{
+    if (d->nobjects <= 0) return clash_fail(err, CLASH_EINPUT, "%s: scene has no objects", sc->name);
+    clash_mesh *meshes = calloc((size_t)d->nmeshes, sizeof(clash_mesh));
+    int *used = calloc((size_t)d->nmeshes, sizeof(int));
+    int rc = CLASH_OK;
+    if (!meshes || !used) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+        goto done;
+    }
+    for (int o = 0; o < d->nobjects; ++o) {
+        const int mi = d->objects[o].mesh;
+        if (mi < 0 || mi >= d->nmeshes) {
+            rc = clash_fail(err, CLASH_EINPUT, "%s: objects[%d].mesh: no such mesh", sc->name, o);
+            goto done;
+        }
+        used[mi] = 1;
+    }
+    for (int mi = 0; mi < d->nmeshes; ++mi)
+        if (used[mi] && (rc = load_mesh(&d->meshes[mi], &meshes[mi], err))) goto done;
+    int64_t nv = 0, nf = 0;
+    for (int o = 0; o < d->nobjects; ++o) {
+        nv += meshes[d->objects[o].mesh].nverts;
+        nf += meshes[d->objects[o].mesh].nfaces;
+    }
+    if (nv > INT32_MAX || nf > UINT32_MAX) {
+        rc = clash_fail(err, CLASH_EINPUT, "%s: scene too large (%lld vertices)", sc->name, (long long)nv);
+        goto done;
+    }
+    if (!clash_store_alloc(sc, d->nobjects, nv, nf, 1)) {
+        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
+        goto done;
+    }
+    int64_t v0 = 0, f0 = 0;
+    for (int o = 0; o < d->nobjects; ++o) {
+        const clash_object_desc *od = &d->objects[o];
+        const clash_mesh *m = &meshes[od->mesh];
+        sc->vofs[o] = v0;
+        sc->fofs[o] = f0;
+        for (int64_t v = 0; v < m->nverts; ++v) {
+            sc->lx[v0 + v] = (float)m->xyz[3 * v + 0];
+            sc->ly[v0 + v] = (float)m->xyz[3 * v + 1];
+            sc->lz[v0 + v] = (float)m->xyz[3 * v + 2];
+        }
+        for (int64_t f = 0; f < m->nfaces; ++f) {
+            sc->f0[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 0]);
+            sc->f1[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 1]);
+            sc->f2[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 2]);
+        }
+        clash_pose *p = &sc->pose[o];
+        p->scale = od->scale > 0 ? od->scale : 1.0;
+        memcpy(p->position, od->position, sizeof p->position);
+        memcpy(p->rotation_deg, od->rotation_deg, sizeof p->rotation_deg);
+        memcpy(p->velocity, od->velocity, sizeof p->velocity);
+        memcpy(p->angular_velocity_deg, od->angular_velocity_deg, sizeof p->angular_velocity_deg);
+        v0 += m->nverts;
+        f0 += m->nfaces;
+    }
+    sc->vofs[d->nobjects] = v0;
+    sc->fofs[d->nobjects] = f0;
+done:
+    if (meshes)
+        for (int mi = 0; mi < d->nmeshes; ++mi) clash_mesh_free(&meshes[mi]);
+    free(meshes);
+    free(used);
+    return rc;
+}
+
+static int64_t uf_find(int64_t *parent, int64_t a)
+{
+    while (parent[a] != a) {
+        parent[a] = parent[parent[a]];
+        a = parent[a];
+    }
+    return a;
+}
+
+static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
+{
+    if (d->nframes < 2) return clash_fail(err, CLASH_EINPUT, "%s: frames: at least 2 files needed", sc->name);
+    int rc = CLASH_OK;
+    clash_mesh first = {0}, m = {0};
+    int64_t *parent = NULL, *vmap = NULL, *comp_of_root = NULL, *vcount = NULL, *fcount = NULL;
+    int64_t *forder = NULL;
+    if ((rc = clash_mesh_load(d->frame_files[0], &first, err))) return rc;
+    const int64_t nv_in = first.nverts, nf = first.nfaces;
+    if (nv_in > INT32_MAX || nf > UINT32_MAX) {
+        rc = clash_fail(err, CLASH_EINPUT, "%s: mesh too large", d->frame_files[0]);
+        goto done;
+    }
+    parent = malloc(sizeof(int64_t) * (size_t)nv_in);
+    vmap = malloc(sizeof(int64_t) * (size_t)nv_in);
+    comp_of_root = malloc(sizeof(int64_t) * (size_t)nv_in);
+    forder = malloc(sizeof(int64_t) * (size_t)(nf ? nf : 1));
+    if (!parent || !vmap || !comp_of_root || !forder) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+        goto done;
+    }
+    /* Connected components of faces through shared vertices (union-find). */
+    for (int64_t v = 0; v < nv_in; ++v) parent[v] = v, vmap[v] = -1, comp_of_root[v] = -1;
+    const int single = d->frames_objects == CLASH_FRAMES_SINGLE;
+    for (int64_t f = 0; f < nf && !single; ++f) {
+        int64_t a = uf_find(parent, first.tri[3 * f]);
+        for (int k = 1; k < 3; ++k) {
+            int64_t b = uf_find(parent, first.tri[3 * f + k]);
+            if (a != b) parent[b < a ? a : b] = b < a ? b : a;  /* smaller root wins: deterministic */
+            a = a < b ? a : b;
+        }
+    }
+    /* Components numbered by their first face in file order. */
+    int nobj = 0;
+    for (int64_t f = 0; f < nf; ++f) {
+        int64_t r = single ? 0 : uf_find(parent, first.tri[3 * f]);
+        if (comp_of_root[r] < 0) comp_of_root[r] = nobj++;
+    }
+    vcount = calloc((size_t)nobj + 1, sizeof(int64_t));
+    fcount = calloc((size_t)nobj + 1, sizeof(int64_t));
+    if (!vcount || !fcount) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+        goto done;
+    }
+    /* Vertex order: by object, then by first use in file order of faces. */
+    for (int64_t f = 0; f < nf; ++f) {
+        int64_t o = comp_of_root[single ? 0 : uf_find(parent, first.tri[3 * f])];
+        forder[f] = o;
+        fcount[o + 1]++;
+        for (int k = 0; k < 3; ++k) {
+            int64_t v = first.tri[3 * f + k];
+            if (vmap[v] == -1) vmap[v] = -2 - o, vcount[o + 1]++;
+        }
+    }
+    for (int o = 0; o < nobj; ++o) vcount[o + 1] += vcount[o], fcount[o + 1] += fcount[o];
+    const int64_t nv = vcount[nobj];
+    if (!clash_store_alloc(sc, nobj, nv, nf, 0)) {
+        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
+        goto done;
+    }
+    memcpy(sc->vofs, vcount, sizeof(int64_t) * ((size_t)nobj + 1));
+    memcpy(sc->fofs, fcount, sizeof(int64_t) * ((size_t)nobj + 1));
+    {
+        int64_t *vnext = calloc((size_t)nobj, sizeof(int64_t)), *fnext = calloc((size_t)nobj, sizeof(int64_t));
+        if (!vnext || !fnext) {
+            free(vnext), free(fnext);
+            rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+            goto done;
+        }
+        for (int64_t f = 0; f < nf; ++f)
+            for (int k = 0; k < 3; ++k) {
+                int64_t v = first.tri[3 * f + k];
+                if (vmap[v] <= -2) {
+                    int64_t o = -2 - vmap[v];
+                    vmap[v] = sc->vofs[o] + vnext[o]++;
+                }
+            }
+        for (int64_t f = 0; f < nf; ++f) {
+            int64_t o = forder[f], g = sc->fofs[o] + fnext[o]++;
+            sc->f0[g] = (int32_t)vmap[first.tri[3 * f + 0]];
+            sc->f1[g] = (int32_t)vmap[first.tri[3 * f + 1]];
+            sc->f2[g] = (int32_t)vmap[first.tri[3 * f + 2]];
+        }
+        free(vnext), free(fnext);
+    }
+    sc->frames = calloc((size_t)d->nframes, sizeof(float *));
+    if (!sc->frames) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+        goto done;
+    }
+    sc->nframes = d->nframes;
+    for (int k = 0; k < d->nframes; ++k) {
+        const clash_mesh *fm = &first;
+        if (k > 0) {
+            if ((rc = clash_mesh_load(d->frame_files[k], &m, err))) goto done;
+            if (m.nverts != nv_in || m.nfaces != nf) {
+                rc = clash_fail(err, CLASH_EINPUT,
+                                "%s: frame %d has %lld vertices and %lld faces, but frame 0 (%s) has %lld and %lld",
+                                d->frame_files[k], k, (long long)m.nverts, (long long)m.nfaces, d->frame_files[0],
+                                (long long)nv_in, (long long)nf);
+                goto done;
+            }
+            for (int64_t i = 0; i < 3 * nf; ++i)
+                if (m.tri[i] != first.tri[i]) {
+                    rc = clash_fail(err, CLASH_EINPUT, "%s: face %lld differs from frame 0 (%s): frames must share faces",
+                                    d->frame_files[k], (long long)(i / 3) + 1, d->frame_files[0]);
+                    goto done;
+                }
+            fm = &m;
+        }
+        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
+        if (!fr) {
+            rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
+            goto done;
+        }
+        sc->memory_bytes += clash_padded_bytes(3 * (size_t)nv, sizeof(float));
+        for (int64_t v = 0; v < nv_in; ++v) {
+            if (vmap[v] < 0) continue;
+            for (int c = 0; c < 3; ++c) {
+                double x = fm->xyz[3 * v + c];
+                if (fabs(x) > 3.0e38) {
+                    rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld: coordinate out of float range",
+                                    d->frame_files[k], (long long)v + 1);
+                    goto done;
+                }
+                fr[(size_t)c * (size_t)nv + (size_t)vmap[v]] = (float)x;
+            }
+        }
+        clash_mesh_free(&m);
+    }
+    sc->deforming = 1;
+done:
+    clash_mesh_free(&first);
+    clash_mesh_free(&m);
+    free(parent), free(vmap), free(comp_of_root), free(vcount), free(fcount), free(forder);
+    return rc;
+}
+
+int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error *err)
+{
+    *out = NULL;
+    clash_scene *sc = calloc(1, sizeof *sc);
+    if (!sc) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    sc->name = clash_strdup(d->name ? d->name : "scene");
+    sc->steps = d->steps > 0 ? d->steps : 1;
+    sc->mode = d->mode;
+    sc->self_collision = d->self_collision;
+    sc->state = -1;
+    int rc = !sc->name ? clash_fail(err, CLASH_EFAIL, "out of memory")
+             : d->nframes > 0 ? build_deforming(d, sc, err) : build_rigid(d, sc, err);
+    if (rc == CLASH_OK && sc->nf == 0) rc = clash_fail(err, CLASH_EINPUT, "%s: scene has no faces", sc->name);
+    if (rc) {
+        clash_scene_destroy(sc);
+        return rc;
+    }
+    *out = sc;
+    return CLASH_OK;
+}
+
+int clash_scene_load(const char *json_path, clash_scene **out, clash_error *err)
+{
+    clash_scene_desc d;
+    *out = NULL;
+    int rc = clash_scene_desc_parse_file(json_path, &d, err);
+    if (rc) return rc;
+    rc = clash_scene_build(&d, out, err);
+    clash_scene_desc_free(&d);
+    return rc;
+}
+
+int clash_scene_preset(const char *name, const clash_preset_params *p, clash_scene **out, clash_error *err)
+{
+    clash_scene_desc d;
+    *out = NULL;
+    int rc = clash_scene_desc_preset(name, p, &d, err);
+    if (rc) return rc;
+    rc = clash_scene_build(&d, out, err);
+    clash_scene_desc_free(&d);
+    return rc;
+}
+

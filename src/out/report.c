@@ -1,0 +1,296 @@
+/*
+ * report.c — see report.h.
+ */
+#include "out/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "profile/profile.h"
+#include "sched/topology.h"
+
+void clash_totals_init(clash_run_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->first_collision_step = -1;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint64_t clash_pair_hash(int step, const clash_pair *p)
+{
+    uint64_t h = mix64((uint64_t)(uint32_t)step);
+    h = mix64(h ^ p->obj_a);
+    h = mix64(h ^ p->face_a);
+    h = mix64(h ^ p->obj_b);
+    return mix64(h ^ p->face_b);
+}
+
+void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st)
+{
+    t->steps_run++;
+    if (p->count && t->first_collision_step < 0) t->first_collision_step = step, t->first_collision = *st;
+    t->pairs_total += p->count;
+    for (size_t i = 0; i < p->count; ++i) t->checksum += clash_pair_hash(step, &p->pairs[i]);
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        t->stage_total[s] += st->seconds[s];
+        t->stage_min[s] += st->worker_min_s[s];
+        t->stage_max[s] += st->worker_max_s[s];
+    }
+    t->vertices += st->vertices, t->faces_boxed += st->faces_boxed, t->object_pairs += st->object_pairs;
+    t->faces_kept += st->faces_kept, t->candidates += st->candidates, t->tests += st->tests, t->hits += st->hits;
+}
+
+int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err)
+{
+    memset(o, 0, sizeof *o);
+    size_t n = strlen(path) + 32;
+    o->path = malloc(strlen(path) + 1);
+    o->tmp = malloc(n);
+    if (!o->path || !o->tmp) {
+        free(o->path), free(o->tmp);
+        return clash_fail(err, CLASH_EFAIL, "out of memory");
+    }
+    strcpy(o->path, path);
+    snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        int e = errno;
+        free(o->path), free(o->tmp);
+        memset(o, 0, sizeof *o);
+        return clash_fail(err, CLASH_EINPUT, "%s: cannot write: %s", path, strerror(e));
+    }
+    return CLASH_OK;
+}
+
+int clash_outfile_commit(clash_outfile *o, clash_error *err)
+{
+    if (!o->f) return CLASH_OK;
+    int bad = ferror(o->f);
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    int rc = CLASH_OK;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        rc = clash_fail(err, CLASH_EFAIL, "%s: write failed: %s", o->path, strerror(errno));
+        remove(o->tmp);
+    }
+    free(o->path), free(o->tmp);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
+
+void clash_outfile_abort(clash_outfile *o)
+{
+    if (!o->f && !o->tmp) return;
+    if (o->f) fclose(o->f);
+    if (o->tmp) remove(o->tmp);
+    free(o->path), free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
+
+int clash_pairs_csv_header(FILE *f) { return fputs("step,obj_a,face_a,obj_b,face_b\n", f) < 0 ? -1 : 0; }
+
+int clash_pairs_csv_rows(FILE *f, int step, const clash_pairs *p)
+{
+    for (size_t i = 0; i < p->count; ++i) {
+        const clash_pair *q = &p->pairs[i];
+        if (fprintf(f, "%d,%u,%u,%u,%u\n", step, q->obj_a, q->face_a, q->obj_b, q->face_b) < 0) return -1;
+    }
+    return 0;
+}
+
+static const char *mode_name(int m) { return m == CLASH_MODE_STATIC ? "static" : "swept"; }
+static const char *const backend_names[] = {"omp", "pthreads"};
+static const char *const partition_names[] = {"chunk", "stride"};
+static const char *const schedule_names[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
+                                             "stealing"};
+static const char *const midphase_names[] = {"octree", "bvh", "bboxpipe", "brute"};
+static const char *const broad_names[] = {"auto", "all-pairs", "sap", "bvh"};
+
+static void yaml_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if ((unsigned char)*s < 0x20) fprintf(f, "\\x%02x", (unsigned char)*s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **name)
+{
+    static const char *const names[CLASH_NSTAGES] = {"vertices", "faces", "object_pairs", "faces",
+                                                     "candidates", "tests", "hits"};
+    const int64_t v[CLASH_NSTAGES] = {t->vertices, t->faces_boxed, t->object_pairs, t->faces_boxed,
+                                      t->candidates, t->tests, t->hits};
+    if (stage < 0 || stage >= CLASH_NSTAGES) return 0;
+    if (name) *name = names[stage];
+    return v[stage];
+}
+
+static double per(uint64_t x, int64_t n) { return n > 0 ? (double)x / (double)n : 0.0; }
+
+/* counters: source, reason, model, stages (CONTRACT.md): only what was measured. */
+static void write_counters(FILE *f, const clash_counters *c, const clash_run_totals *t)
+{
+    fprintf(f, "counters:\n");
+    if (!c) {
+        fprintf(f, "  source: none\n  reason: \"counters not requested (clash profile, or --counters)\"\n");
+        return;
+    }
+    fprintf(f, "  source: %s\n", clash_counter_source_names[c->source]);
+    fprintf(f, "  requested: %s\n", clash_counter_source_names[c->requested]);
+    if (c->reason[0]) {
+        fprintf(f, "  reason: ");
+        yaml_str(f, c->reason);
+        fputc('\n', f);
+    }
+    if (c->source == CLASH_CTR_NONE) return;
+    fprintf(f, "  model: ");
+    yaml_str(f, c->model);
+    fputc('\n', f);
+    if (!(c->fields & (CLASH_CF_L1D | CLASH_CF_LL))) {
+        fprintf(f, "  stages: {}   # counted by the external tool\n");
+        return;
+    }
+    fprintf(f, "  stages:\n");
+    const int64_t faces = t->faces_boxed, cands = t->candidates;
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        const clash_stage_counts *k = &c->stage[s];
+        if (!k->regions) continue;
+        const char *iname;
+        const int64_t items = clash_stage_items(t, s, &iname);
+        fprintf(f, "    %s: {regions: %lld, l1d_misses: %llu, ll_misses: %llu", clash_stage_name(s),
+                (long long)k->regions, (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses);
+        if (c->fields & CLASH_CF_INSTR) fprintf(f, ", instructions: %llu", (unsigned long long)k->instructions);
+        if (c->fields & CLASH_CF_DREFS) fprintf(f, ", data_refs: %llu", (unsigned long long)k->data_refs);
+        fprintf(f, ", items: %s, l1d_per_item: %.4g, ll_per_item: %.4g", iname, per(k->l1d_misses, items),
+                per(k->ll_misses, items));
+        fprintf(f, ", l1d_per_face: %.4g, ll_per_face: %.4g", per(k->l1d_misses, faces), per(k->ll_misses, faces));
+        fprintf(f, ", l1d_per_candidate: %.4g, ll_per_candidate: %.4g}\n", per(k->l1d_misses, cands),
+                per(k->ll_misses, cands));
+    }
+}
+
+void clash_counters_print(FILE *f, const clash_counters *c, const clash_run_totals *t)
+{
+    if (!c || c->source == CLASH_CTR_NONE) {
+        fprintf(f, "counters: none (%s)\n", c && c->reason[0] ? c->reason : "not requested");
+        return;
+    }
+    fprintf(f, "counters: %s: %s\n", clash_counter_source_names[c->source], c->model);
+    if (c->reason[0]) fprintf(f, "(other sources: %s)\n", c->reason);
+    if (!(c->fields & (CLASH_CF_L1D | CLASH_CF_LL))) {
+        fprintf(f, "per-stage counts are printed by the external tool\n");
+        return;
+    }
+    const int64_t faces = t->faces_boxed, cands = t->candidates;
+    fprintf(f, "%-7s %14s %12s %18s %10s %10s %10s %10s %10s %10s\n", "stage", "L1D misses", "LL misses", "items",
+            "L1D/item", "LL/item", "L1D/face", "LL/face", "L1D/cand", "LL/cand");
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        const clash_stage_counts *k = &c->stage[s];
+        if (!k->regions) continue;
+        const char *iname;
+        const int64_t items = clash_stage_items(t, s, &iname);
+        char it[32];
+        snprintf(it, sizeof it, "%lld %s", (long long)items, iname);
+        fprintf(f, "%-7s %14llu %12llu %18.18s %10.3g %10.3g %10.3g %10.3g %10.3g %10.3g\n", clash_stage_name(s),
+                (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses, it, per(k->l1d_misses, items),
+                per(k->ll_misses, items), per(k->l1d_misses, faces), per(k->ll_misses, faces),
+                per(k->l1d_misses, cands), per(k->ll_misses, cands));
+    }
+}
+
+int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t)
+{
+    const clash_build_info *b = clash_build();
+    const clash_config *c = ri->cfg;
+    clash_topology topo;
+    char tdesc[256];
+    clash_topology_get(&topo);
+    clash_topology_describe(&topo, tdesc, sizeof tdesc);
+    fprintf(f, "clash: %s\n", b->version);
+    fprintf(f, "build: {compiler: ");
+    yaml_str(f, b->compiler);
+    fprintf(f, ", flags: ");
+    yaml_str(f, b->flags);
+    fprintf(f, ", build_type: ");
+    yaml_str(f, b->build_type);
+    fprintf(f, ", openmp: %s, mpi: %s, hwloc: %s, likwid: %s, papi: %s, valgrind: %s}\n",
+            b->openmp ? "true" : "false", b->mpi ? "true" : "false", b->hwloc ? "true" : "false",
+            b->likwid ? "true" : "false", b->papi ? "true" : "false", b->valgrind ? "true" : "false");
+    fprintf(f, "machine: {cores: %d, ranks: %d, threads: %d, binding: %s, topology: ", topo.cores, ri->ranks,
+            ri->threads, ri->binding ? ri->binding : "none");
+    yaml_str(f, tdesc);
+    fprintf(f, "}\n");
+    const clash_scene *sc = ri->scene;
+    fprintf(f, "scene: {name: ");
+    yaml_str(f, clash_scene_name(sc));
+    fprintf(f, ", objects: %d, vertices: %lld, faces: %lld, memory_bytes: %zu}\n", clash_scene_objects(sc),
+            (long long)clash_scene_vertices(sc), (long long)clash_scene_faces(sc), clash_scene_memory_bytes(sc));
+    char lvl[16];
+    if (c->octree_level > 0) snprintf(lvl, sizeof lvl, "%d", c->octree_level);
+    else snprintf(lvl, sizeof lvl, "auto");
+    fprintf(f,
+            "config: {mode: %s, self_collision: %s, backend: %s, partition: %s, schedule: %s, midphase: %s, "
+            "broadphase: %s, octree_level: %s, stop_at_first: %s, reorder: %s}\n",
+            mode_name(c->mode), c->self_collision ? "true" : "false", backend_names[c->backend],
+            partition_names[c->partition], schedule_names[c->schedule], midphase_names[c->midphase],
+            broad_names[c->broadphase], lvl,
+            c->stop_at_first ? "true" : "false", c->reorder == CLASH_REORDER_MORTON ? "morton" : "none");
+    fprintf(f, "steps: %d\n", t->steps_run);
+    if (t->first_collision_step >= 0) {
+        const clash_step_stats *c1 = &t->first_collision;
+        fprintf(f, "first_collision_step: %d\n", t->first_collision_step);
+        fprintf(f, "first_collision:  # that step alone\n  seconds: {");
+        double sum = 0;
+        for (int s = 0; s < CLASH_NSTAGES; ++s) {
+            fprintf(f, "%s%s: %.6g", s ? ", " : "", clash_stage_name(s), c1->seconds[s]);
+            sum += c1->seconds[s];
+        }
+        fprintf(f, ", total: %.6g}\n", sum);
+        fprintf(f,
+                "  items: {object_pairs: %lld, faces_kept: %lld, candidates: %lld, tests: %lld, hits: %lld, "
+                "octree_level: %d}\n",
+                (long long)c1->object_pairs, (long long)c1->faces_kept, (long long)c1->candidates,
+                (long long)c1->tests, (long long)c1->hits, c1->octree_level);
+    } else {
+        fprintf(f, "first_collision_step: null\n");
+    }
+    fprintf(f, "pairs_total: %llu\n", (unsigned long long)t->pairs_total);
+    fprintf(f, "pairs_checksum: \"%016llx\"\n", (unsigned long long)t->checksum);
+    fprintf(f, "wall_s: %.6g\n", t->wall_s);
+    fprintf(f, "stages:\n");
+    const int n = t->steps_run > 0 ? t->steps_run : 1;
+    for (int s = 0; s < CLASH_NSTAGES; ++s) {
+        fprintf(f, "  %s: {total_s: %.6g, mean_step_s: %.6g, min_s: %.6g, max_s: %.6g", clash_stage_name(s),
+                t->stage_total[s], t->stage_total[s] / n, t->stage_min[s], t->stage_max[s]);
+        switch (s) {
+        case CLASH_S0_MOTION: fprintf(f, ", items: {vertices: %lld}", (long long)t->vertices); break;
+        case CLASH_S1_BOXES: fprintf(f, ", items: {faces: %lld}", (long long)t->faces_boxed); break;
+        case CLASH_S2_BROAD: fprintf(f, ", items: {object_pairs: %lld}", (long long)t->object_pairs); break;
+        case CLASH_S3_CULL: fprintf(f, ", items: {faces_kept: %lld}", (long long)t->faces_kept); break;
+        case CLASH_S4_MID: fprintf(f, ", items: {candidates: %lld}", (long long)t->candidates); break;
+        case CLASH_S5_NARROW:
+            fprintf(f, ", items: {tests: %lld, hits: %lld}", (long long)t->tests, (long long)t->hits);
+            break;
+        default: break;
+        }
+        fprintf(f, "}\n");
+    }
+    fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
+               "parallel loops; serial stages: the stage's time), summed over steps\"\n");
+    write_counters(f, ri->counters, t);
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * boxes.c — stage S1: face boxes (swept: over both states) and object boxes
+ * (ARCHITECTURE.md, S1; 003 §3.3.2), and the culling inflation delta of the
+ * step.  The parallel loop itself is finegrain.c's; the bvh midphase refits
+ * its kept trees straight from the vertices instead (stages/mid/bvh.c), and
+ * the pipeline then calls this stage for the inflation alone.
+ *
+ * Conservative culling.  Every culling test (boxes, regions, octree cells)
+ * works on sets grown by delta, a few float ulps of the scene's coordinate
+ * magnitude, far above the rounding margin of the double-precision narrow
+ * tests.  So a pair the narrow test accepts always survives S1–S4, and the
+ * pipeline's pair set equals the oracle's exactly.
+ */
+#include <math.h>
+
+#include "stages/finegrain.h"
+#include "stages/stages.h"
+
+/* Parallel over faces with per-worker object boxes (finegrain.c). */
+int clash_stage_boxes(clash_run *run, int face_boxes)
+{
+    clash_scene *sc = run->sc;
+    if (face_boxes && clash_fg_boxes(run)) return -1;
+    /* Culling inflation: 8 float ulps of the largest coordinate magnitude. */
+    float m = 0;
+    for (int o = 0; o < sc->nobj; ++o)
+        for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
+    run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
+    return 0;
+}

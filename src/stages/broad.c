@@ -1,0 +1,69 @@
+/*
+ * broad.c — stage S2: the overlapping object pairs and their overlap regions
+ * box(a) ∩ box(b), grown by delta (003 §3.3.3).  Few objects: all pairs;
+ * many (or on request): sort-and-sweep (broad_sap.c) or the object BVH
+ * (broad_bvh.c), whose pair keys are sorted so run->op is ordered by (a, b).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/sort.h"
+#include "stages/broad.h"
+#include "stages/stages.h"
+
+static int push_objpair(clash_run *run, int a, int b)
+{
+    const clash_box *A = &run->obox[a], *B = &run->obox[b];
+    const float d = run->delta;
+    clash_box r;
+    for (int k = 0; k < 3; ++k) {
+        r.lo[k] = fmaxf(A->lo[k], B->lo[k]) - d;
+        r.hi[k] = fminf(A->hi[k], B->hi[k]) + d;
+        if (r.lo[k] > r.hi[k]) return 0;
+    }
+    if (run->nop == run->cap_op) {
+        size_t cap = run->cap_op ? 2 * run->cap_op : 64;
+        clash_objpair *p = realloc(run->op, cap * sizeof *p);
+        if (!p) return -1;
+        run->op = p, run->cap_op = cap;
+    }
+    run->op[run->nop++] = (clash_objpair){a, b, r};
+    return 0;
+}
+
+/* S2 for many objects (broad.h): sort-and-sweep in columns, or the object
+ * BVH, over the object boxes as SoA grown by 2*delta; the pair keys come back
+ * in the per-worker buffers, are sorted, and push_objpair keeps the pairs
+ * whose grown boxes meet, so run->op is sorted by (a, b). */
+int clash_stage_broad(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const int n = sc->nobj;
+    run->nop = 0;
+    const int bvh = run->cfg.broadphase == CLASH_BROAD_BVH;
+    const int sap = run->cfg.broadphase == CLASH_BROAD_SAP || (run->cfg.broadphase == CLASH_BROAD_AUTO && n > 64);
+    if (!sap && !bvh) {
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b)
+                if (push_objpair(run, a, b)) return -1;
+        return 0;
+    }
+    float *soa = malloc(sizeof(float) * 6 * (size_t)n);
+    if (!soa) return -1;
+    for (int o = 0; o < n; ++o)
+        for (int d = 0; d < 3; ++d) soa[(size_t)d * n + o] = run->obox[o].lo[d], soa[(size_t)(3 + d) * n + o] = run->obox[o].hi[d];
+    const clash_boxes_soa bx = {soa, soa + n, soa + 2 * n, soa + 3 * n, soa + 4 * n, soa + 5 * n};
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    int rc = (bvh ? clash_broad_bvh : clash_broad_sap)(&run->exec, n, bx, 2 * run->delta, run->wbuf);
+    free(soa);
+    if (rc) return -1;
+    for (int w = 1; w < run->threads; ++w)
+        for (size_t i = 0; i < run->wbuf[w].n; ++i)
+            if (clash_keybuf_push(&run->wbuf[0], run->wbuf[w].v[i])) return -1;
+    if (clash_sort_u64(run->wbuf[0].v, run->wbuf[0].n, NULL)) return -1;
+    for (size_t i = 0; i < run->wbuf[0].n; ++i) {
+        const uint64_t key = run->wbuf[0].v[i];
+        if (push_objpair(run, (int)(key >> 32), (int)(uint32_t)key)) return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * cull.c — stage S3: the faces of each object that meet one of its overlap
+ * regions, by the exact triangle/box test (003 §3.3.7; swept mode: the face's
+ * swept hull against the box).  This file lays out the regions of each object
+ * as CSR (with self-collision an object's own box is one of its regions); the
+ * parallel face loop and the ascending kept list are finegrain.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stages/finegrain.h"
+#include "stages/stages.h"
+
+
+/* The face loop and the ascending kept list: per-worker lists merged in parallel (finegrain.c). */
+int clash_stage_cull(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const int n = sc->nobj, self = run->cfg.self_collision;
+    /* CSR of regions per object */
+    memset(run->reg_ofs, 0, sizeof(int64_t) * ((size_t)n + 1));
+    for (size_t i = 0; i < run->nop; ++i) run->reg_ofs[run->op[i].a + 1]++, run->reg_ofs[run->op[i].b + 1]++;
+    if (self)
+        for (int o = 0; o < n; ++o) run->reg_ofs[o + 1]++;
+    for (int o = 0; o < n; ++o) run->reg_ofs[o + 1] += run->reg_ofs[o];
+    free(run->regs);
+    run->regs = malloc(sizeof(clash_box) * (size_t)(run->reg_ofs[n] ? run->reg_ofs[n] : 1));
+    int64_t *fill = malloc(sizeof(int64_t) * (size_t)n);
+    if (!run->regs || !fill) {
+        free(fill);
+        return -1;
+    }
+    memcpy(fill, run->reg_ofs, sizeof(int64_t) * (size_t)n);
+    if (self)
+        for (int o = 0; o < n; ++o) {
+            clash_box b = run->obox[o];
+            for (int d = 0; d < 3; ++d) b.lo[d] -= run->delta, b.hi[d] += run->delta;
+            run->regs[fill[o]++] = b;
+        }
+    for (size_t i = 0; i < run->nop; ++i) {
+        run->regs[fill[run->op[i].a]++] = run->op[i].region;
+        run->regs[fill[run->op[i].b]++] = run->op[i].region;
+    }
+    free(fill);
+    return clash_fg_cull(run);
+}

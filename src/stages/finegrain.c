@@ -1,0 +1,471 @@
+/*
+ * finegrain.c — S1 and S3 as fine-grain parallel loops over faces, with
+ * per-worker results in cache-line-padded slots merged after the loop.
+ *
+ * The face range [0, nf) is split by the run's partition (sched.h):
+ *   chunk  (chunk = 0): worker w takes [w*nf/T, (w+1)*nf/T)
+ *   stride (chunk = 0): worker w takes w, w+T, w+2T, ...
+ *   any partition with chunk = C > 0: blocks of C faces dealt round-robin.
+ * A worker sees its share as one or more ranges (begin, end, step).
+ *
+ * S1.  A range may cross object boundaries; it is cut at each object's
+ * [fofs[o], fofs[o+1]) and each piece goes through ck_face_boxes (or its
+ * strided twin), which also reduces the piece's object box.  That partial
+ * object box is folded into the worker's own slot (slot w: nobj boxes, only
+ * worker w writes it), so there is no shared write but the face boxes
+ * themselves.  After the loop the object box of o is the min/max over the
+ * slots, in worker order — min and max are exact, so the result does not
+ * depend on who computed what.  This is Zachmann's cure (001 §3.10): the
+ * object box is reduced inside the parallel section, not by a serial pass
+ * over the freshly written (and elsewhere cached) face boxes.
+ *
+ * S3.  Each worker appends the faces it keeps to its own list and records one
+ * segment (begin, end, step, offset, count) per range; within a segment the
+ * faces are ascending.  Under the default partition (chunk, no --chunk) S3
+ * hands out blocks of faces dynamically instead (cull_dynamic: its cost per
+ * face is uneven), and the merge is a concatenation of the blocks' runs in
+ * face order.  The merge is parallel too: the face-id space is cut
+ * into T pieces; worker p counts the kept faces of piece p in every segment
+ * (binary search), a prefix sum over the T counts gives each piece's output
+ * offset, and worker p writes piece p: the segments' sub-runs concatenated
+ * in face order (chunk: value-disjoint) or merged T ways (stride: each
+ * worker's list interleaves with the others').  So run->kept is ascending and
+ * identical for every partition, chunk size, backend and team size.
+ */
+#include "core/facetest.h"
+#include "stages/finegrain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+
+typedef struct fg_seg {
+    int64_t begin, end, step;
+    size_t ofs, n;  /* the segment's kept faces: slot->kept[ofs .. ofs+n) */
+} fg_seg;
+
+typedef struct fg_slot {
+    _Alignas(CLASH_CACHE_LINE) clash_box *obox;  /* nobj partial object boxes */
+    int obox_live;                               /* obox initialised this step */
+    int oom;
+    uint32_t *kept;
+    size_t nkept, cap;
+    fg_seg *seg;
+    size_t nseg, capseg;
+} fg_slot;                                       /* sizeof is a multiple of the cache line */
+
+typedef struct seg_ref {
+    const uint32_t *v;
+    size_t n, at; /* at: its place in run->kept */
+} seg_ref;
+
+struct clash_finegrain {
+    int T, nobj;
+    fg_slot *slot;
+    int s1_nt;       /* this S1 call writes the face boxes with streaming stores */
+    seg_ref *blk;    /* S3, dynamic blocks: each block's kept faces, by block */
+    size_t blkcap;
+};
+
+void clash_fg_destroy(struct clash_finegrain *fg)
+{
+    if (!fg) return;
+    for (int w = 0; w < fg->T; ++w) free(fg->slot[w].obox), free(fg->slot[w].kept), free(fg->slot[w].seg);
+    free(fg->slot), free(fg->blk);
+    free(fg);
+}
+
+static struct clash_finegrain *fg_get(clash_run *run)
+{
+    const int T = run->exec.threads > 0 ? run->exec.threads : 1, nobj = run->sc->nobj;
+    if (run->fg && run->fg->T == T && run->fg->nobj == nobj) return run->fg;
+    clash_fg_destroy(run->fg);
+    run->fg = NULL;
+    struct clash_finegrain *fg = calloc(1, sizeof *fg);
+    if (!fg) return NULL;
+    fg->T = T, fg->nobj = nobj;
+    fg->slot = aligned_alloc(CLASH_CACHE_LINE, (size_t)T * sizeof(fg_slot));
+    if (!fg->slot) {
+        free(fg);
+        return NULL;
+    }
+    memset(fg->slot, 0, (size_t)T * sizeof(fg_slot));
+    for (int w = 0; w < T; ++w)
+        if (!(fg->slot[w].obox = malloc(((size_t)nobj + 1) * sizeof(clash_box)))) {
+            clash_fg_destroy(fg);
+            return NULL;
+        }
+    return run->fg = fg;
+}
+
+/* Last o with ofs[o] <= i (ofs ascending, n + 1 entries). */
+static int object_of(const int64_t *ofs, int n, int64_t i)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (ofs[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* ---- S1 ------------------------------------------------------------------------------ */
+
+/* Streaming stores only for ranges of at least this many faces (the ends of a
+ * range and its store fence cost more than they save on short blocks such as
+ * --chunk 16). */
+#define FG_NT_MIN_RANGE 4096
+
+static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    fg_slot *sl = &run->fg->slot[worker];
+    const int n = sc->nobj;
+    if (!sl->obox_live) {
+        for (int o = 0; o < n; ++o)
+            for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
+        sl->obox_live = 1;
+    }
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    int o = object_of(sc->fofs, n, begin);
+    int64_t f = begin;
+    while (f < end && o < n) {
+        const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
+        if (f < oe) {
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            if (step == 1 && run->fg->s1_nt && oe - f >= FG_NT_MIN_RANGE)
+                ck_face_boxes_nt(f, oe, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py,
+                                 sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo, hi);
+            else
+                ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
+                                      swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
+                                      run->hiy, run->hiz, lo, hi);
+            clash_box *b = &sl->obox[o];
+            for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
+            f += (oe - f + step - 1) / step * step;
+        }
+        ++o;
+        while (o < n && sc->fofs[o + 1] <= f) ++o;
+    }
+}
+
+int clash_fg_boxes(clash_run *run)
+{
+    return clash_fg_boxes_stores(run, 0);
+}
+
+/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
+ * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
+ * threads (one core's outstanding misses, not DRAM, bound it there);
+ * `clash bench bbox --stores both` measures both on other machines. */
+int clash_fg_boxes_stores(clash_run *run, int streaming)
+{
+    struct clash_finegrain *fg = fg_get(run);
+    if (!fg) return -1;
+    fg->s1_nt = streaming != 0;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
+    clash_par_for(&run->exec, run->sc->nf, boxes_range, run);
+    for (int o = 0; o < fg->nobj; ++o) {
+        clash_box b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        for (int w = 0; w < fg->T; ++w) {
+            if (!fg->slot[w].obox_live) continue;
+            const clash_box *s = &fg->slot[w].obox[o];
+            for (int d = 0; d < 3; ++d) b.lo[d] = fminf(b.lo[d], s->lo[d]), b.hi[d] = fmaxf(b.hi[d], s->hi[d]);
+        }
+        run->obox[o] = b;
+    }
+    return 0;
+}
+
+/* ---- S3 ------------------------------------------------------------------------------ */
+
+static int face_kept(const clash_run *run, int64_t f)
+{
+    const int32_t o = run->face_obj[f];
+    for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1]; ++r) {
+        const clash_box *R = &run->regs[r];
+        if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] || run->hiy[f] < R->lo[1] ||
+            run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
+            continue;
+        /* A face (or swept hull) lies inside its box: a box inside the
+         * region meets it, no exact test needed (most faces of two deeply
+         * overlapping objects). */
+        if (run->lox[f] >= R->lo[0] && run->hix[f] <= R->hi[0] && run->loy[f] >= R->lo[1] &&
+            run->hiy[f] <= R->hi[1] && run->loz[f] >= R->lo[2] && run->hiz[f] <= R->hi[2])
+            return 1;
+        const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
+        if (clash_face_meets_box(run, (uint32_t)f, lo, hi)) return 1;
+    }
+    return 0;
+}
+
+static int keep_push(fg_slot *sl, uint32_t f)
+{
+    if (sl->nkept == sl->cap) {
+        const size_t cap = sl->cap ? 2 * sl->cap : 1024;
+        uint32_t *k = realloc(sl->kept, cap * sizeof *k);
+        if (!k) {
+            sl->oom = 1;
+            return -1;
+        }
+        sl->kept = k, sl->cap = cap;
+    }
+    sl->kept[sl->nkept++] = f;
+    return 0;
+}
+
+/* Faces [f0, f1) of one object with a single region R: each face's box is
+ * classed against R in a vector loop over the contiguous box arrays (0:
+ * apart, 1: inside, 2: straddling, exactly face_kept's comparisons), and
+ * only the straddling faces take the exact test.  Most faces of a
+ * cluttered scene's objects are apart or inside, and the loop has no
+ * branch to mispredict. */
+enum { CULL_VEC = 256 };
+
+static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R)
+{
+    const float l0 = R->lo[0], l1 = R->lo[1], l2 = R->lo[2], h0 = R->hi[0], h1 = R->hi[1], h2 = R->hi[2];
+    const double lo[3] = {l0, l1, l2}, hi[3] = {h0, h1, h2};
+    uint8_t cls[CULL_VEC];
+    for (int64_t a = f0; a < f1; a += CULL_VEC) {
+        const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
+        const float *restrict lx = run->lox + a, *restrict ly = run->loy + a, *restrict lz = run->loz + a;
+        const float *restrict hx = run->hix + a, *restrict hy = run->hiy + a, *restrict hz = run->hiz + a;
+        for (int64_t k = 0; k < m; ++k) {
+            /* meets: not apart (the boxes are never NaN); no branch, so that it vectorizes */
+            const int32_t meet = (lx[k] <= h0) & (hx[k] >= l0) & (ly[k] <= h1) & (hy[k] >= l1) & (lz[k] <= h2) &
+                                 (hz[k] >= l2);
+            const int32_t inside = (lx[k] >= l0) & (hx[k] <= h0) & (ly[k] >= l1) & (hy[k] <= h1) & (lz[k] >= l2) &
+                                   (hz[k] <= h2);
+            cls[k] = (uint8_t)(meet + (meet & ~inside));
+        }
+        for (int64_t k = 0; k < m; ++k) {
+            if (!cls[k]) continue;
+            const uint32_t f = (uint32_t)(a + k);
+            if ((cls[k] == 1 || clash_face_meets_box(run, f, lo, hi)) && keep_push(sl, f)) return -1;
+        }
+    }
+    return 0;
+}
+
+static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    clash_run *run = p;
+    fg_slot *sl = &run->fg->slot[worker];
+    if (sl->oom) return;
+    if (sl->nseg == sl->capseg) {
+        const size_t cap = sl->capseg ? 2 * sl->capseg : 16;
+        fg_seg *s = realloc(sl->seg, cap * sizeof *s);
+        if (!s) {
+            sl->oom = 1;
+            return;
+        }
+        sl->seg = s, sl->capseg = cap;
+    }
+    const size_t ofs = sl->nkept;
+    if (step == 1) { /* by runs of one object's faces */
+        const int64_t *fofs = run->sc->fofs;
+        for (int64_t f = begin; f < end;) {
+            const int32_t o = run->face_obj[f];
+            const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->reg_ofs[o + 1] - run->reg_ofs[o];
+            if (nreg == 1) {
+                if (cull_one_region(run, sl, f, e, &run->regs[run->reg_ofs[o]])) return;
+            } else if (nreg > 1) {
+                for (int64_t g = f; g < e; ++g)
+                    if (face_kept(run, g) && keep_push(sl, (uint32_t)g)) return;
+            }
+            f = e; /* nreg == 0: the object overlaps nothing, no face is kept */
+        }
+    } else {
+        for (int64_t f = begin; f < end; f += step)
+            if (face_kept(run, f) && keep_push(sl, (uint32_t)f)) return;
+    }
+    sl->seg[sl->nseg++] = (fg_seg){begin, end, step, ofs, sl->nkept - ofs};
+}
+
+/* First position in a[0..n) holding a value >= x. */
+static size_t lower_bound_u32(const uint32_t *a, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct merge_ctx {
+    clash_run *run;
+    int pieces;
+    int64_t nf;
+    int write;      /* 0: count pass, 1: write pass */
+    size_t *ofs;    /* output offset of each piece (write pass) */
+} merge_ctx;
+
+typedef struct subrun {
+    const uint32_t *v;
+    size_t n;
+} subrun;
+
+static int cmp_subrun(const void *x, const void *y)
+{
+    const subrun *a = x, *b = y;
+    return (a->v[0] > b->v[0]) - (a->v[0] < b->v[0]);
+}
+
+/* Count or write piece p = face ids [nf*p/P, nf*(p+1)/P). */
+static void merge_piece(const merge_ctx *c, int p)
+{
+    struct clash_finegrain *fg = c->run->fg;
+    const int64_t F0 = c->nf * p / c->pieces, F1 = c->nf * (p + 1) / c->pieces;
+    size_t count = 0, nruns = 0, strided = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        subrun *runs = NULL;
+        if (pass == 1) {
+            if (!c->write || count == 0) break;
+            runs = malloc(nruns * sizeof *runs);
+            if (!runs) {
+                fg->slot[p % fg->T].oom = 1;
+                return;
+            }
+            nruns = 0;
+        }
+        for (int w = 0; w < fg->T; ++w) {
+            const fg_slot *sl = &fg->slot[w];
+            for (size_t s = 0; s < sl->nseg; ++s) {
+                const fg_seg *g = &sl->seg[s];
+                if (g->n == 0 || g->end <= F0 || g->begin >= F1) continue;
+                const uint32_t *v = sl->kept + g->ofs;
+                const size_t a = lower_bound_u32(v, g->n, F0), b = lower_bound_u32(v, g->n, F1);
+                if (a == b) continue;
+                if (pass == 0) count += b - a, ++nruns, strided |= g->step > 1;
+                else runs[nruns++] = (subrun){v + a, b - a};
+            }
+        }
+        if (pass == 1) {
+            uint32_t *out = c->run->kept + c->ofs[p];
+            if (!strided) { /* value-disjoint runs: sort by first face, concatenate */
+                qsort(runs, nruns, sizeof *runs, cmp_subrun);
+                for (size_t r = 0; r < nruns; ++r) memcpy(out, runs[r].v, runs[r].n * sizeof *out), out += runs[r].n;
+            } else { /* interleaved runs (stride): merge, smallest head first */
+                for (size_t k = 0; k < count; ++k) {
+                    size_t best = nruns;
+                    for (size_t r = 0; r < nruns; ++r)
+                        if (runs[r].n && (best == nruns || runs[r].v[0] < runs[best].v[0])) best = r;
+                    *out++ = *runs[best].v++;
+                    runs[best].n--;
+                }
+            }
+            free(runs);
+        }
+    }
+    if (!c->write) c->ofs[p] = count;
+}
+
+static void merge_worker(int w, int T, void *p)
+{
+    const merge_ctx *c = p;
+    for (int piece = w; piece < c->pieces; piece += T) merge_piece(c, piece);
+}
+
+/* S3 under the default partition (chunk, no --chunk): blocks of
+ * CULL_BLOCK faces handed out dynamically.  A face costs a lookup when its
+ * object has no overlap region, a box test per region otherwise, and the
+ * exact test when it straddles one, so the cost per face is uneven and
+ * moves with the scene: equal face counts left one worker 25% more work on
+ * cluttered-500, and blocks cut by an estimated cost still 10-20%.  Each
+ * block is one ascending segment; the segments, in block order, are
+ * concatenated.  Blocks of 1024 faces (95 on cluttered-500) left the two
+ * workers 0.7% apart, blocks of 4096 4% (the last block), of 256 0.9%
+ * with 5% spent handing them out and merging (bench cull, worker busy
+ * times).  (--chunk N and --partition stride keep the static partitions,
+ * for the partition study.) */
+enum { CULL_BLOCK = 1024 };
+
+static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    clash_run *run = p;
+    const int64_t nf = run->sc->nf;
+    for (int64_t u = begin; u < end; u += step) {
+        const int64_t a = u * CULL_BLOCK, e = a + CULL_BLOCK < nf ? a + CULL_BLOCK : nf;
+        cull_range(a, e, 1, worker, run);
+    }
+}
+
+enum { CULL_COPY_PAR = 32768 };
+
+/* Copies the blocks whose place falls in worker w's share of run->kept. */
+static void copy_worker(int w, int T, void *p)
+{
+    clash_run *run = p;
+    const struct clash_finegrain *fg = run->fg;
+    const size_t nb = (size_t)((run->sc->nf + CULL_BLOCK - 1) / CULL_BLOCK);
+    const size_t lo = run->nkept * (size_t)w / (size_t)T, hi = run->nkept * (size_t)(w + 1) / (size_t)T;
+    for (size_t k = 0; k < nb; ++k) {
+        const seg_ref *b = &fg->blk[k];
+        if (b->n && b->at >= lo && b->at < hi) memcpy(run->kept + b->at, b->v, b->n * sizeof(uint32_t));
+    }
+}
+
+int clash_fg_cull(clash_run *run)
+{
+    struct clash_finegrain *fg = fg_get(run);
+    if (!fg) return -1;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
+    const int64_t nf = run->sc->nf;
+    if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
+        clash_exec ex = run->exec;
+        ex.schedule = CLASH_SCHED_DYNAMIC;
+        const size_t nb = (size_t)((nf + CULL_BLOCK - 1) / CULL_BLOCK);
+        if (nb > fg->blkcap) {
+            seg_ref *b = realloc(fg->blk, nb * sizeof *b);
+            if (!b) return -1;
+            fg->blk = b, fg->blkcap = nb;
+        }
+        clash_par_tasks(&ex, (int64_t)nb, 1, cull_dynamic, run);
+        for (int w = 0; w < fg->T; ++w) {
+            if (fg->slot[w].oom) return -1;
+            for (size_t k = 0; k < fg->slot[w].nseg; ++k) {
+                const fg_seg *g = &fg->slot[w].seg[k];
+                fg->blk[g->begin / CULL_BLOCK] = (seg_ref){fg->slot[w].kept + g->ofs, g->n, 0};
+            }
+        }
+        size_t total = 0;
+        for (size_t k = 0; k < nb; ++k) fg->blk[k].at = total, total += fg->blk[k].n;
+        run->nkept = total;
+        /* the copy in parallel when it is long (with --self every face is
+         * kept: serial, it was 12% of S3 on cluttered-500; in parallel the
+         * 2-thread speed-up of S3 --self went from 1.57-1.65 to 1.61-1.89,
+         * three paired runs of bench cull) */
+        if (total >= CULL_COPY_PAR) clash_spmd(&ex, copy_worker, run);
+        else copy_worker(0, 1, run);
+        return 0;
+    } else {
+        clash_par_for(&run->exec, nf, cull_range, run);
+    }
+    for (int w = 0; w < fg->T; ++w)
+        if (fg->slot[w].oom) return -1;
+    const int P = fg->T;
+    size_t *ofs = malloc(((size_t)P + 1) * sizeof *ofs);
+    if (!ofs) return -1;
+    merge_ctx c = {run, P, nf, 0, ofs};
+    clash_spmd(&run->exec, merge_worker, &c); /* ofs[p] = count of piece p */
+    size_t total = 0;
+    for (int p = 0; p < P; ++p) {
+        const size_t n = ofs[p];
+        ofs[p] = total, total += n;
+    }
+    ofs[P] = total;
+    c.write = 1;
+    clash_spmd(&run->exec, merge_worker, &c);
+    free(ofs);
+    for (int w = 0; w < fg->T; ++w)
+        if (fg->slot[w].oom) return -1;
+    run->nkept = total;
+    return 0;
+}

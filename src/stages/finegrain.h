@@ -1,0 +1,25 @@
+/*
+ * finegrain.h — the fine-grain parallel loops of S1 (face and object boxes)
+ * and S3 (faces meeting an overlap region), with per-worker results.
+ * Internal to src/; called by stage_boxes and stage_cull in pipeline.c.
+ */
+#ifndef CLASH_FINEGRAIN_H
+#define CLASH_FINEGRAIN_H
+
+#include "core/run.h"
+
+/* S1: face boxes into run->lo?/hi?, object boxes into run->obox.
+ * Returns -1 when out of memory. */
+int clash_fg_boxes(clash_run *run);
+/* The same with streaming != 0: the face boxes written with non-temporal
+ * stores (ck_face_boxes_nt) on contiguous ranges of 4096 faces or more;
+ * clash_fg_boxes uses ordinary stores.  Bit-identical results either way. */
+int clash_fg_boxes_stores(clash_run *run, int streaming);
+/* S3: run->kept / run->nkept = the faces f with keep(run, f) != 0, ascending,
+ * where keep is the exact face-against-regions test (run->reg_ofs/regs).
+ * Returns -1 when out of memory. */
+int clash_fg_cull(clash_run *run);
+/* Frees the per-worker slots (NULL is fine). */
+void clash_fg_destroy(struct clash_finegrain *fg);
+
+#endif

@@ -1,0 +1,416 @@
+/*
+ * mid_bvh.c — stage S4 as BVH x BVH traversal (`--midphase bvh`).
+ *
+ * Every object keeps a wide BVH over its faces (bvh.h) in the run.  The
+ * first step builds it from the S1 face boxes (binned SAH, or Morton with
+ * run->bvh_builder).  On every later step S1 itself is the refit
+ * (clash_bvh_stage_boxes, called by the pipeline's S1): each tree computes
+ * its face boxes straight from the vertex positions in leaf order with the
+ * S1 kernel and refits its nodes bottom-up (bvh.c), and the object boxes are
+ * the roots' boxes, the same values S1 computes; the face-order boxes
+ * run->lox.. are then not written, nothing in this midphase reads them.  So
+ * rigid and deforming objects are handled alike and the refit is counted in
+ * the step (in S1).
+ *
+ * Work.  For each object pair (a, b) of S2 with overlap region R (already
+ * grown by delta) the two trees are traversed simultaneously from their
+ * roots (the roots' children masked by the ones that meet R): a pair of
+ * inner nodes (A, B) tests each child box of A, grown by 2*delta, against
+ * all W child boxes of B with packed compares.  Overlapping child pairs are
+ * pushed (inner, inner), or resolved at once: a leaf against an inner node
+ * descends that node with the leaf's box, two leaves test their up to 4 x 4
+ * face boxes (the trees' leaf-order boxes) with packed compares and emit the
+ * overlapping pairs.  With self-collision each object's tree is also
+ * traversed against itself: a node against itself recurses into each child
+ * against itself and into each overlapping pair of distinct children.  A
+ * face pair becomes a candidate when it is eligible and its face boxes
+ * overlap grown by 2*delta, exactly clash_faceboxes_overlap's predicate (the
+ * oracle's) on the same box values, so the candidate set contains every
+ * pair the oracle would test.
+ *
+ * Parallelism: with more than one thread the root pairs are expanded a few
+ * levels serially into units of (node, node) pairs that the coarse-grain
+ * strategy hands out; each worker appends to its own buffer, and the
+ * buffers are merged, sorted and de-duplicated (clash_mid_gather).  The
+ * refits of S1 run over the objects in parallel.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bvh.h"
+#include "base/error.h"
+#include "stages/mid/midphase.h"
+#include "base/sort.h"
+
+#if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
+#define MID_SSE 1
+#include <emmintrin.h>
+#else
+#define MID_SSE 0
+#endif
+
+#define W CLASH_BVH_WIDTH
+
+typedef struct item {
+    int32_t oa, ob;  /* objects (equal for self-collision work) */
+    int32_t na, nb;  /* nodes of bvh[oa], bvh[ob] */
+    int32_t self;    /* 1: node na against itself */
+    int32_t pair;    /* index into run->op, or -1: no region (self) */
+} item;
+
+typedef struct stack {
+    item *v;
+    size_t n, cap;
+} stack;
+
+static int push(stack *s, item it)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        item *v = realloc(s->v, cap * sizeof *v);
+        if (!v) return -1;
+        s->v = v, s->cap = cap;
+    }
+    s->v[s->n++] = it;
+    return 0;
+}
+
+typedef struct tctx {
+    clash_run *run;
+    const clash_bvh *bvh;
+    clash_keybuf *kb;
+    stack *st;
+    float g;  /* 2 * delta */
+} tctx;
+
+/* Children of node n meeting the closed box q = {lo x y z, hi x y z}: the
+ * node kernel's predicate (kernels/bvh_node.c), inlined. */
+static inline unsigned node_overlap(const clash_bvh_node *n, const float q[6])
+{
+#if MID_SSE
+    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3]));
+    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0]), _mm_load_ps(n->hix));
+    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4]));
+    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1]), _mm_load_ps(n->hiy));
+    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5]));
+    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2]), _mm_load_ps(n->hiz));
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
+#else
+    return clash_bvh_overlap(n, q, q + 3);
+#endif
+}
+
+/* Asks for the cache lines of a child: a node's two, or a leaf's six rows. */
+static inline void prefetch_child(const clash_bvh *t, int32_t ch)
+{
+    if (ch > 0) {
+        const char *p = (const char *)&t->node[ch];
+        __builtin_prefetch(p), __builtin_prefetch(p + 64);
+    } else if (ch < 0) {
+        const float *r = clash_bvh_leaf_rows(t, -ch - 1);
+        for (int d = 0; d < 6; ++d) __builtin_prefetch(r + d * CLASH_BVH_LCHUNK);
+    }
+}
+
+/* Slot k of node n grown by g. */
+static inline void slot_query(const clash_bvh_node *n, int k, float g, float q[6])
+{
+    q[0] = n->lox[k] - g, q[1] = n->loy[k] - g, q[2] = n->loz[k] - g;
+    q[3] = n->hix[k] + g, q[4] = n->hiy[k] + g, q[5] = n->hiz[k] + g;
+}
+
+static inline int push_key(clash_keybuf *kb, uint32_t a, uint32_t b)
+{
+    const uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+    if (kb->n < kb->cap) {
+        kb->v[kb->n++] = key;
+        return 0;
+    }
+    return clash_keybuf_push(kb, key);
+}
+
+/* The faces of leaf (ta, offset oa, count ca) against those of leaf (tb, ob,
+ * cb): a pair is a candidate when its face boxes overlap grown by 2*delta,
+ * exactly clash_faceboxes_overlap's predicate (the boxes are the tree's
+ * leaf-order copies of S1's face boxes).  same: both leaves of one object,
+ * so the pair must also be eligible (self-collision). */
+static int leaf_leaf(tctx *c, const clash_bvh *ta, int32_t oa, int ca, const clash_bvh *tb, int32_t ob, int cb,
+                     int same)
+{
+    const float d = 2 * c->run->delta;
+    const float *A = clash_bvh_leaf_rows(ta, oa), *B = clash_bvh_leaf_rows(tb, ob); /* rows of CLASH_BVH_LCHUNK */
+    enum { R = CLASH_BVH_LCHUNK };
+    const uint32_t *pa = ta->prim + oa, *pb = tb->prim + ob;
+#if MID_SSE
+    const unsigned cm = (1u << cb) - 1; /* lanes past cb repeat the first face */
+    const __m128 dv = _mm_set1_ps(d);
+    const __m128 blx = _mm_load_ps(B), bly = _mm_load_ps(B + R), blz = _mm_load_ps(B + 2 * R);
+    const __m128 bhx = _mm_add_ps(_mm_load_ps(B + 3 * R), dv), bhy = _mm_add_ps(_mm_load_ps(B + 4 * R), dv),
+                 bhz = _mm_add_ps(_mm_load_ps(B + 5 * R), dv);
+#endif
+    for (int k = 0; k < ca; ++k) {
+        const float alx = A[k], aly = A[R + k], alz = A[2 * R + k];
+        const float ahx = A[3 * R + k] + d, ahy = A[4 * R + k] + d, ahz = A[5 * R + k] + d;
+#if MID_SSE
+        const __m128 x = _mm_and_ps(_mm_cmple_ps(blx, _mm_set1_ps(ahx)), _mm_cmple_ps(_mm_set1_ps(alx), bhx));
+        const __m128 y = _mm_and_ps(_mm_cmple_ps(bly, _mm_set1_ps(ahy)), _mm_cmple_ps(_mm_set1_ps(aly), bhy));
+        const __m128 z = _mm_and_ps(_mm_cmple_ps(blz, _mm_set1_ps(ahz)), _mm_cmple_ps(_mm_set1_ps(alz), bhz));
+        unsigned m = (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(x, y), z)) & cm;
+#else
+        unsigned m = 0;
+        for (int j = 0; j < cb; ++j)
+            m |= (unsigned)(B[j] <= ahx && alx <= B[3 * R + j] + d && B[R + j] <= ahy && aly <= B[4 * R + j] + d &&
+                            B[2 * R + j] <= ahz && alz <= B[5 * R + j] + d)
+                 << j;
+#endif
+        while (m) {
+            const int j = __builtin_ctz(m);
+            m &= m - 1;
+            const uint32_t fa = pa[k], fb = pb[j];
+            if (same && (fa == fb || !clash_pair_eligible(c->run, fa, fb))) continue;
+            if (push_key(c->kb, fa, fb)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Leaf (tl, ol, cl) with box q (grown) against the subtree `node` of tree tn. */
+static int leaf_vs_node(tctx *c, const clash_bvh *tl, int32_t ol, int cl, const float q[6], const clash_bvh *tn,
+                        int32_t node, int same)
+{
+    int32_t stk[64 * W];
+    int sp = 0;
+    stk[sp++] = node;
+    while (sp) {
+        const clash_bvh_node *n = &tn->node[stk[--sp]];
+        unsigned m = node_overlap(n, q);
+        for (unsigned u = m; u; u &= u - 1) prefetch_child(tn, n->child[__builtin_ctz(u)]);
+        while (m) {
+            const int k = __builtin_ctz(m);
+            m &= m - 1;
+            const int32_t ch = n->child[k];
+            if (ch > 0) {
+                if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
+                else if (leaf_vs_node(c, tl, ol, cl, q, tn, ch, same)) return -1;
+            } else if (leaf_leaf(c, tl, ol, cl, tn, -ch - 1, n->count[k], same)) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Child slot i of node A (tree ta, qa: its box grown) against child slot j
+ * of node B (tree tb). */
+static int slot_pair(tctx *c, item it, const clash_bvh *ta, const clash_bvh_node *A, int i, const float qa[6],
+                     const clash_bvh *tb, const clash_bvh_node *B, int j, int same)
+{
+    const int32_t ca = A->child[i], cb = B->child[j];
+    if (ca > 0 && cb > 0) {
+        it.na = ca, it.nb = cb, it.self = 0;
+        return push(c->st, it);
+    }
+    if (ca < 0 && cb < 0) return leaf_leaf(c, ta, -ca - 1, A->count[i], tb, -cb - 1, B->count[j], same);
+    if (ca < 0) return leaf_vs_node(c, ta, -ca - 1, A->count[i], qa, tb, cb, same);
+    float qb[6];
+    slot_query(B, j, c->g, qb);
+    return leaf_vs_node(c, tb, -cb - 1, B->count[j], qb, ta, ca, same);
+}
+
+/* Processes one item: pushes follow-up items on c->st, emits leaf work. */
+static int step_item(tctx *c, item it)
+{
+    const clash_run *r = c->run;
+    const clash_bvh *ta = &c->bvh[it.oa], *tb = &c->bvh[it.ob];
+    const clash_bvh_node *A = &ta->node[it.na];
+    const float g = c->g;
+    if (it.self) {
+        for (int i = 0; i < W; ++i) {
+            const int32_t ch = A->child[i];
+            if (ch > 0) {
+                item s = it;
+                s.na = s.nb = ch;
+                if (push(c->st, s)) return -1;
+            } else if (ch < 0 && leaf_leaf(c, ta, -ch - 1, A->count[i], ta, -ch - 1, A->count[i], 1)) {
+                return -1; /* both orders of each pair: merged by the gather */
+            }
+        }
+        for (int i = 0; i < W; ++i) {
+            if (!A->child[i]) continue;
+            float q[6];
+            slot_query(A, i, g, q);
+            unsigned m = node_overlap(A, q) & ~((2u << i) - 1); /* slots j > i */
+            while (m) {
+                const int j = __builtin_ctz(m);
+                m &= m - 1;
+                if (slot_pair(c, it, ta, A, i, q, ta, A, j, 1)) return -1;
+            }
+        }
+        return 0;
+    }
+    const clash_bvh_node *B = &tb->node[it.nb];
+    const int same = it.oa == it.ob;
+    unsigned ma = (1u << W) - 1, mb = ma;
+    if (it.pair >= 0 && it.na == 0 && it.nb == 0) { /* the roots' children meeting the overlap region */
+        const float *rlo = r->op[it.pair].region.lo, *rhi = r->op[it.pair].region.hi;
+        const float R[6] = {rlo[0], rlo[1], rlo[2], rhi[0], rhi[1], rhi[2]};
+        ma = node_overlap(A, R), mb = node_overlap(B, R);
+    }
+    /* the overlapping child pairs first, and their children's lines asked
+     * for (a node is two cache lines, a leaf's boxes six, met at random),
+     * then the pairs */
+    float q[W][6];
+    unsigned mm[W] = {0}, used_a = 0, used_b = 0;
+    while (ma) {
+        const int i = __builtin_ctz(ma);
+        ma &= ma - 1;
+        slot_query(A, i, g, q[i]);
+        mm[i] = node_overlap(B, q[i]) & mb;
+        if (mm[i]) used_a |= 1u << i, used_b |= mm[i];
+    }
+    for (unsigned u = used_a; u; u &= u - 1)
+        prefetch_child(ta, A->child[__builtin_ctz(u)]);
+    for (unsigned u = used_b; u; u &= u - 1)
+        prefetch_child(tb, B->child[__builtin_ctz(u)]);
+    for (int i = 0; i < W; ++i)
+        for (unsigned m = mm[i]; m; m &= m - 1)
+            if (slot_pair(c, it, ta, A, i, q[i], tb, B, __builtin_ctz(m), same)) return -1;
+    return 0;
+}
+
+typedef struct uctx {
+    clash_run *run;
+    const item *units;
+    stack *st;  /* per worker */
+    int failed;
+} uctx;
+
+static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    uctx *u = p;
+    tctx c = {u->run, u->run->bvh, &u->run->wbuf[worker], &u->st[worker], 2 * u->run->delta};
+    for (int64_t k = begin; k < end; k += step) {
+        c.st->n = 0;
+        if (push(c.st, u->units[k])) goto fail;
+        while (c.st->n)
+            if (step_item(&c, c.st->v[--c.st->n])) goto fail;
+    }
+    return;
+fail:
+    u->failed = 1;
+}
+
+void clash_midphase_free(clash_run *run)
+{
+    if (run->bvh)
+        for (int o = 0; o < run->sc->nobj; ++o) clash_bvh_free(&run->bvh[o]);
+    free(run->bvh);
+    run->bvh = NULL;
+    run->bvh_built = 0;
+}
+
+/* Refit of the objects [begin, end) straight from the vertex positions; the
+ * object boxes are the roots' boxes (the union of the face boxes, as S1's). */
+static void refit_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    for (int64_t o = begin; o < end; o += step) {
+        clash_bvh *t = &run->bvh[o];
+        clash_bvh_refit_faces(t, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py, sc->pz);
+        for (int d = 0; d < 3; ++d) run->obox[o].lo[d] = t->lo[d], run->obox[o].hi[d] = t->hi[d];
+    }
+}
+
+int clash_bvh_stage_boxes(clash_run *run)
+{
+    if (!run->bvh || !run->bvh_built) return 1;
+    clash_par_for(&run->exec, run->sc->nobj, refit_range, run);
+    run->bvh_built = 2; /* refitted this step */
+    return 0;
+}
+
+/* Builds (first step) every object's BVH from S1's face boxes; later steps
+ * were refitted by S1 (clash_bvh_stage_boxes). */
+static int update_trees(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const clash_boxes_soa bx = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};
+    if (!run->bvh) {
+        run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh));
+        if (!run->bvh) return -1;
+        run->bvh_built = 0;
+    }
+    if (run->bvh_built == 2) {
+        run->bvh_built = 1;
+        return 0;
+    }
+    if (run->bvh_built) { /* S1 computed the face boxes (not through clash_bvh_stage_boxes) */
+        for (int o = 0; o < sc->nobj; ++o) clash_bvh_refit(&run->bvh[o], bx);
+        return 0;
+    }
+    uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)(sc->nf ? sc->nf : 1));
+    if (!ids) return -1;
+    for (int64_t f = 0; f < sc->nf; ++f) ids[f] = (uint32_t)f;
+    for (int o = 0; o < sc->nobj; ++o)
+        if (clash_bvh_build(&run->bvh[o], run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]),
+                            bx) ||
+            clash_bvh_set_faces(&run->bvh[o], sc->f0, sc->f1, sc->f2)) {
+            free(ids);
+            return -1;
+        }
+    free(ids);
+    run->bvh_built = 1;
+    return 0;
+}
+
+int clash_bvh_candidates(clash_run *run, clash_error *err)
+{
+    const clash_scene *sc = run->sc;
+    run->ncand = 0;
+    if (update_trees(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the BVHs");
+    stack units = {0};
+    uctx u = {.run = run};
+    int rc = CLASH_OK;
+    for (size_t i = 0; i < run->nop; ++i)
+        if (push(&units, (item){run->op[i].a, run->op[i].b, 0, 0, 0, (int32_t)i})) goto oom;
+    if (run->cfg.self_collision)
+        for (int o = 0; o < sc->nobj; ++o)
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && push(&units, (item){o, o, 0, 0, 1, -1})) goto oom;
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    u.st = calloc(clash_team(run), sizeof(stack));
+    if (!u.st) goto oom;
+    if (run->threads > 1) {
+        /* Expand the top levels into more units; leaf work met on the way is done here (worker 0). */
+        tctx c = {run, run->bvh, &run->wbuf[0], &u.st[0], 2 * run->delta};
+        for (int round = 0; round < 4 && units.n < (size_t)(64 * run->threads); ++round) {
+            stack next = {0};
+            c.st = &next;
+            for (size_t k = 0; k < units.n; ++k)
+                if (step_item(&c, units.v[k])) {
+                    free(next.v);
+                    goto oom;
+                }
+            free(units.v);
+            units = next;
+        }
+    }
+    u.units = units.v;
+    if (clash_par_tasks(&run->exec, (int64_t)units.n, 1, run_units, &u) < 0) {
+        rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the bvh midphase");
+        goto done;
+    }
+    if (u.failed || clash_mid_gather(run)) goto oom;
+    goto done;
+oom:
+    rc = clash_fail(err, CLASH_EFAIL, "out of memory in the bvh midphase");
+done:
+    if (u.st)
+        for (int w = 0; w < run->threads; ++w) free(u.st[w].v);
+    free(u.st);
+    free(units.v);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * midphase.h — the S4 midphases (ARCHITECTURE.md, S4), one file each:
+ *   octree.c        the report's face octree (003 §3.3.5), the default,
+ *                   over the faces S3 kept (octree_units.c bins them,
+ *                   octree_merge.c merges the workers' candidates);
+ *   brute.c         the oracle: every eligible pair with overlapping boxes;
+ *   bvh.c           BVH x BVH traversal over per-object wide BVHs that are
+ *                   kept in the run: built on the first step, refitted on
+ *                   every later one (refit counted in S4);
+ *   bboxpipe.c      Zachmann's bounding-box pipeline (001 §3.3), no
+ *                   structure kept between steps.
+ * The BVH and the bounding-box pipeline take the object pairs of S2 (run->op) and, with self-collision,
+ * every object against itself, skip S3, and leave the sorted unique
+ * candidate keys in run->cand / run->ncand exactly like octree.c, so S5
+ * and S6 are unchanged.  Every box test uses boxes grown by run->delta
+ * (stages/boxes.c, conservative culling), so no pair the narrow test accepts
+ * is ever dropped.
+ */
+#ifndef CLASH_STAGES_MID_MIDPHASE_H
+#define CLASH_STAGES_MID_MIDPHASE_H
+
+#include "core/run.h"
+
+/* The face-octree midphase (octree.c): fills run->cand with the sorted,
+ * unique candidate pairs among run->kept faces.  Returns the level used. */
+int clash_octree_candidates(clash_run *run, clash_error *err);
+/* Frees the octree's per-run scratch (called by clash_run_destroy). */
+void clash_octree_free(clash_run *run);
+/* S4 and S5 together by producer-consumer (octree.c, 003 §4.4.2): fills
+ * run->cand with the sorted unique hits; *tested counts the tests made. */
+int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err);
+/* The oracle (brute.c): every eligible pair whose face boxes overlap.
+ * Returns 0, or -1 when memory ran out. */
+int clash_brute_candidates(clash_run *run);
+int clash_bvh_candidates(clash_run *run, clash_error *err);
+int clash_bboxpipe_candidates(clash_run *run, clash_error *err);
+/* S1 for the bvh midphase once its trees exist: refits every object's BVH
+ * straight from the vertex positions (the face boxes in leaf order, by the S1
+ * kernel) and sets the object boxes; the face-order boxes run->lox.. are not
+ * written.  Returns 0, or 1 when the trees are not built yet (S1 as usual). */
+int clash_bvh_stage_boxes(clash_run *run);
+/* Frees the per-run midphase state (the per-object BVHs). */
+void clash_midphase_free(clash_run *run);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * octree.c — stage S4, the face octree of the report (003 §3.3.5).
+ *
+ * The faces kept by S3 are sorted into the cells of an octree whose root is
+ * the cube around their boxes.  A cell is subdivided into its 8 children
+ * only while it holds faces that could still form a pair (faces of two or
+ * more objects; with self-collision, two or more faces of one object).
+ * Nothing is allocated for the tree: a cell is a cube on the recursion stack
+ * and its face list a slice of a per-worker scratch stack.  A cell is split
+ * in one pass over its faces: each face's grown box is compared with the
+ * three mid-planes, giving the mask of the children it reaches, the count of
+ * each child and whether a child holds two objects; a second pass scatters
+ * the faces into the slices of the children that may pair (lists stay
+ * ascending).
+ *
+ * In each leaf voxel every eligible pair whose (slightly grown) face boxes
+ * overlap, and whose two faces pass the exact face/voxel test (the report's
+ * triangle/box test in static mode, the swept hull against the box in swept
+ * mode), becomes a candidate.  The exact test runs at the leaves only, and
+ * lazily: once per face and leaf, for a face that has a partner there.  A
+ * face that meets a leaf meets every ancestor cell, so the candidates are
+ * those of the test at every level, for far fewer tests (on two bunnies,
+ * under 75,000 per step for 99,512 kept faces at level 7).  The report puts
+ * a pair in the check list "only if it was not previously put there"; here
+ * each worker appends to its own buffer and the buffers are merged, sorted
+ * and de-duplicated once (no shared hash, and an order that never depends on
+ * the schedule).
+ *
+ * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
+ * that may pair, found by binning in parallel rather than by descending:
+ * every worker bins its block of the kept faces into the grid (the cells of
+ * each face from an AVX2 gather kernel, kernels/cells.c; count, with the
+ * smallest and largest object of each cell, which says whether it may
+ * pair; then scatter into the cells that may, at positions ordered by cell
+ * and then by worker, so every cell's list is ascending whatever the team
+ * size).  A unit holding more than 1/32
+ * of the kept faces (at least 256) is split further: a big object pair is
+ * spread over many subtrees and cannot starve the others (Zachmann §3.10:
+ * often one pair of objects holds almost all candidates).  The unit list
+ * depends on the scene alone, never on threads or ranks.
+ *
+ * Distribution.  Under MPI each rank takes its share of the units
+ * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride).
+ * Inside a rank the coarse-grain strategy hands the units to the threads;
+ * for dynamic, stealing and producer-consumer the units go largest first.
+ * Each worker appends candidates to its own buffer (run->wbuf), and the
+ * buffers are merged by a parallel bucket sort (merge_keys): count keys per
+ * bucket of first face numbers (4096 buckets), scatter into place, sort
+ * each bucket, de-duplicate each worker's run of buckets, then close the
+ * gaps.  The sorted unique set is
+ * the same whatever ran where.
+ *
+ * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
+ * octree and pushes each unit's de-duplicated candidates, in batches, into
+ * a bounded queue; the other workers run the narrow test on them as they
+ * arrive and keep the hits; the producer joins them when the tree is done.
+ * A pair met in two units is tested twice there (the price of not waiting
+ * for a global de-duplication); the hits are merged and de-duplicated.
+ *
+ * Resolution: cfg.octree_level when set, else automatic: the level whose
+ * voxel edge is closest to twice the mean edge of the kept faces' boxes, so
+ * a leaf holds a handful of faces (the report used level 6 for 168-face
+ * spheres of diameter 3.8 in a 32-voxel world: leaf 0.5, face edge ~0.4).
+ * Twice rather than once: one level coarser costs S4+S5 about a fifth
+ * fewer instructions on both the two bunnies (static, 6 against 7) and the
+ * cluttered preset (swept, 5 against 6), the few extra candidates (+6%,
+ * +12%) costing less than the deeper descent (callgrind, bench/RESULTS.md).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "kernels/kernels.h"
+#include "core/facetest.h"
+#include "core/run.h"
+#include "stages/mid/midphase.h"
+#include "stages/mid/octree.h"
+#include "sched/ranks.h"
+#include "base/sort.h"
+
+typedef struct octx {
+    clash_run *run;
+    int max_level;
+    const unit *units;
+    const uint32_t *unit_faces;
+    const int64_t *order;  /* this rank's units, in the order handed out */
+    int64_t order_n;
+    scratch *ws;           /* per worker */
+    _Atomic int failed;
+} octx;
+
+/* Leaf test state of a face: not yet known, meets the leaf cube, misses it. */
+enum { LEAF_UNKNOWN = 0, LEAF_MEETS = 1, LEAF_MISSES = 2 };
+
+/* The exact face/cube test of the report, run lazily: only for a face that
+ * has a partner in the leaf (an eligible face whose grown box overlaps its
+ * own), once per face and leaf.  A face whose box lies inside the cube meets
+ * it.  Since a face that meets a leaf meets every ancestor cell, testing at
+ * the leaf alone keeps exactly the faces that the test at every level
+ * would keep, at a fraction of the cost: most faces of a leaf have no
+ * partner there and are never tested. */
+static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3], const double hi[3])
+{
+    if (*st == LEAF_UNKNOWN) {
+        const int inside = run->lox[f] >= lo[0] && run->hix[f] <= hi[0] && run->loy[f] >= lo[1] &&
+                           run->hiy[f] <= hi[1] && run->loz[f] >= lo[2] && run->hiz[f] <= hi[2];
+        *st = inside || clash_face_meets_box(run, f, lo, hi) ? LEAF_MEETS : LEAF_MISSES;
+    }
+    return *st == LEAF_MEETS;
+}
+
+/* The candidates of a leaf.  The leaf's boxes are copied into local arrays
+ * first (the upper corners already grown by 2 delta), so that one face is
+ * compared with all its possible partners in a vector loop that writes
+ * overlap flags; only the overlapping pairs then take the branches of the
+ * lazy exact tests.  (Tested pair by pair, with the boxes read through the
+ * face numbers, the box test was 40% of the octree's time on two bunnies:
+ * loads from across the box arrays and a mispredicted branch each.)  The
+ * comparisons are clash_faceboxes_overlap's, operand for operand. */
+static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
+                     double size)
+{
+    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 8))
+        return -1;
+    const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
+    const uint32_t *f = s->v + ofs;
+    uint8_t *st = s->st;
+    memset(st, LEAF_UNKNOWN, n);
+    float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
+    float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
+    int32_t *restrict ob = (int32_t *)(hz + n);
+    uint8_t *restrict ov = (uint8_t *)(ob + n);
+    const float d = 2 * run->delta;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t g = f[k];
+        lx[k] = run->lox[g], ly[k] = run->loy[g], lz[k] = run->loz[g];
+        hx[k] = run->hix[g] + d, hy[k] = run->hiy[g] + d, hz[k] = run->hiz[g] + d;
+        ob[k] = run->face_obj[g];
+    }
+    memset(ov + n, 0, 8);
+    /* Face numbers ascend and every object owns one range of them, so the
+     * faces of one object form one run of the list: without self-collision
+     * a face's partners start after its run, and all of them are eligible. */
+    const int self = run->cfg.self_collision;
+    size_t run_end = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t a = f[i];
+        if (!self && run_end <= i)
+            for (run_end = i + 1; run_end < n && ob[run_end] == ob[i];) ++run_end;
+        const size_t j0 = self ? i + 1 : run_end;
+        const float al0 = lx[i], al1 = ly[i], al2 = lz[i], ah0 = hx[i], ah1 = hy[i], ah2 = hz[i];
+        for (size_t j = j0; j < n; ++j)
+            ov[j] = (uint8_t)((al0 <= hx[j]) & (lx[j] <= ah0) & (al1 <= hy[j]) & (ly[j] <= ah1) & (al2 <= hz[j]) &
+                              (lz[j] <= ah2));
+        for (size_t j = j0; j < n; ++j) {
+            if (!(j & 7)) { /* skip 8 flags at a time where none is set */
+                uint64_t w;
+                memcpy(&w, ov + j, 8);
+                if (!w && j + 8 <= n) {
+                    j += 7;
+                    continue;
+                }
+            }
+            if (!ov[j]) continue;
+            const uint32_t b = f[j]; /* lists stay ascending */
+            if (self && !clash_pair_eligible(run, a, b)) continue;
+            if (!leaf_meets(run, st + i, a, lo, hi)) break;
+            if (!leaf_meets(run, st + j, b, lo, hi)) continue;
+            if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Children of a cell by the half they take along each axis: bit c of a mask
+ * is child c = x + 2y + 4z (1 for the upper half).  For a face that meets
+ * the parent, bit 0 of an axis code says its grown box reaches the lower
+ * half, bit 1 the upper half. */
+static const uint8_t MASK_X[4] = {0x00, 0x55, 0xAA, 0xFF};
+static const uint8_t MASK_Y[4] = {0x00, 0x33, 0xCC, 0xFF};
+static const uint8_t MASK_Z[4] = {0x00, 0x0F, 0xF0, 0xFF};
+/* EXPAND[k]: byte c is bit c of k */
+#define EXP1(k)                                                                                              \
+    ((uint64_t)((k)&1) | (uint64_t)((k) >> 1 & 1) << 8 | (uint64_t)((k) >> 2 & 1) << 16 |                   \
+     (uint64_t)((k) >> 3 & 1) << 24 | (uint64_t)((k) >> 4 & 1) << 32 | (uint64_t)((k) >> 5 & 1) << 40 |     \
+     (uint64_t)((k) >> 6 & 1) << 48 | (uint64_t)((k) >> 7 & 1) << 56)
+#define EXP4(k) EXP1(k), EXP1((k) + 1), EXP1((k) + 2), EXP1((k) + 3)
+#define EXP16(k) EXP4(k), EXP4((k) + 4), EXP4((k) + 8), EXP4((k) + 12)
+#define EXP64(k) EXP16(k), EXP16((k) + 16), EXP16((k) + 32), EXP16((k) + 48)
+static const uint64_t EXPAND[256] = {EXP64(0), EXP64(64), EXP64(128), EXP64(192)};
+#undef EXP64
+#undef EXP16
+#undef EXP4
+#undef EXP1
+
+/* Descends cell (lo, size, level) holding faces [ofs, ofs+n) of s, which may
+ * pair.  One pass gives each face the mask of the children its grown box
+ * reaches (box test against the three mid-planes), with the count of each
+ * child and whether it holds two objects; a second pass scatters the faces
+ * into the children's slices, which stay ascending.  The exact face/cube
+ * test runs at the leaves (emit_leaf). */
+static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, const double lo[3], double size,
+                 int level, size_t ofs, size_t n)
+{
+    if (level >= max_level) return emit_leaf(run, s, kb, ofs, n, lo, size);
+    const double h = size * 0.5, d = run->delta;
+    const double m[3] = {lo[0] + h, lo[1] + h, lo[2] + h};
+    const double up[3] = {m[0] + d, m[1] + d, m[2] + d}, dn[3] = {m[0] - d, m[1] - d, m[2] - d};
+    if (scratch_bytes(s, n)) return -1;
+    uint8_t *mk = s->st;
+    /* Counts as eight byte counters in one word (EXPAND: bit c of a mask
+     * to byte c), folded into cnt every 128 faces; "two objects" from the
+     * masks of the runs of one object's faces (the list is ascending, so
+     * each object's faces are one run): a child is mixed when two runs
+     * reach it.  No branch per child, none per face but the run change. */
+    size_t cnt[8] = {0};
+    uint64_t acc = 0;
+    uint8_t mixed = 0, seen = 0, runm = 0;
+    int32_t prev = n ? run->face_obj[s->v[ofs]] : 0;
+    const int self = run->cfg.self_collision;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = s->v[ofs + i];
+        const unsigned xm = (run->lox[f] <= up[0]) | (run->hix[f] >= dn[0]) << 1;
+        const unsigned ym = (run->loy[f] <= up[1]) | (run->hiy[f] >= dn[1]) << 1;
+        const unsigned zm = (run->loz[f] <= up[2]) | (run->hiz[f] >= dn[2]) << 1;
+        const uint8_t k = MASK_X[xm] & MASK_Y[ym] & MASK_Z[zm];
+        mk[i] = k;
+        const int32_t o = run->face_obj[f];
+        if (o != prev) mixed |= seen & runm, seen |= runm, runm = 0, prev = o;
+        runm |= k;
+        acc += EXPAND[k];
+        if ((i & 127) == 127) {
+            for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
+            acc = 0;
+        }
+    }
+    for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
+    mixed |= seen & runm;
+    size_t total = 0, at[8];
+    for (int c = 0; c < 8; ++c) {
+        const int pairs = self ? cnt[c] >= 2 : (mixed >> c) & 1;
+        at[c] = total;
+        if (!pairs) cnt[c] = 0; /* nothing to pair there: not copied, not visited */
+        total += cnt[c];
+    }
+    if (total == 0) return 0;
+    if (scratch_reserve(s, total)) return -1;
+    const size_t base = s->n;
+    uint32_t *v = s->v;
+    mk = s->st;
+    uint8_t keep = 0;
+    for (int c = 0; c < 8; ++c) keep |= (uint8_t)((cnt[c] > 0) << c), at[c] += base;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = v[ofs + i];
+        for (unsigned b = mk[i] & keep; b; b &= b - 1) v[at[__builtin_ctz(b)]++] = f;
+    }
+    s->n = base + total;
+    for (int c = 0; c < 8; ++c) {
+        if (!cnt[c]) continue;
+        const double clo[3] = {lo[0] + ((c & 1) ? h : 0), lo[1] + ((c & 2) ? h : 0), lo[2] + ((c & 4) ? h : 0)};
+        if (visit(run, max_level, s, kb, clo, h, level + 1, at[c] - cnt[c], cnt[c])) return -1;
+    }
+    s->n = base;
+    return 0;
+}
+
+/* Runs unit `order[u]` on the worker into kb. */
+static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
+{
+    scratch *s = &c->ws[worker];
+    const unit *un = &c->units[c->order[u]];
+    s->n = 0;
+    if (scratch_reserve(s, un->n)) return -1;
+    memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
+    s->n = un->n;
+    return visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n);
+}
+
+static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    octx *c = p;
+    for (int64_t u = begin; u < end; u += step)
+        if (run_one_unit(c, worker, u, &c->run->wbuf[worker])) atomic_store(&c->failed, 1);
+}
+
+static oct_ws *get_ws(clash_run *run)
+{
+    if (!run->oct_ws) {
+        oct_ws *W = calloc(1, sizeof *W);
+        if (W && !(W->w = calloc(clash_team(run), sizeof(scratch)))) free(W), W = NULL;
+        run->oct_ws = W;
+    }
+    return run->oct_ws;
+}
+
+void clash_octree_free(clash_run *run)
+{
+    oct_ws *W = run->oct_ws;
+    if (W) {
+        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
+        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->omm);
+    }
+    free(W);
+    run->oct_ws = NULL;
+}
+
+
+int clash_octree_candidates(clash_run *run, clash_error *err)
+{
+    run->ncand = 0;
+    run->cand_local = clash_ranks_size() > 1;
+    unitset us;
+    oct_ws *W = get_ws(run);
+    if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
+    int rc = clash_oct_build_units(run, W, &us);
+    if (rc == 1) return CLASH_OK;
+    octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
+    atomic_init(&c.failed, 0);
+    if (rc < 0) goto oom;
+    c.units = us.u, c.unit_faces = us.faces->v, c.order = us.order;
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
+    if (clash_oct_merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    clash_oct_unitset_free(&us);
+    return CLASH_OK;
+oom:
+    clash_oct_unitset_free(&us);
+    return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
+}
+
+/* ---- producer-consumer: S4 and S5 together ----------------------------------------------- */
+
+enum { PC_BATCH = 2048, PC_QUEUE = 64 };
+
+typedef struct pc_batch {
+    size_t n;
+    uint64_t k[];
+} pc_batch;
+
+typedef struct pc_ctx {
+    octx oc;
+    clash_keybuf stage;         /* the producer's candidates of one unit */
+    int64_t *tested;            /* per worker, padded */
+} pc_ctx;
+
+static void pc_consume(void *item, int worker, void *p)
+{
+    pc_ctx *c = p;
+    pc_batch *b = item;
+    clash_run *run = c->oc.run;
+    clash_keybuf *hits = &run->wbuf[worker];
+    for (size_t i = 0; i < b->n; ++i)
+        if (clash_narrow_test(run, (uint32_t)(b->k[i] >> 32), (uint32_t)b->k[i]))
+            if (clash_keybuf_push(hits, b->k[i])) atomic_store(&c->oc.failed, 1);
+    c->tested[(size_t)worker * 8] += (int64_t)b->n;
+    free(b);
+}
+
+static void pc_produce(clash_pcq *q, void *p)
+{
+    pc_ctx *c = p;
+    for (int64_t u = 0; u < c->oc.order_n; ++u) {
+        c->stage.n = 0;
+        if (run_one_unit(&c->oc, 0, u, &c->stage)) {
+            atomic_store(&c->oc.failed, 1);
+            return;
+        }
+        const size_t n = clash_sort_unique_u64(c->stage.v, c->stage.n);
+        if (n == (size_t)-1) {
+            atomic_store(&c->oc.failed, 1);
+            return;
+        }
+        for (size_t b = 0; b < n; b += PC_BATCH) {
+            const size_t m = n - b < PC_BATCH ? n - b : PC_BATCH;
+            pc_batch *item = malloc(sizeof *item + m * sizeof(uint64_t));
+            if (!item) {
+                atomic_store(&c->oc.failed, 1);
+                return;
+            }
+            item->n = m;
+            memcpy(item->k, c->stage.v + b, m * sizeof(uint64_t));
+            clash_pcq_push(q, item);
+        }
+    }
+}
+
+int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
+{
+    run->ncand = 0;
+    run->cand_local = clash_ranks_size() > 1;
+    *tested = 0;
+    unitset us;
+    oct_ws *W = get_ws(run);
+    if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
+    int rc = clash_oct_build_units(run, W, &us);
+    if (rc == 1) return CLASH_OK;
+    pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
+    atomic_init(&c.oc.failed, 0);
+    c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
+    if (rc < 0 || !c.tested) goto oom;
+    c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.order = us.order, c.oc.order_n = us.norder;
+    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
+        goto oom;
+    if (clash_oct_merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    for (int w = 0; w < run->threads; ++w) *tested += c.tested[(size_t)w * 8];
+    free(c.tested), free(c.stage.v);
+    clash_oct_unitset_free(&us);
+    return CLASH_OK;
+oom:
+    free(c.tested), free(c.stage.v);
+    clash_oct_unitset_free(&us);
+    return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
+}

@@ -1,0 +1,105 @@
+/*
+ * octree.h — what the face-octree midphase's three files share (internal to
+ * stages/mid/): octree.c descends the units and emits candidates,
+ * octree_units.c bins the kept faces into the units, octree_merge.c merges
+ * the workers' candidate buffers.  The method is described in octree.c.
+ *
+ * Memory kept between steps lives in the run's workspace (oct_ws,
+ * run->oct_ws): per-worker descent stacks, the units' face lists and the
+ * binning arrays, grown as needed and never shrunk.
+ */
+#ifndef CLASH_STAGES_MID_OCTREE_H
+#define CLASH_STAGES_MID_OCTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/run.h"
+
+typedef struct scratch {
+    uint32_t *v;
+    size_t n, cap;
+    uint8_t *st; /* per-face bytes of one node: child masks, then leaf test states */
+    size_t stcap;
+    void *lb;    /* a leaf's boxes, objects and overlap flags (emit_leaf) */
+    size_t lbcap;
+} scratch;
+
+static inline int scratch_reserve(scratch *s, size_t extra)
+{
+    if (s->n + extra <= s->cap) return 0;
+    size_t cap = s->cap ? s->cap : 4096;
+    while (cap < s->n + extra) cap *= 2;
+    uint32_t *v = realloc(s->v, cap * sizeof *v);
+    if (!v) return -1;
+    s->v = v, s->cap = cap;
+    return 0;
+}
+
+static inline int grow_bytes(void *pp, size_t *cap, size_t n)
+{
+    void **p = pp;
+    if (n <= *cap) return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < n) c *= 2;
+    void *v = realloc(*p, c);
+    if (!v) return -1;
+    *p = v, *cap = c;
+    return 0;
+}
+
+static inline int scratch_bytes(scratch *s, size_t n) { return grow_bytes(&s->st, &s->stcap, n); }
+
+/* The octree's memory kept between steps (run->oct_ws): allocating and
+ * releasing it every step made the threads fault in fresh pages (and shoot
+ * down each other's TLB entries) on every step. */
+typedef struct oct_ws {
+    scratch *w;          /* per worker: the descent's stacks */
+    scratch uf;          /* the units' face lists */
+    size_t *cnt, *start; /* binning: [worker][cell] counts, cell starts */
+    uint32_t *rng;       /* binning: cells of each kept face */
+    uint8_t *pair;       /* binning: cells that may pair */
+    struct bin_stat *stat; /* binning: bounds and edge sum per block */
+    uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
+    int32_t *omm;        /* binning: per worker and cell, smallest and largest object */
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, ommcap;
+} oct_ws;
+
+/* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
+static inline int ws_grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+    void **p = pp;
+    if (n <= *cap) return 0;
+    free(*p);
+    *p = malloc(n * sz);
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
+}
+
+typedef struct unit {
+    double lo[3];
+    double size;
+    int level;
+    size_t ofs, n; /* into the units' face array */
+} unit;
+
+typedef struct unitset {
+    unit *u;
+    size_t n, cap;
+    scratch *faces;      /* the workspace's (oct_ws.uf) */
+    double *cost;
+    int64_t *order, norder;
+} unitset;
+
+/* The units of this step: the cells of the unit level that may pair, split
+ * further when big, with this rank's share in the order handed out (largest
+ * first for the dynamic schedules).  Returns 0, 1 when fewer than two faces
+ * were kept (no unit), -1 when out of memory.  Sets run->level_used. */
+int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us);
+void clash_oct_unitset_free(unitset *us);
+/* Merges nb per-worker key buffers into *out (grown to *cap): sorted and
+ * unique, *nout keys.  Returns 0, or -1 when out of memory. */
+int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout);
+
+#endif

@@ -1,0 +1,330 @@
+/*
+ * octree_units.c — the face octree's work units (003 §3.3.5, §4.4): the
+ * cells of level U = level - 2 (at most 5: 32^3 cells) that may pair, found
+ * by binning the kept faces in parallel rather than by descending.
+ *
+ * Every worker bins its block of the kept faces into the grid (the cells of
+ * each face from an AVX2 gather kernel, kernels/cells.c; count, with the
+ * smallest and largest object of each cell, which says whether it may pair;
+ * then scatter into the cells that may, at positions ordered by cell and
+ * then by worker, so every cell's list is ascending whatever the team size).
+ * A unit holding more than 1/32 of the kept faces (at least 256) is split
+ * further: a big object pair is spread over many subtrees and cannot starve
+ * the others (Zachmann §3.10).  The unit list depends on the scene alone,
+ * never on threads or ranks; under MPI each rank takes its share (ranks.h).
+ *
+ * The level: cfg.octree_level when set, else the level whose voxel edge is
+ * closest to twice the mean edge of the kept faces' boxes (octree.c).
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "sched/ranks.h"
+#include "sched/sched.h"
+#include "stages/mid/octree.h"
+
+static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
+{
+    if (n < 2) return 0;
+    if (run->cfg.self_collision) return 1;
+    const int32_t o = run->face_obj[f[0]];
+    for (size_t i = 1; i < n; ++i)
+        if (run->face_obj[f[i]] != o) return 1;
+    return 0;
+}
+
+/* Filters faces [ofs, ofs+n) of s into a new slice for cube [clo, chi]:
+ * the faces whose box, grown by delta, overlaps the cube (box test only;
+ * used to split oversized work units). */
+static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3])
+{
+    const size_t out = s->n;
+    const float d = run->delta;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t f = s->v[ofs + i];
+        if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
+            run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
+            continue;
+        s->v[s->n++] = f;
+    }
+    return s->n - out;
+}
+
+
+void clash_oct_unitset_free(unitset *us)
+{
+    free(us->u), free(us->cost), free(us->order);
+    memset(us, 0, sizeof *us);
+}
+
+typedef struct cost_item {
+    double cost;
+    int64_t u;
+} cost_item;
+
+/* Largest cost first; equal costs by unit number, so the order is the scene's alone. */
+static int cmp_cost_desc(const void *x, const void *y)
+{
+    const cost_item *a = x, *b = y;
+    if (a->cost != b->cost) return a->cost > b->cost ? -1 : 1;
+    return (a->u > b->u) - (a->u < b->u);
+}
+
+/* ---- binning the kept faces into the cells of the unit level --------------------------- */
+
+/* Phase 0 works on fixed blocks of the kept list, whatever the team: the
+ * mean edge (which picks the level) is summed block by block and the block
+ * sums in block order, so it is the same number for every team size. */
+enum { BIN_BLOCK = 4096 };
+
+typedef struct bin_stat {
+    float lo[3], hi[3];
+    double edge;
+} bin_stat;
+
+typedef struct bin_ctx {
+    clash_run *run;
+    int phase;
+    bin_stat *stat;       /* phase 0: per block of BIN_BLOCK kept faces */
+    size_t nblock;
+    double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
+    int G, g;             /* G = 2^g */
+    size_t ncell;
+    size_t *cnt;          /* [worker][cell]: counts, then scatter positions */
+    uint32_t *faces;      /* cell lists, concatenated */
+    uint8_t *pair;        /* per cell: may hold a pair */
+    int32_t *omin, *omax; /* [worker][cell]: smallest and largest object seen (phase 1) */
+    uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
+    double inv;           /* 1 / cs */
+    float of[3], invf, widef; /* ck_cell_codes: origin, 1 / cs, widening, in float */
+} bin_ctx;
+
+/* rng[i]: the cell number of a face inside one cell (the common case), or
+ * CK_CELL_MULTI | its cell ranges (ck_cell_codes). */
+static void bin_worker(int w, int T, void *p)
+{
+    bin_ctx *b = p;
+    const clash_run *run = b->run;
+    const size_t nk = run->nkept, k0 = nk * (size_t)w / (size_t)T, k1 = nk * (size_t)(w + 1) / (size_t)T;
+    const float *const lo[3] = {run->lox, run->loy, run->loz}, *const hi[3] = {run->hix, run->hiy, run->hiz};
+    if (b->phase == 0) {
+        for (size_t k = b->nblock * (size_t)w / (size_t)T; k < b->nblock * (size_t)(w + 1) / (size_t)T; ++k) {
+            const size_t e = (k + 1) * BIN_BLOCK < nk ? (k + 1) * BIN_BLOCK : nk;
+            ck_gather_bounds(e - k * BIN_BLOCK, run->kept + k * BIN_BLOCK, lo, hi, b->stat[k].lo, b->stat[k].hi,
+                             &b->stat[k].edge);
+        }
+        return;
+    }
+    size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
+    const size_t G = (size_t)b->G;
+    uint32_t *restrict rng = b->rng;
+    const uint32_t *restrict kept = run->kept;
+    if (b->phase == 1) {
+        /* Counts, and for "may pair" the smallest and largest object of
+         * each cell (two objects: they differ), without a branch per face
+         * but for the faces in more than one cell (30%).  The cells of the
+         * G^3 grid that each face's grown box touches: b->widef, see
+         * build_units. */
+        int32_t *restrict mn = b->omin + (size_t)w * b->ncell, *restrict mx = b->omax + (size_t)w * b->ncell;
+        for (size_t c = 0; c < b->ncell; ++c) mn[c] = INT32_MAX, mx[c] = INT32_MIN;
+        ck_cell_codes(k1 - k0, kept + k0, lo, hi, b->of, b->invf, b->widef, b->g, rng + k0);
+        const int32_t *restrict fo = run->face_obj;
+        for (size_t i = k0; i < k1; ++i) {
+            const uint32_t r = rng[i];
+            const int32_t o = fo[kept[i]];
+            if (!(r & CK_CELL_MULTI)) {
+                cnt[r]++;
+                mn[r] = o < mn[r] ? o : mn[r], mx[r] = o > mx[r] ? o : mx[r];
+                continue;
+            }
+            const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                         z1 = r >> 25 & 31;
+            for (size_t z = z0; z <= z1; ++z)
+                for (size_t y = y0; y <= y1; ++y)
+                    for (size_t x = x0; x <= x1; ++x) {
+                        const size_t c = (z * G + y) * G + x;
+                        cnt[c]++;
+                        mn[c] = o < mn[c] ? o : mn[c], mx[c] = o > mx[c] ? o : mx[c];
+                    }
+        }
+        return;
+    }
+    /* phase 2: scatter the faces of the cells that may pair */
+    const uint8_t *restrict pair = b->pair;
+    uint32_t *restrict out = b->faces;
+    for (size_t i = k0; i < k1; ++i) {
+        const uint32_t r = rng[i];
+        if (!(r & CK_CELL_MULTI)) {
+            if (pair[r]) out[cnt[r]++] = kept[i];
+            continue;
+        }
+        const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                     z1 = r >> 25 & 31;
+        for (size_t z = z0; z <= z1; ++z)
+            for (size_t y = y0; y <= y1; ++y) {
+                const size_t row = (z * G + y) * G;
+                for (size_t x = x0; x <= x1; ++x)
+                    if (pair[row + x]) out[cnt[row + x]++] = kept[i];
+            }
+    }
+}
+
+/* Root cube, level, units (see the top of this file) and this rank's share
+ * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
+int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
+{
+    memset(us, 0, sizeof *us);
+    const size_t nk = run->nkept;
+    if (nk < 2) return 1;
+    const int T = (int)clash_team(run);
+    if (ws_grow(&W->rng, &W->rngcap, nk, sizeof(uint32_t))) return -1;
+    us->faces = &W->uf;
+    W->uf.n = 0;
+    bin_ctx b = {.run = run};
+    b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
+    if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
+    b.stat = W->stat;
+    clash_exec ex = run->exec;
+    ex.threads = T;
+    clash_spmd(&ex, bin_worker, &b);
+    /* Root cube around the kept faces' boxes; mean box edge for the level. */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, edge = 0;
+    for (size_t k = 0; k < b.nblock; ++k) {
+        for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], b.stat[k].lo[d]), hi[d] = fmax(hi[d], b.stat[k].hi[d]);
+        edge += b.stat[k].edge;
+    }
+    edge /= (double)nk;
+    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    size = size * (1 + 1e-6) + 4.0 * run->delta + 1e-30;
+    for (int d = 0; d < 3; ++d) lo[d] -= 2.0 * run->delta;
+    int level = run->cfg.octree_level;
+    if (level <= 0) {
+        level = edge > 0 ? (int)lround(log2(size / (2.0 * edge))) : 16;
+        if (level < 1) level = 1;
+        if (level > 16) level = 16;
+    }
+    run->level_used = level;
+
+    const int unit_min = level <= 3 ? level : (level - 2 < 5 ? level - 2 : 5);
+    const size_t big = nk / 32 > 256 ? nk / 32 : 256;
+    b.g = unit_min, b.G = 1 << unit_min;
+    b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
+    b.cs = size / b.G;
+    b.inv = 1.0 / b.cs;
+    /* The cell of coordinate v is (v - lo) * inv -/+ widef, computed in
+     * float, truncated and clamped to the grid (ck_cell_codes).  Its
+     * rounding error is below 4.1u (G + 2) + 1.01u |lo| inv cells (u =
+     * 2^-24: the rounding of lo, of inv, of the difference, of the product
+     * and of the sum); widef is delta plus 32u times that reach, so a face
+     * is never missing from a cell its grown box meets (test_kernels).  An extra cell in a near tie only costs time: the faces of
+     * a leaf are tested against it exactly (emit_leaf), so the candidates
+     * do not depend on it. */
+    double reach = (double)b.G + 2;
+    for (int d = 0; d < 3; ++d) reach += fabs(lo[d]) * b.inv, b.lo[d] = lo[d], b.of[d] = (float)lo[d];
+    b.invf = (float)b.inv;
+    b.widef = (float)(run->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
+    if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
+        ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1) ||
+        ws_grow(&W->omm, &W->ommcap, 2 * (size_t)T * b.ncell, sizeof(int32_t)))
+        return -1;
+    size_t *start = W->start;
+    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng, b.omin = W->omm, b.omax = W->omm + (size_t)T * b.ncell;
+    memset(b.cnt, 0, (size_t)T * b.ncell * sizeof *b.cnt);
+    us->cap = 1024;
+    us->u = malloc(sizeof(unit) * us->cap);
+    int rc = -1;
+    if (!us->u) goto out;
+    b.phase = 1;
+    clash_spmd(&ex, bin_worker, &b);
+    /* May a cell pair: two objects in it (or, with self-collision, two
+     * faces)?  Only those cells get lists. */
+    size_t total = 0;
+    const int self = run->cfg.self_collision;
+    for (size_t c = 0; c < b.ncell; ++c) {
+        size_t n = 0;
+        int32_t mn = INT32_MAX, mx = INT32_MIN;
+        for (int w = 0; w < T; ++w) {
+            const size_t k = (size_t)w * b.ncell + c;
+            n += b.cnt[k];
+            mn = b.omin[k] < mn ? b.omin[k] : mn, mx = b.omax[k] > mx ? b.omax[k] : mx;
+        }
+        b.pair[c] = (uint8_t)(self ? n >= 2 : n >= 2 && mn != mx);
+        start[c] = total;
+        for (int w = 0; w < T; ++w) {
+            size_t *k = &b.cnt[(size_t)w * b.ncell + c];
+            const size_t m = b.pair[c] ? *k : 0;
+            *k = total, total += m;
+        }
+    }
+    start[b.ncell] = total;
+    if (scratch_reserve(us->faces, total)) goto out;
+    b.faces = us->faces->v;
+    us->faces->n = total;
+    b.phase = 2;
+    clash_spmd(&ex, bin_worker, &b);
+    const size_t G = (size_t)b.G;
+    for (size_t c = 0; c < b.ncell; ++c) {
+        if (!b.pair[c]) continue;
+        if (us->n == us->cap) {
+            unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+            if (!nu) goto out;
+            us->u = nu;
+        }
+        const size_t x = c % G, y = c / G % G, z = c / (G * G);
+        us->u[us->n++] = (unit){{lo[0] + (double)x * b.cs, lo[1] + (double)y * b.cs, lo[2] + (double)z * b.cs},
+                                b.cs, unit_min, start[c], start[c + 1] - start[c]};
+    }
+    rc = 0;
+out:
+    if (rc) return rc;
+    for (size_t u = 0; u < us->n;) {
+        unit un = us->u[u];
+        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
+        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
+            ++u;
+            continue;
+        }
+        /* replace unit u by its children (appended), breadth-first */
+        us->u[u] = us->u[--us->n];
+        const double h = un.size * 0.5;
+        for (int ch = 0; ch < 8; ++ch) {
+            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
+                                   un.lo[2] + ((ch & 4) ? h : 0)};
+            const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
+            if (scratch_reserve(us->faces, un.n)) return -1;
+            const size_t mark = us->faces->n;
+            const size_t m = filter_child(run, us->faces, un.ofs, un.n, clo, chi);
+            if (!node_may_pair(run, us->faces->v + mark, m)) {
+                us->faces->n = mark;
+                continue;
+            }
+            if (us->n == us->cap) {
+                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+                if (!nu) return -1;
+                us->u = nu;
+            }
+            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, mark, m};
+        }
+    }
+    us->cost = malloc(sizeof(double) * (us->n + 1));
+    us->order = malloc(sizeof(int64_t) * (us->n + 1));
+    if (!us->cost || !us->order) return -1;
+    for (size_t u = 0; u < us->n; ++u) us->cost[u] = (double)us->u[u].n * (double)us->u[u].n;
+    const int sch = run->cfg.schedule;
+    us->norder = clash_ranks_share((int64_t)us->n, us->cost,
+                                   sch == CLASH_SCHED_STATIC_STRIDE ? CLASH_RANKS_STRIDE : CLASH_RANKS_BY_COST,
+                                   us->order);
+    if (us->norder < 0) return -1;
+    if (sch != CLASH_SCHED_STATIC_CHUNK && sch != CLASH_SCHED_STATIC_STRIDE) {
+        cost_item *it = malloc(sizeof *it * (size_t)(us->norder + 1));
+        if (!it) return -1;
+        for (int64_t i = 0; i < us->norder; ++i) it[i] = (cost_item){us->cost[us->order[i]], us->order[i]};
+        qsort(it, (size_t)us->norder, sizeof *it, cmp_cost_desc);
+        for (int64_t i = 0; i < us->norder; ++i) us->order[i] = it[i].u;
+        free(it);
+    }
+    return 0;
+}
+

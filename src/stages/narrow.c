@@ -1,0 +1,75 @@
+/*
+ * narrow.c — stage S5: the exact face-pair test on every candidate
+ * (003 §3.3.6, swept: §4.2), distributed as coarse-grain tasks over the
+ * workers (sched/, the run's schedule).  Under MPI a rank tests only its
+ * share: its own units' candidates under the octree (cand_local), else a
+ * contiguous share of the list every rank holds.  Producer-consumer tested
+ * its candidates inside S4 already.
+ */
+#include <stdlib.h>
+
+#include "base/error.h"
+#include "core/facetest.h"
+#include "sched/ranks.h"
+#include "stages/stages.h"
+
+
+/* Candidates [off + begin, off + end): under MPI a rank tests only its share
+ * of a candidate list that every rank holds (midphases other than the octree). */
+typedef struct narrow_ctx {
+    clash_run *run;
+    int64_t off;
+} narrow_ctx;
+
+static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = ((narrow_ctx *)p)->run;
+    const int64_t off = ((narrow_ctx *)p)->off;
+    const clash_scene *sc = run->sc;
+    /* The candidates' faces are scattered over the store: prefetch the
+     * vertex indices 16 candidates ahead and the positions 8 ahead. */
+    enum { PF_IDX = 16, PF_POS = 8 };
+    const int64_t last = end + off;
+    for (int64_t i = begin + off; i < last; i += step) {
+        if (i + PF_IDX * step < last) {
+            const uint32_t b = (uint32_t)run->cand[i + PF_IDX * step];
+            __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
+        }
+        if (i + PF_POS * step < last) {
+            const uint64_t k = run->cand[i + PF_POS * step];
+            const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
+            for (int t = 0; t < 2; ++t) {
+                const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
+                for (int j = 0; j < 3; ++j)
+                    __builtin_prefetch(sc->x + v[j]), __builtin_prefetch(sc->y + v[j]), __builtin_prefetch(sc->z + v[j]);
+            }
+        }
+        const uint64_t k = run->cand[i];
+        run->hit[i] = (uint8_t)clash_pair_test(run, (uint32_t)(k >> 32), (uint32_t)k);
+    }
+}
+
+
+int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
+{
+    const int R = clash_ranks_size(), rk = clash_ranks_rank();
+    int64_t cb = 0, ce = (int64_t)run->ncand;
+    if (R > 1 && !run->cand_local && run->pc_tested < 0)
+        cb = (int64_t)run->ncand * rk / R, ce = (int64_t)run->ncand * (rk + 1) / R;
+    run->test_begin = cb, run->test_end = ce;
+    if (run->pc_tested >= 0) {
+        st->candidates = st->tests = run->pc_tested;
+        return CLASH_OK;
+    }
+    if (run->ncand > run->cap_hit) {
+        uint8_t *h = realloc(run->hit, run->ncand);
+        if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
+        run->hit = h, run->cap_hit = run->ncand;
+    }
+    narrow_ctx nc = {run, cb};
+    clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
+    st->tests = ce - cb;
+    if (R > 1 && !run->cand_local) st->candidates = ce - cb; /* summed over ranks in the report */
+    return CLASH_OK;
+}

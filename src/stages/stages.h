@@ -1,0 +1,28 @@
+/*
+ * stages.h — the entry points of the stages that pipeline.c sequences
+ * (ARCHITECTURE.md, "The stages").  Each reads and writes the run context
+ * (core/run.h) and uses the kernels, sched/ and the store; none calls back
+ * into the pipeline.  S0 is the store's (store/motion.c), S4 the midphases'
+ * (stages/mid/midphase.h).
+ *
+ *   S1 boxes.c   face and object boxes, the culling inflation delta
+ *   S2 broad.c   run->op: overlapping object pairs with their regions
+ *   S3 cull.c    run->kept: faces that meet one of their object's regions
+ *   S5 narrow.c  run->hit: the exact test of each candidate of this rank
+ *   S6 gather.c  the pairs: hits merged over ranks, canonical and sorted
+ */
+#ifndef CLASH_STAGES_H
+#define CLASH_STAGES_H
+
+#include "core/run.h"
+
+/* S1-S3 return 0, or -1 when memory ran out.  S1 computes the face and
+ * object boxes when face_boxes is set (else a midphase computed them). */
+int clash_stage_boxes(clash_run *run, int face_boxes);
+int clash_stage_broad(clash_run *run);
+int clash_stage_cull(clash_run *run);
+/* S5 and S6 return a clash_status and fill err. */
+int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
+int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
+
+#endif

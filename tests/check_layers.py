@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""check_layers.py — the house rules of the library's source tree (issue 19).
+
+Reads the library's object files with `nm`, builds the graph "file A uses a
+function or object that file B defines", and fails on:
+  * a circle between source files (any strongly connected component of more
+    than one file), printed with the symbols that close it;
+  * an arrow against the layers of src/README.md (a folder using one it may
+    not, e.g. a stage calling back into pipeline.c, a reader's helper in the
+    dispatch, sched/ using src/);
+  * a source file under src/, kernels/ or sched/ over 700 lines, or one that
+    does not open with its teaching comment.
+
+Usage: check_layers.py --root REPO OBJECT.o...   (CTest passes the objects
+of the clash_objects target).  `--self-test` first checks that the checker
+itself finds a planted circle and a planted upward arrow.
+"""
+import os
+import re
+import subprocess
+import sys
+
+MAX_LINES = 700
+
+# folder -> folders it may use (besides itself).  Listed from the bottom up;
+# src/README.md shows the same table.
+ALLOWED = {
+    "kernels": set(),
+    "sched": set(),
+    "generated": set(),
+    "src/base": set(),
+    "src/store": {"src/base", "kernels", "sched"},
+    "src/io": {"src/base", "src/store"},
+    "src/core": {"src/base", "src/store", "kernels", "sched"},
+    "src/stages": {"src/base", "src/store", "src/core", "kernels", "sched"},
+    "src/stages/mid": {"src/base", "src/store", "src/core", "src/stages", "kernels", "sched"},
+    "src/profile": {"src/base"},
+    "src/out": {"src/base", "src/store", "src/profile", "sched", "generated"},
+    "src": {"src/base", "src/store", "src/io", "src/core", "src/stages", "src/stages/mid", "src/out",
+            "src/profile", "kernels", "sched", "generated"},
+}
+# Inside src/stages a stage may use the shared stage helpers, never the other way round.
+STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
+
+
+def folder_of(path):
+    d = os.path.dirname(path)
+    return d if d else "src"
+
+
+def source_of(obj):
+    """Repo-relative source path of a CMake object file."""
+    m = re.search(r"clash_objects\.dir/(.*)\.o$", obj)
+    if not m:
+        return os.path.basename(obj)
+    p = m.group(1)
+    # generated sources live in the build tree: .../generated/build_info.c
+    i = p.find("generated/")
+    return p[i:] if i >= 0 else p
+
+
+def read_symbols(objs):
+    defs, uses = {}, {}
+    for o in objs:
+        out = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=True).stdout
+        f = source_of(o)
+        uses.setdefault(f, set())
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) < 2:
+                continue
+            sym, kind = p[0], p[1]
+            if kind in "TDBRCVW":
+                defs[sym] = f
+            elif kind == "U":
+                uses[f].add(sym)
+    return defs, uses
+
+
+def build_graph(defs, uses):
+    g = {f: {} for f in uses}
+    for f, syms in uses.items():
+        for s in syms:
+            d = defs.get(s)
+            if d and d != f:
+                g[f].setdefault(d, []).append(s)
+    return g
+
+
+def circles(g):
+    """Strongly connected components of more than one node (iterative Tarjan)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(g):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(g[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in g:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(g[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        x = stack.pop()
+                        on.discard(x)
+                        comp.append(x)
+                        if x == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+    return out
+
+
+def layer_errors(g):
+    errs = []
+    for f, deps in sorted(g.items()):
+        ff = folder_of(f)
+        for d, syms in sorted(deps.items()):
+            fd = folder_of(d)
+            if fd == ff:
+                if ff == "src/stages" and f in STAGE_HELPERS and d not in STAGE_HELPERS:
+                    errs.append(f"{f} -> {d} ({', '.join(sorted(syms)[:3])}): a stage helper uses a stage")
+                continue
+            if fd not in ALLOWED.get(ff, set()):
+                errs.append(f"{f} -> {d} ({', '.join(sorted(syms)[:3])}): {ff}/ may not use {fd}/")
+    return errs
+
+
+def file_errors(root):
+    errs = []
+    for top in ("src", "kernels", "sched"):
+        for dp, _, fs in os.walk(os.path.join(root, top)):
+            for n in fs:
+                if not n.endswith((".c", ".h")):
+                    continue
+                p = os.path.join(dp, n)
+                rel = os.path.relpath(p, root)
+                with open(p, encoding="utf-8") as fh:
+                    text = fh.read()
+                lines = text.count("\n")
+                if lines > MAX_LINES:
+                    errs.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
+                if not text.startswith("/*"):
+                    errs.append(f"{rel}: does not open with the comment that says what it does")
+    return errs
+
+
+def self_test():
+    g = {"src/a.c": {"src/b.c": ["f"]}, "src/b.c": {"src/a.c": ["g"]}, "src/c.c": {}}
+    assert circles(g) == [["src/a.c", "src/b.c"]], circles(g)
+    g = {"src/stages/cull.c": {"src/pipeline.c": ["clash_face_meets_box"]}, "src/pipeline.c": {}}
+    assert layer_errors(g), "an upward arrow went unnoticed"
+    g = {"src/pipeline.c": {"src/stages/cull.c": ["clash_stage_cull"]}, "src/stages/cull.c": {}}
+    assert not layer_errors(g) and not circles(g)
+
+
+def main(argv):
+    root, objs, selftest = ".", [], False
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--root":
+            root = argv[i + 1]
+            i += 2
+        elif argv[i] == "--self-test":
+            selftest = True
+            i += 1
+        else:
+            objs.append(argv[i])
+            i += 1
+    if selftest:
+        self_test()
+        print("check_layers: self-test passed (a planted circle and an upward arrow are found)")
+    if not objs:
+        print("check_layers: no object files given", file=sys.stderr)
+        return 2
+    g = build_graph(*read_symbols(objs))
+    bad = 0
+    for c in circles(g):
+        bad += 1
+        print("circle: " + " <-> ".join(c))
+        for a in c:
+            for d, syms in sorted(g[a].items()):
+                if d in c:
+                    print(f"    {a} -> {d}: {', '.join(sorted(syms))}")
+    for e in layer_errors(g):
+        bad += 1
+        print("layer: " + e)
+    for e in file_errors(root):
+        bad += 1
+        print("file: " + e)
+    n_edges = sum(len(v) for v in g.values())
+    print(f"check_layers: {len(g)} files, {n_edges} arrows, {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
