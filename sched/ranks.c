@@ -64,6 +64,17 @@ static int cmp_cost(const void *x, const void *y)
     return (a->u > b->u) - (a->u < b->u);
 }
 
+int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost)
+{
+    cost_item *it = malloc(sizeof *it * (size_t)(n > 0 ? n : 1));
+    if (!it) return -1;
+    for (int64_t i = 0; i < n; ++i) it[i] = (cost_item){cost[ids[i]], ids[i]};
+    qsort(it, (size_t)n, sizeof *it, cmp_cost);
+    for (int64_t i = 0; i < n; ++i) ids[i] = it[i].u;
+    free(it);
+    return 0;
+}
+
 static int cmp_i64(const void *x, const void *y)
 {
     const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;

@@ -33,6 +33,9 @@ enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };
  * work; STRIDE: rank r takes r, r+R, ...  Identical on every rank.
  * Returns -1 when out of memory. */
 int64_t clash_ranks_share(int64_t n, const double *cost, int how, int64_t *mine);
+/* Sorts the units ids[0..n) by cost[id], largest first, equal costs by id
+ * (an order that depends on the costs alone).  Returns 0, or -1 when out of memory. */
+int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost);
 
 /* Gathers every rank's v[0..n) to rank 0: on rank 0 *out (malloc'd, caller
  * frees) holds the concatenation in rank order and *nout its length; on

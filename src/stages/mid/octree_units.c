@@ -59,19 +59,6 @@ void clash_oct_unitset_free(unitset *us)
     memset(us, 0, sizeof *us);
 }
 
-typedef struct cost_item {
-    double cost;
-    int64_t u;
-} cost_item;
-
-/* Largest cost first; equal costs by unit number, so the order is the scene's alone. */
-static int cmp_cost_desc(const void *x, const void *y)
-{
-    const cost_item *a = x, *b = y;
-    if (a->cost != b->cost) return a->cost > b->cost ? -1 : 1;
-    return (a->u > b->u) - (a->u < b->u);
-}
-
 /* ---- binning the kept faces into the cells of the unit level --------------------------- */
 
 /* Phase 0 works on fixed blocks of the kept list, whatever the team: the
@@ -318,12 +305,7 @@ out:
                                    us->order);
     if (us->norder < 0) return -1;
     if (sch != CLASH_SCHED_STATIC_CHUNK && sch != CLASH_SCHED_STATIC_STRIDE) {
-        cost_item *it = malloc(sizeof *it * (size_t)(us->norder + 1));
-        if (!it) return -1;
-        for (int64_t i = 0; i < us->norder; ++i) it[i] = (cost_item){us->cost[us->order[i]], us->order[i]};
-        qsort(it, (size_t)us->norder, sizeof *it, cmp_cost_desc);
-        for (int64_t i = 0; i < us->norder; ++i) us->order[i] = it[i].u;
-        free(it);
+        if (clash_order_by_cost(us->order, us->norder, us->cost)) return -1;
     }
     return 0;
 }
