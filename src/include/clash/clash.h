@@ -91,6 +91,16 @@ typedef enum clash_reorder { CLASH_REORDER_NONE = 0, CLASH_REORDER_MORTON = 1 } 
 typedef enum clash_binding { CLASH_BINDING_NONE = 0, CLASH_BINDING_CORE = 1, CLASH_BINDING_SOCKET = 2 } clash_binding;
 
 clash_config clash_config_default(void);
+/* Sets one option by name, with the command's names and values (without the
+ * leading "--"): mode static|swept, self 0|1, steps N, threads N, backend,
+ * partition, chunk N, schedule, batch N, midphase, broadphase,
+ * octree-level L, reorder, bind, stop-at-first 0|1.  A bad name or value is
+ * CLASH_EINPUT naming the option, and cfg is left as it was. */
+int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err);
+/* For bindings that cannot hold the struct by value (ctypes): its size, and
+ * clash_config_default() written into caller memory of that size. */
+size_t clash_config_size(void);
+void clash_config_init(clash_config *cfg);
 
 /* A colliding face pair: canonical (obj_a, face_a) < (obj_b, face_b). */
 typedef struct clash_pair {

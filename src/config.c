@@ -1,0 +1,118 @@
+/*
+ * config.c — run options by name, for hosts that hold their settings as text
+ * (the Python module's keywords, a simulation's input deck): the same names
+ * and values as the command's options, without the leading "--".
+ *
+ *   clash_config cfg = clash_config_default();
+ *   clash_config_set(&cfg, "mode", "swept", &err);
+ *   clash_config_set(&cfg, "threads", "2", &err);
+ *
+ * Bindings that cannot hold a clash_config by value (ctypes) allocate
+ * clash_config_size() bytes and fill them with clash_config_init().  Every
+ * value is checked as the command checks it: a bad name or value is
+ * CLASH_EINPUT with a message naming the option and the values it takes, and
+ * leaves cfg as it was.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "clash/clash.h"
+
+typedef struct opt_enum {
+    const char *name;
+    size_t offset;
+    const char *const *values;
+} opt_enum;
+
+typedef struct opt_int {
+    const char *name;
+    size_t offset;
+    int wide; /* int64_t field, else int */
+    long long lo, hi;
+} opt_int;
+
+static const char *const MODES[] = {"static", "swept", NULL};
+static const char *const BACKENDS[] = {"omp", "pthreads", NULL};
+static const char *const PARTITIONS[] = {"chunk", "stride", NULL};
+static const char *const SCHEDULES[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer", "stealing",
+                                        NULL};
+static const char *const MIDPHASES[] = {"octree", "bvh", "bboxpipe", "brute", NULL};
+static const char *const BROADS[] = {"auto", "all-pairs", "sap", "bvh", NULL};
+static const char *const REORDERS[] = {"none", "morton", NULL};
+static const char *const BINDS[] = {"none", "core", "socket", NULL};
+static const char *const BOOLS[] = {"0", "1", NULL};
+
+static const opt_enum ENUMS[] = {
+    {"mode", offsetof(clash_config, mode), MODES},
+    {"backend", offsetof(clash_config, backend), BACKENDS},
+    {"partition", offsetof(clash_config, partition), PARTITIONS},
+    {"schedule", offsetof(clash_config, schedule), SCHEDULES},
+    {"midphase", offsetof(clash_config, midphase), MIDPHASES},
+    {"broadphase", offsetof(clash_config, broadphase), BROADS},
+    {"reorder", offsetof(clash_config, reorder), REORDERS},
+    {"bind", offsetof(clash_config, bind), BINDS},
+    {"self", offsetof(clash_config, self_collision), BOOLS},
+    {"stop-at-first", offsetof(clash_config, stop_at_first), BOOLS},
+};
+
+static const opt_int INTS[] = {
+    {"steps", offsetof(clash_config, steps), 0, 1, INT_MAX},
+    {"threads", offsetof(clash_config, threads), 0, 1, 4096},
+    {"chunk", offsetof(clash_config, chunk), 1, 0, 1LL << 40},
+    {"batch", offsetof(clash_config, batch), 1, 1, 1LL << 30},
+    {"octree-level", offsetof(clash_config, octree_level), 0, 1, 16},
+};
+
+size_t clash_config_size(void) { return sizeof(clash_config); }
+
+void clash_config_init(clash_config *cfg) { *cfg = clash_config_default(); }
+
+static int set_enum(clash_config *cfg, const opt_enum *o, const char *value, clash_error *err)
+{
+    for (int k = 0; o->values[k]; ++k)
+        if (!strcmp(value, o->values[k])) {
+            memcpy((char *)cfg + o->offset, &k, sizeof k);
+            return CLASH_OK;
+        }
+    char list[256] = "";
+    size_t n = 0;
+    for (int k = 0; o->values[k] && n + 1 < sizeof list; ++k)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", o->values[k]);
+    return clash_fail(err, CLASH_EINPUT, "%s: '%s' is not one of %s", o->name, value, list);
+}
+
+static int set_int(clash_config *cfg, const opt_int *o, const char *value, clash_error *err)
+{
+    char *end;
+    errno = 0;
+    const long long x = strtoll(value, &end, 10);
+    if (!*value || *end || errno || x < o->lo || x > o->hi)
+        return clash_fail(err, CLASH_EINPUT, "%s: expected an integer in [%lld, %lld], got '%s'", o->name, o->lo,
+                          o->hi, value);
+    if (o->wide) {
+        const int64_t v = x;
+        memcpy((char *)cfg + o->offset, &v, sizeof v);
+    } else {
+        const int v = (int)x;
+        memcpy((char *)cfg + o->offset, &v, sizeof v);
+    }
+    return CLASH_OK;
+}
+
+int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err)
+{
+    if (!cfg || !name || !value) return clash_fail(err, CLASH_EINPUT, "clash_config_set: null argument");
+    for (size_t i = 0; i < sizeof ENUMS / sizeof *ENUMS; ++i)
+        if (!strcmp(name, ENUMS[i].name)) return set_enum(cfg, &ENUMS[i], value, err);
+    for (size_t i = 0; i < sizeof INTS / sizeof *INTS; ++i)
+        if (!strcmp(name, INTS[i].name)) return set_int(cfg, &INTS[i], value, err);
+    return clash_fail(err, CLASH_EINPUT,
+                      "unknown option '%s' (mode, self, steps, threads, backend, partition, chunk, schedule, batch, "
+                      "midphase, broadphase, octree-level, reorder, bind, stop-at-first)",
+                      name);
+}

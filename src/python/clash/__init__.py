@@ -1,0 +1,259 @@
+"""clash — collision detection for moving and deforming triangle meshes.
+
+Python bindings (ctypes) over libclash's C API (clash.h).  A host builds a
+scene from numpy arrays, creates a run, and every step sets the poses of its
+rigid objects and the vertices of its deforming ones, then advances:
+
+    import numpy as np, clash
+    scene = clash.Scene()
+    m = scene.add_mesh(V, F)                    # V (n, 3) float64, F (m, 3) int32
+    a = scene.add_object(m)                     # state 0: identity pose
+    b = scene.add_object(m, R, t)               # state 0: world = R @ local + t
+    run = clash.Run(scene, mode="swept", threads=2)
+    run.set_pose(b, R1, t1)                     # the next state of object b
+    pairs = run.advance()                       # (n, 4) uint32: obj_a, face_a, obj_b, face_b
+
+Arrays are handed to the library without copies when they are already
+C-contiguous float64 / int32 (the store copies them once, as the C API
+does); the pairs come back as a new array each step.  Every error raises
+clash.Error with the library's message (naming the mesh, object and element)
+and its status code (2 for bad input).
+"""
+import ctypes
+import ctypes.util
+import os
+
+import numpy as np
+
+__all__ = ["Error", "Scene", "Run", "library_path"]
+
+_OK, _EFAIL, _EINPUT = 0, 1, 2
+
+
+class Error(Exception):
+    """A failure reported by libclash: .code is 1 (failure) or 2 (bad input)."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Err(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("msg", ctypes.c_char * 1024)]
+
+
+class _Pairs(ctypes.Structure):
+    _fields_ = [("pairs", ctypes.POINTER(ctypes.c_uint32)), ("count", ctypes.c_size_t)]
+
+
+def library_path():
+    """Where libclash is loaded from: $CLASH_LIBRARY, else the path recorded
+    at build or install time (relative to this package), else the loader's
+    search path."""
+    env = os.environ.get("CLASH_LIBRARY")
+    if env:
+        return env
+    try:
+        from ._libpath import LIBRARY
+        here = os.path.dirname(os.path.abspath(__file__))
+        p = os.path.normpath(os.path.join(here, LIBRARY))
+        if os.path.exists(p):
+            return p
+    except ImportError:
+        pass
+    return ctypes.util.find_library("clash") or "libclash.so"
+
+
+def _load():
+    lib = ctypes.CDLL(library_path())
+    P, E = ctypes.c_void_p, ctypes.POINTER(_Err)
+    sigs = {
+        "clash_scene_create": (ctypes.c_int, [ctypes.POINTER(P), E]),
+        "clash_scene_load": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(P), E]),
+        "clash_scene_add_mesh": (ctypes.c_int, [P, P, ctypes.c_int64, P, ctypes.c_int64, E]),
+        "clash_scene_add_object": (ctypes.c_int, [P, ctypes.c_int, P, P, ctypes.c_int, E]),
+        "clash_scene_destroy": (None, [P]),
+        "clash_scene_objects": (ctypes.c_int, [P]),
+        "clash_scene_faces": (ctypes.c_int64, [P]),
+        "clash_scene_vertices": (ctypes.c_int64, [P]),
+        "clash_config_size": (ctypes.c_size_t, []),
+        "clash_config_init": (None, [P]),
+        "clash_config_set": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, E]),
+        "clash_run_create": (P, [P, P, E]),
+        "clash_run_destroy": (None, [P]),
+        "clash_run_set_pose": (ctypes.c_int, [P, ctypes.c_int, P, P, E]),
+        "clash_run_set_vertices": (ctypes.c_int, [P, ctypes.c_int, P, E]),
+        "clash_run_advance": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), P, E]),
+        "clash_step": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(_Pairs), P, E]),
+    }
+    for name, (res, args) in sigs.items():
+        f = getattr(lib, name)
+        f.restype, f.argtypes = res, args
+    return lib
+
+
+_lib = None
+
+
+def _L():
+    global _lib
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+def _check(rc, err):
+    if rc < 0:
+        rc = -rc
+    if rc != _OK:
+        raise Error(err.code or rc, err.msg.decode("utf-8", "replace"))
+
+
+def _f64(a, shape, what):
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if shape is not None and a.shape != shape:
+        raise Error(_EINPUT, f"{what}: expected shape {shape}, got {a.shape}")
+    return a
+
+
+def _pairs_array(p):
+    n = int(p.count)
+    if n == 0:
+        return np.zeros((0, 4), dtype=np.uint32)
+    return np.ctypeslib.as_array(p.pairs, shape=(n, 4)).copy()
+
+
+class Scene:
+    """A set of objects, each an instance of a triangle mesh (clash_scene)."""
+
+    def __init__(self, _handle=None):
+        self._h = ctypes.c_void_p(_handle) if _handle else ctypes.c_void_p()
+        if not _handle:
+            err = _Err()
+            _check(_L().clash_scene_create(ctypes.byref(self._h), ctypes.byref(err)), err)
+
+    @classmethod
+    def load(cls, path):
+        """A scene from a clash-scene/1 JSON file."""
+        h, err = ctypes.c_void_p(), _Err()
+        _check(_L().clash_scene_load(os.fsencode(path), ctypes.byref(h), ctypes.byref(err)), err)
+        return cls(h.value)
+
+    def add_mesh(self, V, F):
+        """Copies vertices V (n, 3) float64 and triangles F (m, 3) int32
+        (0-based); returns the mesh id."""
+        V = np.ascontiguousarray(V, dtype=np.float64)
+        F = np.ascontiguousarray(F, dtype=np.int32)
+        if V.ndim != 2 or V.shape[1] != 3 or F.ndim != 2 or F.shape[1] != 3:
+            raise Error(_EINPUT, f"add_mesh: V must be (n, 3) and F (m, 3), got {V.shape} and {F.shape}")
+        err = _Err()
+        rc = _L().clash_scene_add_mesh(self._h, V.ctypes.data, V.shape[0], F.ctypes.data, F.shape[0],
+                                       ctypes.byref(err))
+        _check(rc if rc < 0 else _OK, err)
+        return rc
+
+    def add_object(self, mesh, R=None, t=None, deforming=False):
+        """An instance of mesh in state 0: world = R @ local + t (R a rotation,
+        None = identity; t None = 0).  A deforming object gets its own copy of
+        the vertices.  Returns the object id."""
+        R = None if R is None else _f64(R, (3, 3), "add_object: R")
+        t = None if t is None else _f64(t, (3,), "add_object: t")
+        err = _Err()
+        rc = _L().clash_scene_add_object(self._h, int(mesh), None if R is None else R.ctypes.data,
+                                         None if t is None else t.ctypes.data, int(bool(deforming)),
+                                         ctypes.byref(err))
+        _check(rc if rc < 0 else _OK, err)
+        return rc
+
+    @property
+    def objects(self):
+        return _L().clash_scene_objects(self._h)
+
+    @property
+    def faces(self):
+        return _L().clash_scene_faces(self._h)
+
+    @property
+    def vertices(self):
+        return _L().clash_scene_vertices(self._h)
+
+    def close(self):
+        if self._h:
+            _L().clash_scene_destroy(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Run:
+    """Steps over a scene (clash_run).  Options are the command's run options
+    as keywords: mode='static'|'swept', threads=N, midphase='octree', ...
+    (dashes become underscores: octree_level=6; self_collision=True is --self)."""
+
+    def __init__(self, scene, **options):
+        lib = _L()
+        self._scene = scene  # the run reads the scene: keep it alive
+        self._cfg = ctypes.create_string_buffer(lib.clash_config_size())
+        lib.clash_config_init(self._cfg)
+        err = _Err()
+        for key, value in options.items():
+            if value is None:
+                continue
+            name = "self" if key == "self_collision" else key.replace("_", "-")
+            if isinstance(value, bool):
+                value = int(value)
+            _check(lib.clash_config_set(self._cfg, name.encode(), str(value).encode(), ctypes.byref(err)), err)
+        h = lib.clash_run_create(scene._h, self._cfg, ctypes.byref(err))
+        if not h:
+            _check(err.code or _EFAIL, err)
+        self._h = ctypes.c_void_p(h)
+
+    def set_pose(self, obj, R, t):
+        """The next state of rigid object obj: world = R @ local + t."""
+        R, t = _f64(R, (3, 3), "set_pose: R"), _f64(t, (3,), "set_pose: t")
+        err = _Err()
+        _check(_L().clash_run_set_pose(self._h, int(obj), R.ctypes.data, t.ctypes.data, ctypes.byref(err)), err)
+
+    def set_vertices(self, obj, V):
+        """The next world positions (n, 3) of deforming object obj's vertices."""
+        V = _f64(V, None, "set_vertices")
+        if V.ndim != 2 or V.shape[1] != 3:
+            raise Error(_EINPUT, f"set_vertices: expected shape (n, 3), got {V.shape}")
+        err = _Err()
+        _check(_L().clash_run_set_vertices(self._h, int(obj), V.ctypes.data, ctypes.byref(err)), err)
+
+    def advance(self):
+        """One step from the current state to the one set; returns the
+        colliding face pairs as an (n, 4) uint32 array obj_a, face_a, obj_b,
+        face_b, canonical and sorted."""
+        p, err = _Pairs(), _Err()
+        _check(_L().clash_run_advance(self._h, ctypes.byref(p), None, ctypes.byref(err)), err)
+        return _pairs_array(p)
+
+    def step(self, s):
+        """Step s of a scene that moves itself (a scene file's velocities or frames)."""
+        p, err = _Pairs(), _Err()
+        _check(_L().clash_step(self._h, int(s), ctypes.byref(p), None, ctypes.byref(err)), err)
+        return _pairs_array(p)
+
+    def close(self):
+        if getattr(self, "_h", None):
+            _L().clash_run_destroy(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
