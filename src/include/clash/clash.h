@@ -224,6 +224,17 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
  * same arrays; the pairs come back on the communicator's rank 0 (the other
  * ranks get none). */
 
+/* A mesh file (.obj, .ply, .stl, .off) read by clash's own readers into the
+ * arrays clash_scene_add_mesh takes (polygons split into triangles in fan
+ * order).  On error out is empty and err names the file and line or byte. */
+typedef struct clash_mesh_arrays {
+    int64_t nv, nf;
+    double *xyz;      /* 3 * nv, x y z interleaved */
+    int32_t *tri;     /* 3 * nf, 0-based */
+} clash_mesh_arrays;
+int clash_mesh_read(const char *path, clash_mesh_arrays *out, clash_error *err);
+void clash_mesh_arrays_free(clash_mesh_arrays *m);
+
 /* An empty scene (name "scene", swept, no self-collision, 1 step). */
 int clash_scene_create(clash_scene **out, clash_error *err);
 /* Copies a mesh; returns its id (>= 0), -CLASH_EINPUT or -CLASH_EFAIL. */
@@ -262,7 +273,8 @@ int clash_run_state(const clash_run *run);
 void clash_run_destroy(clash_run *run);
 
 /* sizeof of a public struct by name ("clash_config", "clash_error",
- * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params"),
+ * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",
+ * "clash_mesh_arrays"),
  * 0 for another name: for bindings that mirror the structs. */
 size_t clash_struct_size(const char *name);
 
