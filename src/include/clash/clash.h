@@ -204,7 +204,8 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
  * A rigid object (deforming = 0) moves by poses only: world = rot · local +
  * trans.  A deforming object has its own copy of the mesh's vertices and
  * may be moved by a pose (of its mesh as added) or by setting the world
- * position of every vertex.
+ * position of every vertex.  (Objects of a scene file keep the file's object
+ * scale: world = rot · (scale · local) + trans.)
  *
  * Validation.  Bad input is refused with -CLASH_EINPUT (the add functions) or
  * CLASH_EINPUT (the others) and a message in err naming the mesh or object
