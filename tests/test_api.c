@@ -332,6 +332,37 @@ static void test_mixed(const char *data)
     clash_mesh_free(&spot);
 }
 
+/* clash_step on a scene from memory (no laws) is one advance: what the host set moves. */
+static void test_step_without_laws(void)
+{
+    double ox[18];
+    int32_t of[24];
+    octa(ox, of);
+    clash_error err;
+    size_t counts[2] = {0, 0};
+    for (int way = 0; way < 2; ++way) {
+        clash_scene *sc;
+        const double t1[3] = {3, 0, 0};
+        int ok = clash_scene_create(&sc, &err) == 0 && clash_scene_add_mesh(sc, ox, 6, of, 8, &err) == 0 &&
+                 clash_scene_add_object(sc, 0, NULL, NULL, 0, &err) == 0 &&
+                 clash_scene_add_object(sc, 0, NULL, t1, 0, &err) == 1;
+        clash_config cfg = clash_config_default();
+        clash_run *run = ok ? clash_run_create(sc, &cfg, &err) : NULL;
+        for (int s = 1; run && s <= 4; ++s) {
+            const double t[3] = {3 - 0.6 * s, 0, 0};
+            clash_pairs p;
+            ok &= clash_run_set_pose(run, 1, NULL, t, &err) == 0 &&
+                  (way ? clash_step(run, s, &p, NULL, &err) : clash_run_advance(run, &p, NULL, &err)) == 0;
+            if (ok) counts[way] += p.count * (size_t)s;
+        }
+        CHECK(ok && run, "way %d: %s", way, err.msg);
+        clash_run_destroy(run);
+        clash_scene_destroy(sc);
+    }
+    CHECK(counts[0] > 0 && counts[0] == counts[1], "clash_step on a scene from memory: %zu, advance: %zu", counts[1],
+          counts[0]);
+}
+
 /* ---- 4. bad input ------------------------------------------------------------------------ */
 
 /* err.msg names every word of `words` (separated by '|'). */
@@ -487,6 +518,7 @@ static void test_bad_input(void)
 int main(void)
 {
     test_bad_input();
+    test_step_without_laws();
     const char *data = check_data_dir();
     if (!data) {
         check_finish("test_api");

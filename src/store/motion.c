@@ -231,8 +231,9 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
                           sc->nframes);
     if (sc->law_step == s) return CLASH_OK;
-    int rc;
-    if (sc->law_step != s - 1) { /* the laws' state s-1 first */
+    int rc, laws = 0;
+    for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
+    if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
         set_laws(sc, s - 1);
         if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
     }

@@ -176,7 +176,10 @@ void clash_scene_apply_defaults(const clash_scene *sc, clash_config *cfg);
  * object (cache locality).  Results keep the input numbering: pairs, reports
  * and VTK output are the same as without it.  Call before clash_run_create. */
 int clash_scene_reorder_morton(clash_scene *sc, clash_error *err);
-/* World position of vertex v (0-based within object obj) in state s. */
+/* World position of vertex v (0-based within object obj, in the mesh's
+ * order) in state s: any state for objects of a scene file (their law), and
+ * for objects from memory state 0, the current state and the one before it
+ * (CLASH_EINPUT otherwise). */
 int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3]);
 
 /* ---- Scenes from memory -------------------------------------------------------------
