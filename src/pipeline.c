@@ -84,6 +84,10 @@ void clash_run_destroy(clash_run *run)
 
 clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
 {
+    if (!sc || !cfg) {
+        clash_fail(err, CLASH_EINPUT, "run_create: the %s is NULL", !sc ? "scene" : "config");
+        return NULL;
+    }
     clash_config c = *cfg;
     clash_scene_apply_defaults(sc, &c);
     if (c.mode != CLASH_MODE_STATIC && c.mode != CLASH_MODE_SWEPT) {
@@ -269,10 +273,11 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
 
 int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
+    if (!run || !out) return clash_fail(err, CLASH_EINPUT, "advance: the %s is NULL", !run ? "run" : "pairs output");
     return step(run, 0, out, st, err);
 }
 
-int clash_run_state(const clash_run *run) { return run->sc->state < 0 ? 0 : run->sc->state; }
+int clash_run_state(const clash_run *run) { return !run || run->sc->state < 0 ? 0 : run->sc->state; }
 
 /* ---- the host sets the next state ---------------------------------------------------- */
 
