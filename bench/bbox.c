@@ -182,6 +182,7 @@ static int layout_study(FILE *csv, const long long *threads, int nthr, int quick
                                      .wy = a + 4 * n, .wz = a + 5 * n, .v = v, .slot = slot,
                                      .m = {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6}, .t = {1, 2, 3}};
                         clash_exec ex = {.backend = backend, .threads = (int)threads[ti], .partition = part};
+                        ex.pool = backend == CLASH_BACKEND_PTHREADS ? clash_pool_create(ex.threads) : NULL;
                         for (int r = -1; r < reps; ++r) {
                             for (int w = 0; w < 64; ++w)
                                 for (int d = 0; d < 3; ++d) slot[w].lo[d] = INFINITY, slot[w].hi[d] = -INFINITY;
@@ -190,6 +191,7 @@ static int layout_study(FILE *csv, const long long *threads, int nthr, int quick
                             const double t1 = clash_bench_now();
                             if (r >= 0) ts[r] = (t1 - t0) / batch;
                         }
+                        clash_pool_destroy(ex.pool);
                         const double med = clash_bench_median(ts, reps);
                         /* merged object box: check against the first vertex's expected bounds */
                         float lo0 = INFINITY;
@@ -293,8 +295,11 @@ int clash_bench_bbox(int argc, char **argv)
     for (int b = 0; b < 2; ++b)
         for (int t = 0; t < nthr; ++t) {
             clash_exec ex = {.backend = b, .threads = (int)thr[t]};
+            ex.pool = b == CLASH_BACKEND_PTHREADS ? clash_pool_create(ex.threads) : NULL;
             clash_stream_result sr;
-            if (clash_stream_run(&ex, sn, reps, &sr)) {
+            const int src = clash_stream_run(&ex, sn, reps, &sr);
+            clash_pool_destroy(ex.pool);
+            if (src) {
                 fprintf(stderr, "clash: error: bench bbox: out of memory for the stream arrays\n");
                 return 1;
             }
@@ -341,8 +346,10 @@ int clash_bench_bbox(int argc, char **argv)
                 for (int part = 0; part < 2; ++part)
                     for (int cv = 0; cv < nchunks * (st1 - st0 + 1); ++cv) {
                         const int c = cv / (st1 - st0 + 1), st = st0 + cv % (st1 - st0 + 1);
+                        clash_pool_destroy(run->exec.pool); /* each variant its own team */
                         run->exec = (clash_exec){.backend = b, .threads = (int)thr[t], .partition = part,
                                                  .chunk = chunks[c], .schedule = CLASH_SCHED_DYNAMIC};
+                        run->exec.pool = b == CLASH_BACKEND_PTHREADS ? clash_pool_create((int)thr[t]) : NULL;
                         memset(run->lox, 0, (size_t)nf * sizeof(float));
                         for (int r = -1; r < reps; ++r) {
                             const double t0 = clash_bench_now();

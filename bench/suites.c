@@ -25,12 +25,15 @@ int clash_bench_distance(int argc, char **argv);
 int clash_bench_scaling(int argc, char **argv);
 int clash_bench_fig43(int argc, char **argv);
 int clash_bench_cull(int argc, char **argv);
+int clash_bench_api(int argc, char **argv);
 
 const clash_bench_suite clash_bench_suites[] = {
     {"bbox", "S1 face boxes vs STREAM bandwidth, chunk vs stride, SoA vs AoS layout", clash_bench_bbox},
     {"broadphase", "all overlapping pairs among N boxes (file of float32 boxes): column SAP and object BVH",
      clash_bench_broadphase},
     {"cull", "S3 (faces in overlap regions) against the team size, runs stepped side by side", clash_bench_cull},
+    {"api", "the in-memory path (set_pose + advance) against the file path (clash_step), side by side",
+     clash_bench_api},
     {"bvh", "two-mesh step (bvh refit, octree, bboxpipe) and BVH refit of a deforming 1e5-face mesh", clash_bench_bvh},
     {"peers", "clash against FCL, CGAL and Bullet: random boxes and two bunnies (needs the peer programs)",
      clash_bench_peers},

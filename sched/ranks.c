@@ -2,6 +2,12 @@
  * ranks.c — MPI behind ranks.h, and its serial fallback.  The only file of
  * clash that includes mpi.h.
  *
+ * Every collective works on the communicator of the clash_ranks it is given
+ * (a run's own duplicate of the host's communicator, or the world for the
+ * command's own agreement on exit codes): the rank and size are the run's,
+ * never a process-wide variable, so runs on different communicators (a host
+ * that splits MPI_COMM_WORLD) do not meet.
+ *
  * Sharing units by estimated cost: units are sorted by cost, largest first
  * (ties: lower unit number first), and each goes to the rank with the least
  * estimated work so far (ties: lower rank), the classic LPT rule, within
@@ -10,6 +16,7 @@
  */
 #include "sched/ranks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,11 +24,12 @@
 #include <mpi.h>
 #endif
 
-static int g_rank = 0, g_size = 1, g_inited = 0;
-
 int clash_ranks_available(void) { return CLASH_HAVE_MPI; }
-int clash_ranks_rank(void) { return g_rank; }
-int clash_ranks_size(void) { return g_size; }
+
+#if CLASH_HAVE_MPI
+/* The communicator behind r: its own duplicate, or the world. */
+static MPI_Comm comm_of(const clash_ranks *r) { return r->comm ? *(const MPI_Comm *)r->comm : MPI_COMM_WORLD; }
+#endif
 
 int clash_ranks_init(int *argc, char ***argv)
 {
@@ -31,25 +39,83 @@ int clash_ranks_init(int *argc, char ***argv)
         return 0;
     int provided = 0, already = 0;
     MPI_Initialized(&already);
-    if (!already) {
-        if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return 0;
-        g_inited = 1;
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    if (already) return 0;
+    return MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) == MPI_SUCCESS;
 #else
     (void)argc, (void)argv;
-#endif
     return 0;
+#endif
 }
 
-void clash_ranks_finalize(void)
+void clash_ranks_finalize(int inited)
 {
 #if CLASH_HAVE_MPI
-    if (g_inited) MPI_Finalize();
+    if (inited) MPI_Finalize();
+#else
+    (void)inited;
 #endif
-    g_inited = 0;
-    g_rank = 0, g_size = 1;
+}
+
+void clash_ranks_world(clash_ranks *r)
+{
+    *r = (clash_ranks){.rank = 0, .size = 1, .comm = NULL};
+#if CLASH_HAVE_MPI
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    if (on) MPI_Finalized(&off);
+    if (on && !off) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+    }
+#endif
+}
+
+int clash_ranks_open(clash_ranks *r, const void *mpi_comm, char *msg, size_t msglen)
+{
+    *r = (clash_ranks){.rank = 0, .size = 1, .comm = NULL};
+#if CLASH_HAVE_MPI
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    if (on) MPI_Finalized(&off);
+    if (!on || off) {
+        if (!mpi_comm) return 0; /* a serial process: one rank */
+        snprintf(msg, msglen, "mpi_comm: a communicator was given, but MPI is %s",
+                 off ? "finalized" : "not initialized (call MPI_Init first)");
+        return -1;
+    }
+    MPI_Comm *dup = malloc(sizeof *dup);
+    if (!dup) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    const MPI_Comm base = mpi_comm ? *(const MPI_Comm *)mpi_comm : MPI_COMM_WORLD;
+    if (base == MPI_COMM_NULL || MPI_Comm_dup(base, dup) != MPI_SUCCESS) {
+        free(dup);
+        snprintf(msg, msglen, "mpi_comm: %s", base == MPI_COMM_NULL ? "MPI_COMM_NULL" : "MPI_Comm_dup failed");
+        return -1;
+    }
+    r->comm = dup;
+    MPI_Comm_rank(*dup, &r->rank);
+    MPI_Comm_size(*dup, &r->size);
+    return 0;
+#else
+    if (!mpi_comm) return 0;
+    snprintf(msg, msglen, "mpi_comm: a communicator was given, but this build of clash has no MPI");
+    return -1;
+#endif
+}
+
+void clash_ranks_close(clash_ranks *r)
+{
+#if CLASH_HAVE_MPI
+    if (r->comm) {
+        int off = 0;
+        MPI_Finalized(&off);
+        if (!off) MPI_Comm_free((MPI_Comm *)r->comm);
+        free(r->comm);
+    }
+#endif
+    *r = (clash_ranks){.rank = 0, .size = 1, .comm = NULL};
 }
 
 typedef struct cost_item {
@@ -81,9 +147,9 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-int64_t clash_ranks_share(int64_t n, const double *cost, int how, int64_t *mine)
+int64_t clash_ranks_share(const clash_ranks *rk, int64_t n, const double *cost, int how, int64_t *mine)
 {
-    const int R = g_size, r = g_rank;
+    const int R = rk->size, r = rk->rank;
     int64_t m = 0;
     if (R == 1) {
         for (int64_t u = 0; u < n; ++u) mine[m++] = u;
@@ -113,31 +179,35 @@ int64_t clash_ranks_share(int64_t n, const double *cost, int how, int64_t *mine)
     return m;
 }
 
-int clash_ranks_gather_u64(const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout)
+int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout)
 {
     *out = NULL, *nout = 0;
 #if CLASH_HAVE_MPI
-    if (g_size > 1) {
+    if (r->size > 1) {
+        const MPI_Comm comm = comm_of(r);
+        const int me = r->rank, size = r->size;
         int cnt = (int)n, *counts = NULL, *displs = NULL;
-        if (g_rank == 0) {
-            counts = malloc(sizeof(int) * (size_t)g_size);
-            displs = malloc(sizeof(int) * (size_t)g_size);
-            if (!counts || !displs) MPI_Abort(MPI_COMM_WORLD, 1);
+        if (me == 0) {
+            counts = malloc(sizeof(int) * (size_t)size);
+            displs = malloc(sizeof(int) * (size_t)size);
+            if (!counts || !displs) MPI_Abort(comm, 1);
         }
-        MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
         uint64_t *all = NULL;
-        if (g_rank == 0) {
+        if (me == 0) {
             int64_t tot = 0;
-            for (int k = 0; k < g_size; ++k) displs[k] = (int)tot, tot += counts[k];
+            for (int k = 0; k < size; ++k) displs[k] = (int)tot, tot += counts[k];
             all = malloc(sizeof *all * (size_t)(tot > 0 ? tot : 1));
-            if (!all) MPI_Abort(MPI_COMM_WORLD, 1);
+            if (!all) MPI_Abort(comm, 1);
             *nout = tot;
         }
-        MPI_Gatherv(v, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        MPI_Gatherv(v, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, comm);
         free(counts), free(displs);
         *out = all;
         return 0;
     }
+#else
+    (void)r;
 #endif
     uint64_t *all = malloc(sizeof *all * (size_t)(n > 0 ? n : 1));
     if (!all) return -1;
@@ -146,61 +216,69 @@ int clash_ranks_gather_u64(const uint64_t *v, int64_t n, uint64_t **out, int64_t
     return 0;
 }
 
-void clash_ranks_max_f64(double *v, int n)
+void clash_ranks_max_f64(const clash_ranks *r, double *v, int n)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm_of(r));
 #else
-    (void)v, (void)n;
+    (void)r, (void)v, (void)n;
 #endif
 }
 
-void clash_ranks_min_f64(double *v, int n)
+void clash_ranks_min_f64(const clash_ranks *r, double *v, int n)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, comm_of(r));
 #else
-    (void)v, (void)n;
+    (void)r, (void)v, (void)n;
 #endif
 }
 
-void clash_ranks_sum_i64(int64_t *v, int n)
+void clash_ranks_sum_i64(const clash_ranks *r, int64_t *v, int n)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_SUM, comm_of(r));
 #else
-    (void)v, (void)n;
+    (void)r, (void)v, (void)n;
 #endif
 }
 
-int clash_ranks_any(int flag)
+int clash_ranks_any(const clash_ranks *r, int flag)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_LOR, comm_of(r));
+#else
+    (void)r;
 #endif
     return flag != 0;
 }
 
-int clash_ranks_max_int(int v)
+int clash_ranks_max_int(const clash_ranks *r, int v)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, comm_of(r));
+#else
+    (void)r;
 #endif
     return v;
 }
 
-void clash_ranks_abort(int code)
+void clash_ranks_abort(const clash_ranks *r, int code)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+    if (r->size > 1) MPI_Abort(comm_of(r), code);
+#else
+    (void)r;
 #endif
     (void)code;
 }
 
-int clash_ranks_bcast_int(int v)
+int clash_ranks_bcast_int(const clash_ranks *r, int v)
 {
 #if CLASH_HAVE_MPI
-    if (g_size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (r->size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, comm_of(r));
+#else
+    (void)r;
 #endif
     return v;
 }

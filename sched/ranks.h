@@ -12,17 +12,38 @@
 #ifndef CLASH_RANKS_H
 #define CLASH_RANKS_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* The ranks a run works on: its rank and size in its communicator, and the
+ * communicator itself (ranks.c keeps an MPI_Comm behind comm; NULL: one rank,
+ * or MPI_COMM_WORLD itself for clash_ranks_world).  Plain data, one per run:
+ * nothing about ranks is global. */
+typedef struct clash_ranks {
+    int rank, size;
+    void *comm;
+} clash_ranks;
 
 /* MPI_Init_thread (funneled: only the main thread calls MPI) when the
  * build has MPI and the process runs under a launcher (OMPI_COMM_WORLD_SIZE,
- * PMI_SIZE or PMIX_RANK set, or CLASH_MPI=1).  Returns 0. */
+ * PMI_SIZE or PMIX_RANK set, or CLASH_MPI=1).  Returns 1 when it initialized
+ * MPI (the caller then calls clash_ranks_finalize), 0 otherwise. */
 int clash_ranks_init(int *argc, char ***argv);
-void clash_ranks_finalize(void);
+void clash_ranks_finalize(int inited);
 /* 1 when this build has MPI. */
 int clash_ranks_available(void);
-int clash_ranks_rank(void);
-int clash_ranks_size(void);
+
+/* The ranks of MPI_COMM_WORLD (one rank when MPI is not initialized); nothing
+ * to close. */
+void clash_ranks_world(clash_ranks *r);
+/* A run's own ranks: a duplicate of the communicator *mpi_comm points at (an
+ * MPI_Comm), or of MPI_COMM_WORLD when mpi_comm is NULL and MPI is
+ * initialized; one rank when it is NULL and MPI is not.  Collective over the
+ * communicator.  Returns 0, or -1 with msg saying why (a communicator given
+ * to a build without MPI, or before MPI_Init). */
+int clash_ranks_open(clash_ranks *r, const void *mpi_comm, char *msg, size_t msglen);
+/* Frees what clash_ranks_open made (collective). */
+void clash_ranks_close(clash_ranks *r);
 
 /* How units are shared between ranks. */
 enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };
@@ -32,7 +53,7 @@ enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };
  * estimated cost[] (ties by unit number), so ranks get equal estimated
  * work; STRIDE: rank r takes r, r+R, ...  Identical on every rank.
  * Returns -1 when out of memory. */
-int64_t clash_ranks_share(int64_t n, const double *cost, int how, int64_t *mine);
+int64_t clash_ranks_share(const clash_ranks *r, int64_t n, const double *cost, int how, int64_t *mine);
 /* Sorts the units ids[0..n) by cost[id], largest first, equal costs by id
  * (an order that depends on the costs alone).  Returns 0, or -1 when out of memory. */
 int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost);
@@ -40,21 +61,21 @@ int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost);
 /* Gathers every rank's v[0..n) to rank 0: on rank 0 *out (malloc'd, caller
  * frees) holds the concatenation in rank order and *nout its length; on
  * the other ranks *out = NULL, *nout = 0.  Returns -1 on failure. */
-int clash_ranks_gather_u64(const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout);
+int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout);
 
 /* Element-wise reductions over all ranks, result on every rank. */
-void clash_ranks_max_f64(double *v, int n);
-void clash_ranks_min_f64(double *v, int n);
-void clash_ranks_sum_i64(int64_t *v, int n);
+void clash_ranks_max_f64(const clash_ranks *r, double *v, int n);
+void clash_ranks_min_f64(const clash_ranks *r, double *v, int n);
+void clash_ranks_sum_i64(const clash_ranks *r, int64_t *v, int n);
 /* 1 when flag is non-zero on any rank. */
-int clash_ranks_any(int flag);
+int clash_ranks_any(const clash_ranks *r, int flag);
 /* Largest v over all ranks, on every rank (used to agree on an exit status). */
-int clash_ranks_max_int(int v);
+int clash_ranks_max_int(const clash_ranks *r, int v);
 /* Ends every rank at once (MPI_Abort) when there are several; returns otherwise.
  * For failures in the middle of a step, where the other ranks may already wait
  * in a collective and cannot be told. */
-void clash_ranks_abort(int code);
+void clash_ranks_abort(const clash_ranks *r, int code);
 /* Broadcast of an int from rank 0. */
-int clash_ranks_bcast_int(int v);
+int clash_ranks_bcast_int(const clash_ranks *r, int v);
 
 #endif

@@ -3,8 +3,8 @@
  *
  * Everything rests on one primitive, SPMD: run fn(worker, nworkers, ctx) on
  * every worker of a team, on the backend of the execution descriptor
- * (OpenMP, or the persistent pthreads pool of pool.c), and return when all
- * are done.  Partitions and strategies are arithmetic on top of it, so they
+ * (OpenMP, or a persistent pthreads pool of pool.c, one per run), and return
+ * when all are done.  Partitions and strategies are arithmetic on top of it, so they
  * behave the same on every backend.
  *
  * A loop body sees a range of items as (begin, end, step) and the number of
@@ -31,6 +31,8 @@
 
 #define CLASH_CACHE_LINE 64
 
+typedef struct clash_pool clash_pool;
+
 typedef struct clash_exec {
     int backend;        /* clash_backend */
     int threads;        /* team size, >= 1 */
@@ -41,6 +43,8 @@ typedef struct clash_exec {
     double *worker_seconds; /* optional per-worker busy-time slots, one cache line
                                (CLASH_CACHE_LINE/sizeof(double) doubles) per worker:
                                clash_spmd adds each worker's time to its slot */
+    clash_pool *pool;   /* the pthreads backend's workers (a run's own pool); NULL: a team
+                           started and joined for the call */
 } clash_exec;
 
 typedef void (*clash_spmd_fn)(int worker, int nworkers, void *ctx);
@@ -63,10 +67,16 @@ void clash_par_for(const clash_exec *ex, int64_t n, clash_range_fn fn, void *ctx
  * ex->batch when > 0.  Returns -1 for a strategy this build does not have. */
 int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
 
-/* The persistent pthreads pool (pool.c): runs fn on `threads` workers, the
- * calling thread being worker 0.  Returns -1 when it cannot start threads. */
-int clash_pool_spmd(int threads, clash_spmd_fn fn, void *ctx);
-void clash_pool_shutdown(void);
+/* The persistent pthreads pool (pool.c): `threads` workers, the calling
+ * thread being worker 0 and the pool holding 1..threads-1 (NULL when they
+ * cannot be started).  clash_pool_run runs fn on the first `threads` workers
+ * (at most the pool's team); it returns -1 when the pool is busy (another
+ * thread's call, or a nested call from a worker) or too small, and the caller
+ * then runs the team another way.  Destroy joins the workers. */
+clash_pool *clash_pool_create(int threads);
+void clash_pool_destroy(clash_pool *p);
+int clash_pool_threads(const clash_pool *p);
+int clash_pool_run(clash_pool *p, int threads, clash_spmd_fn fn, void *ctx);
 
 /* Coarse-grain strategies beyond a shared counter (strategies.c); return -1
  * when out of memory.  Work stealing: per-worker deques of unit ranges. */

@@ -1,5 +1,5 @@
 /*
- * spmd.c — SPMD on OpenMP or the pthreads pool (pool.c): a team of workers
+ * spmd.c — SPMD on OpenMP or a pthreads pool (pool.c): a team of workers
  * each running fn(worker, nworkers, ctx), with each worker's busy time
  * added to its slot; and the team size from the cores of the binding.
  * Every partition and strategy of parallel.c and strategies.c is built on it.
@@ -7,7 +7,10 @@
  * The OpenMP backend is one `omp parallel` region per call; inside it each
  * worker computes its own share from its number, so the partition is explicit
  * and identical to the pool's.  Without OpenMP (-DCLASH_WITH_OPENMP=OFF) the
- * omp backend runs the team's shares one after another on the caller.
+ * omp backend runs the team's shares one after another on the caller.  The
+ * pthreads backend uses the execution descriptor's pool (a run's own); when
+ * that pool is busy (a nested call) the team runs on the omp backend, and
+ * without a pool a team is started and joined for the call.
  */
 #include "sched/sched.h"
 
@@ -39,7 +42,7 @@ int clash_sched_threads(int requested) { return requested > 0 ? requested : clas
 
 int clash_sched_backend_available(int backend)
 {
-    return backend == CLASH_BACKEND_OMP || (backend == CLASH_BACKEND_PTHREADS && clash_pool_spmd(0, NULL, NULL) == 0);
+    return backend == CLASH_BACKEND_OMP || backend == CLASH_BACKEND_PTHREADS;
 }
 
 /* Per-worker busy time (clash_exec.worker_seconds): the worker's function
@@ -77,7 +80,16 @@ void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
         fn(0, 1, ctx);
         return;
     }
-    if (ex->backend == CLASH_BACKEND_PTHREADS && clash_pool_spmd(T, fn, ctx) == 0) return;
+    if (ex->backend == CLASH_BACKEND_PTHREADS) {
+        if (ex->pool) {
+            if (clash_pool_run(ex->pool, T, fn, ctx) == 0) return;
+        } else { /* no pool of its own: a team for this call only */
+            clash_pool *p = clash_pool_create(T);
+            const int rc = clash_pool_run(p, T, fn, ctx);
+            clash_pool_destroy(p);
+            if (rc == 0) return;
+        }
+    }
 #if CLASH_HAVE_OPENMP
 #pragma omp parallel num_threads(T)
     fn(omp_get_thread_num(), omp_get_num_threads(), ctx);

@@ -15,16 +15,27 @@
  *              swept, the convex hulls of each face's 6 positions at s-1 and s
  *   S6 gather  hits in canonical order, merged over ranks (stages/gather.c)
  *
+ * S0 is the same for every client: the next state of each object is set
+ * (by a host: clash_run_set_pose / clash_run_set_vertices; by a scene file:
+ * its law, clash_step) and store/motion.c makes it current; the stages after
+ * it see only positions.  So clash_run_advance and clash_step are one step
+ * with two ways of setting the next state, and give the same pairs for the
+ * same states.
+ *
  * The run's lifetime (create, destroy) is here too: the run context is
  * core/run.h, and the configuration is checked once when the run is created.
+ * A run owns everything it works with beyond the scene: its thread pool
+ * (pthreads backend), its duplicate of the MPI communicator, its counters.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
 #include "core/run.h"
 #include "profile/profile.h"
+#include "sched/bind.h"
 #include "stages/finegrain.h"
 #include "stages/mid/midphase.h"
 #include "stages/stages.h"
@@ -45,7 +56,8 @@ clash_config clash_config_default(void)
                           .chunk = 0,
                           .batch = 0,
                           .bind = CLASH_BINDING_NONE,
-                          .reorder = CLASH_REORDER_MORTON};
+                          .reorder = CLASH_REORDER_MORTON,
+                          .mpi_comm = NULL};
 }
 
 /* ---- run lifetime ---------------------------------------------------------------- */
@@ -64,11 +76,18 @@ void clash_run_destroy(clash_run *run)
     clash_octree_free(run);
     clash_midphase_free(run);
     clash_fg_destroy(run->fg);
+    clash_pool_destroy(run->exec.pool);
+    clash_ranks_close(&run->ranks);
+    if (run->sc) run->sc->nruns--;
     free(run);
 }
 
 clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
 {
+    if (!sc || !cfg) {
+        clash_fail(err, CLASH_EINPUT, "run_create: the %s is NULL", !sc ? "scene" : "config");
+        return NULL;
+    }
     clash_config c = *cfg;
     clash_scene_apply_defaults(sc, &c);
     if (c.mode != CLASH_MODE_STATIC && c.mode != CLASH_MODE_SWEPT) {
@@ -96,20 +115,50 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
         clash_fail(err, CLASH_EINPUT, "reorder: unknown (none or morton)");
         return NULL;
     }
-    if (c.reorder == CLASH_REORDER_MORTON && !sc->face_orig && clash_scene_reorder_morton(sc, err)) return NULL;
-    if (sc->deforming && c.steps >= sc->nframes) {
+    if (sc->frames && c.steps >= sc->nframes) {
         clash_fail(err, CLASH_EINPUT, "%s: %d steps need %d frames, but the scene has %d", sc->name, c.steps,
                    c.steps + 1, sc->nframes);
         return NULL;
     }
+    if (sc->nf == 0) {
+        clash_fail(err, CLASH_EINPUT, "%s: the scene has no faces (add objects first)", sc->name);
+        return NULL;
+    }
+    /* the communicator first: every rank gets here with the same config */
+    char msg[256];
+    clash_ranks ranks;
+    if (clash_ranks_open(&ranks, c.mpi_comm, msg, sizeof msg)) {
+        clash_fail(err, CLASH_EINPUT, "%s", msg);
+        return NULL;
+    }
+    if (c.reorder == CLASH_REORDER_MORTON && sc->morton_nobj < sc->nobj && clash_scene_reorder_morton(sc, err)) {
+        clash_ranks_close(&ranks);
+        return NULL;
+    }
     clash_run *run = calloc(1, sizeof *run);
-    if (!run) goto oom;
+    if (!run) {
+        clash_ranks_close(&ranks);
+        goto oom;
+    }
+    run->ranks = ranks;
     run->sc = sc;
+    sc->nruns++;
+    clash_store_rewind(sc); /* a run starts from state 0 */
     run->cfg = c;
     run->threads = clash_sched_threads(c.threads);
     run->exec = (clash_exec){.backend = c.backend, .threads = run->threads, .partition = c.partition,
                              .chunk = c.chunk,
                              .schedule = c.schedule, .batch = c.batch};
+    if (c.backend == CLASH_BACKEND_PTHREADS && run->threads > 1 && !(run->exec.pool = clash_pool_create(run->threads))) {
+        clash_fail(err, CLASH_EFAIL, "backend pthreads: could not start %d worker threads", run->threads);
+        clash_run_destroy(run);
+        return NULL;
+    }
+    if (c.bind != CLASH_BINDING_NONE && clash_bind_team(&run->exec, c.bind, msg, (int)sizeof msg)) {
+        clash_fail(err, CLASH_EINPUT, "%s", msg);
+        clash_run_destroy(run);
+        return NULL;
+    }
     const size_t nf = (size_t)sc->nf;
     run->face_obj = malloc(nf * sizeof(int32_t));
     float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
@@ -135,20 +184,24 @@ oom:
 
 /* Region bookkeeping of one step (profile.h): the stage's wall time, its
  * counters when a source is live, and its fastest and slowest worker. */
+void clash_run_set_counters(clash_run *run, clash_counters *c) { run->ctr = c; }
+
 static double region_open(clash_run *run, int stage)
 {
     clash_wt_reset(run->wsec, run->threads);
-    return clash_region_begin(stage);
+    return clash_region_begin(run->ctr, stage);
 }
 
 static void region_close(clash_run *run, clash_step_stats *st, int stage, double t0)
 {
-    st->seconds[stage] = clash_region_end(stage, t0);
+    st->seconds[stage] = clash_region_end(run->ctr, stage, t0);
     clash_wt_minmax(run->wsec, run->threads, st->seconds[stage], &st->worker_min_s[stage],
                     &st->worker_max_s[stage]);
 }
 
-int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+/* One step; S0 follows the scene's laws to state s when s > 0, else
+ * advances to the next state the host set. */
+static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     clash_scene *sc = run->sc;
     clash_step_stats local;
@@ -163,7 +216,8 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
     double t0 = region_open(run, CLASH_S0_MOTION);
     int rc;
     /* S0 */
-    if ((rc = clash_scene_set_state_par(sc, s, &run->exec, err))) return rc;
+    if ((rc = s > 0 ? clash_scene_set_state_par(sc, s, &run->exec, err) : clash_store_advance_par(sc, &run->exec, err)))
+        return rc;
     st->vertices = sc->nv;
     region_close(run, st, CLASH_S0_MOTION, t0), t0 = region_open(run, CLASH_S1_BOXES);
     /* S1 */
@@ -205,5 +259,64 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
     /* S6 */
     if ((rc = clash_stage_gather(run, out, st, err))) return rc;
     region_close(run, st, CLASH_S6_GATHER, t0);
+    return CLASH_OK;
+}
+
+int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    if (s < 1) {
+        out->pairs = NULL, out->count = 0;
+        return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", run->sc->name, s);
+    }
+    return step(run, s, out, st, err);
+}
+
+int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    if (!run || !out) return clash_fail(err, CLASH_EINPUT, "advance: the %s is NULL", !run ? "run" : "pairs output");
+    return step(run, 0, out, st, err);
+}
+
+int clash_run_state(const clash_run *run) { return !run || run->sc->state < 0 ? 0 : run->sc->state; }
+
+/* ---- the host sets the next state ---------------------------------------------------- */
+
+/* "object N" for messages; CLASH_EINPUT when obj is not an object of the run's scene. */
+static int object_arg(const clash_run *run, int obj, char *what, size_t len, clash_error *err)
+{
+    snprintf(what, len, "object %d", obj);
+    if (!run) return clash_fail(err, CLASH_EINPUT, "%s: the run is NULL", what);
+    if (obj < 0 || obj >= run->sc->nobj)
+        return clash_fail(err, CLASH_EINPUT, "%s: no such object (the scene has %d: 0..%d)", what, run->sc->nobj,
+                          run->sc->nobj - 1);
+    return CLASH_OK;
+}
+
+int clash_run_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err)
+{
+    char what[48];
+    int rc = object_arg(run, obj, what, sizeof what, err);
+    if (!rc) rc = clash_check_rotation(rot, what, err);
+    if (!rc) rc = clash_check_translation(trans, what, err);
+    if (rc) return rc;
+    clash_xform x = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    if (rot) memcpy(x.R, rot, sizeof x.R);
+    if (trans) memcpy(x.t, trans, sizeof x.t);
+    clash_store_set_pose(run->sc, obj, &x);
+    return CLASH_OK;
+}
+
+int clash_run_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err)
+{
+    char what[48];
+    int rc = object_arg(run, obj, what, sizeof what, err);
+    if (rc) return rc;
+    const clash_scene *sc = run->sc;
+    if (!sc->obj_deforming[obj])
+        return clash_fail(err, CLASH_EINPUT, "%s: set_vertices on a rigid object (added with deforming = 0): "
+                                             "move it with clash_run_set_pose", what);
+    if (!xyz) return clash_fail(err, CLASH_EINPUT, "%s: xyz is NULL", what);
+    if ((rc = clash_check_coordinates(xyz, sc->vofs[obj + 1] - sc->vofs[obj], what, err))) return rc;
+    clash_store_set_vertices(run->sc, obj, xyz);
     return CLASH_OK;
 }

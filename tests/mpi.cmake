@@ -10,3 +10,17 @@ foreach(n 2 3)
   set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
+
+# A host's own communicator (issue 14): under `mpirun -n 4` the host splits
+# MPI_COMM_WORLD in two and runs a different scene on each half at once; each
+# half's pairs must equal a one-rank run of its scene (tests/test_mpi_split.c).
+if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
+  add_executable(test_mpi_split test_mpi_split.c)
+  target_compile_options(test_mpi_split PRIVATE ${CLASH_WARN})
+  target_include_directories(test_mpi_split PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}
+                             ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(test_mpi_split PRIVATE clash_static MPI::MPI_C)
+  add_test(NAME test_mpi_split COMMAND ${CLASH_MPIRUN} -n 4 --oversubscribe $<TARGET_FILE:test_mpi_split>)
+  set_tests_properties(test_mpi_split PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()

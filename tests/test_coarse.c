@@ -79,7 +79,9 @@ int main(void)
                 for (int64_t batch = 1; batch <= 7; batch += 6) {
                     memset(visits, 0, sizeof visits);
                     clash_exec ex = {.backend = be, .threads = T, .schedule = sch};
+                    ex.pool = be == CLASH_BACKEND_PTHREADS ? clash_pool_create(T) : NULL; /* as a run has */
                     CHECK(clash_par_tasks(&ex, 997, batch, count_range, NULL) == 0, "par_tasks sch %d", sch);
+                    clash_pool_destroy(ex.pool);
                     int bad = 0;
                     for (int i = 0; i < 997; ++i) bad += visits[i] != 1;
                     CHECK(bad == 0 && visits[997] == 0, "schedule %d T %d batch %lld backend %d: %d units not once",

@@ -1,8 +1,9 @@
 /*
  * test_finegrain.c — the fine-grain stages S0, S1, S3 give bit-identical
  * results for every backend (omp, pthreads), partition (chunk, stride), team
- * size (1..4) and chunk size (0, 1, 7, 64); and the pthreads pool runs every
- * worker exactly once per call, across resizes and a shutdown.
+ * size (1..4) and chunk size (0, 1, 7, 64); and a pthreads pool runs every
+ * worker exactly once per call, on all its workers or fewer, and refuses a
+ * nested call and a call on more workers than it has.
  *
  * The reference is computed independently of the parallel code: S0 by
  * clash_scene_vertex_at (CONTRACT.md's pose formula, double) rounded to float
@@ -38,28 +39,63 @@ static void probe_fn(int w, int T, void *p)
     else atomic_fetch_add(&q->calls[w], 1);
 }
 
+/* A nested call from inside a worker finds the pool busy: -1, no deadlock. */
+typedef struct nest_ctx {
+    clash_pool *pool;
+    _Atomic int refused, ran;
+} nest_ctx;
+
+static void nest_inner(int w, int T, void *p)
+{
+    (void)w, (void)T;
+    atomic_fetch_add(&((nest_ctx *)p)->ran, 1);
+}
+
+static void nest_outer(int w, int T, void *p)
+{
+    (void)T;
+    nest_ctx *c = p;
+    if (w == 1 && clash_pool_run(c->pool, 2, nest_inner, c) != 0) atomic_fetch_add(&c->refused, 1);
+}
+
 static void test_pool(void)
 {
-    CHECK(clash_pool_spmd(0, NULL, NULL) == 0, "pool available");
     CHECK(clash_sched_backend_available(CLASH_BACKEND_PTHREADS), "pthreads backend available");
     const int teams[] = {2, 3, 3, 4, 1, 2, 4};
     for (size_t k = 0; k < sizeof teams / sizeof *teams; ++k) {
         pool_probe q = {.team = teams[k]};
+        clash_pool *pool = clash_pool_create(q.team);
+        CHECK(pool && clash_pool_threads(pool) == q.team, "team %d: pool of %d", q.team, clash_pool_threads(pool));
         const int reps = 500;
         int rc = 0;
-        for (int r = 0; r < reps; ++r) rc |= clash_pool_spmd(q.team, probe_fn, &q);
+        for (int r = 0; r < reps; ++r) rc |= clash_pool_run(pool, q.team, probe_fn, &q);
         CHECK(rc == 0, "team %d: spmd failed", q.team);
         CHECK(atomic_load(&q.bad_team) == 0, "team %d: wrong worker numbers", q.team);
         for (int w = 0; w < q.team; ++w)
             CHECK(atomic_load(&q.calls[w]) == reps, "team %d worker %d ran %d times, want %d", q.team, w,
                   atomic_load(&q.calls[w]), reps);
         for (int w = q.team; w < 8; ++w) CHECK(atomic_load(&q.calls[w]) == 0, "team %d: worker %d ran", q.team, w);
+        /* fewer workers than the pool has: only the first ones run */
+        if (q.team > 2) {
+            pool_probe q2 = {.team = 2};
+            CHECK(clash_pool_run(pool, 2, probe_fn, &q2) == 0 && atomic_load(&q2.calls[0]) == 1 &&
+                      atomic_load(&q2.calls[1]) == 1 && atomic_load(&q2.calls[2]) == 0 && !atomic_load(&q2.bad_team),
+                  "team %d: a call on 2 workers", q.team);
+        }
+        CHECK(clash_pool_run(pool, q.team + 1, probe_fn, &q) == -1, "team %d: a call on more workers is refused",
+              q.team);
+        clash_pool_destroy(pool);
     }
-    clash_pool_shutdown();
+    clash_pool *pool = clash_pool_create(3);
+    nest_ctx n = {.pool = pool};
+    CHECK(pool && clash_pool_run(pool, 3, nest_outer, &n) == 0, "outer call");
+    CHECK(atomic_load(&n.refused) == 1 && atomic_load(&n.ran) == 0, "a nested call is refused (%d refused, %d ran)",
+          atomic_load(&n.refused), atomic_load(&n.ran));
     pool_probe q = {.team = 3};
-    CHECK(clash_pool_spmd(3, probe_fn, &q) == 0, "pool restarts after shutdown");
-    CHECK(atomic_load(&q.calls[0]) == 1 && atomic_load(&q.calls[1]) == 1 && atomic_load(&q.calls[2]) == 1,
-          "every worker once after restart");
+    CHECK(clash_pool_run(pool, 3, probe_fn, &q) == 0 && atomic_load(&q.calls[0]) == 1 && atomic_load(&q.calls[1]) == 1 &&
+              atomic_load(&q.calls[2]) == 1,
+          "every worker once after the refused nested call");
+    clash_pool_destroy(pool);
 }
 
 /* ---- items once, through clash_par_for --------------------------------------------- */
@@ -281,7 +317,7 @@ enum { STEPS = 3 };
 static void run_config(clash_scene *sc, clash_config cfg, snapshot out[STEPS], int check_ref, const char *what)
 {
     clash_error err;
-    sc->state = -1; /* force S0 to recompute both states */
+    /* (a new run starts from state 0: S0 recomputes both states) */
     clash_run *run = clash_run_create(sc, &cfg, &err);
     CHECK(run != NULL, "%s: run_create: %s", what, err.msg);
     if (!run) return;

@@ -61,7 +61,7 @@ static void test_sources(void)
     clash_counters c;
 
     clash_counters_open(CLASH_CTR_NONE, &c);
-    CHECK(c.source == CLASH_CTR_NONE && c.reason[0] && !clash_prof_live_, "none: %s", c.reason);
+    CHECK(c.source == CLASH_CTR_NONE && c.reason[0] && !c.live, "none: %s", c.reason);
     clash_counters_finish(&c);
 
     /* perf: exactly when the syscall works here. */
@@ -69,21 +69,21 @@ static void test_sources(void)
     const int pw = perf_works(&e);
     clash_counters_open(CLASH_CTR_PERF, &c);
     if (pw) {
-        CHECK(c.source == CLASH_CTR_PERF && clash_prof_live_, "perf works but source %d: %s", c.source, c.reason);
+        CHECK(c.source == CLASH_CTR_PERF && c.live, "perf works but source %d: %s", c.source, c.reason);
         CHECK(c.fields == (CLASH_CF_L1D | CLASH_CF_LL), "perf fields %d", c.fields);
     } else {
-        CHECK(c.source == CLASH_CTR_NONE && !clash_prof_live_, "perf fails (%s) but source %d", strerror(e),
+        CHECK(c.source == CLASH_CTR_NONE && !c.live, "perf fails (%s) but source %d", strerror(e),
               c.source);
         CHECK(!strncmp(c.reason, "perf: perf_event_open", 21) && strstr(c.reason, strerror(e)),
               "perf reason names the syscall and its error (%s): %s", strerror(e), c.reason);
     }
     /* regions: counted only while a source is live, never invented */
-    double t0 = clash_region_begin(CLASH_S1_BOXES);
-    const double dt = clash_region_end(CLASH_S1_BOXES, t0);
+    double t0 = clash_region_begin(&c, CLASH_S1_BOXES);
+    const double dt = clash_region_end(&c, CLASH_S1_BOXES, t0);
     CHECK(dt >= 0 && dt < 1, "region time %g", dt);
     CHECK(c.stage[CLASH_S1_BOXES].regions == (pw ? 1 : 0), "regions %lld", (long long)c.stage[1].regions);
     clash_counters_finish(&c);
-    CHECK(!clash_prof_live_, "finish ends counting");
+    CHECK(!c.live, "finish ends counting");
     if (!pw) CHECK(all_zero(&c), "no numbers without a source");
 
     /* PAPI */

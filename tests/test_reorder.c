@@ -59,7 +59,7 @@ static void check_maps(const clash_scene *a, const clash_scene *b, int i)
             for (int k = 0; k < 3; ++k) {
                 if (b->vert_orig[fb[k]] != (uint32_t)fa[k]) ++wrong;
                 if (fb[k] < b->vofs[o] || fb[k] >= b->vofs[o + 1]) ++wrong;
-                if (!a->deforming && (a->lx[fa[k]] != b->lx[fb[k]] || a->ly[fa[k]] != b->ly[fb[k]] ||
+                if ((a->lx[fa[k]] != b->lx[fb[k]] || a->ly[fa[k]] != b->ly[fb[k]] ||
                                       a->lz[fa[k]] != b->lz[fb[k]]))
                     ++wrong;
             }

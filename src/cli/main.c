@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "out/report.h"
 #include "sched/bind.h"
+#include "core/run.h"
 #include "sched/ranks.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
@@ -40,7 +41,9 @@ static void on_sigint(int sig)
 /* Prints the error on the rank that met it ("rank R: " when there are several). */
 static int die(const clash_error *err)
 {
-    if (clash_ranks_size() > 1) fprintf(stderr, "clash: error: rank %d: %s\n", clash_ranks_rank(), err->msg);
+    clash_ranks w;
+    clash_ranks_world(&w);
+    if (w.size > 1) fprintf(stderr, "clash: error: rank %d: %s\n", w.rank, err->msg);
     else fprintf(stderr, "clash: error: %s\n", err->msg);
     return err->code ? err->code : CLASH_EFAIL;
 }
@@ -82,6 +85,9 @@ static void progress_line(int s, int steps, size_t pairs_total, double elapsed)
 
 static int cmd_run(const clash_cli *cli)
 {
+    clash_ranks world; /* the command's ranks, to agree on exit codes and totals (the run has its own) */
+    clash_ranks_world(&world);
+    const clash_ranks *W = &world;
     clash_error err = {0};
     clash_scene *sc = NULL;
     int rc;
@@ -89,12 +95,14 @@ static int cmd_run(const clash_cli *cli)
     else rc = clash_scene_preset(cli->preset ? cli->preset : "default", &cli->preset_params, &sc, &err);
     clash_config cfg = cli->cfg;
     clash_run *run = NULL;
-    if (!rc) {
+    /* Under MPI every rank must learn that one failed before any collective
+     * (creating a run is one: it duplicates the communicator). */
+    int code = clash_ranks_max_int(W, rc);
+    if (!code) {
         clash_scene_apply_defaults(sc, &cfg);
         if (!(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+        code = clash_ranks_max_int(W, rc);
     }
-    /* Under MPI every rank must learn that one failed before any collective. */
-    int code = clash_ranks_max_int(rc);
     if (code != 0) {
         clash_run_destroy(run);
         clash_scene_destroy(sc);
@@ -102,17 +110,9 @@ static int cmd_run(const clash_cli *cli)
     }
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
-    const int root = clash_ranks_rank() == 0, ranks = clash_ranks_size();
+    const int root = W->rank == 0, ranks = W->size;
     clash_outfile pairs_out = {0};
     clash_vtk *vtk = NULL;
-    if (cfg.bind != CLASH_BINDING_NONE) {
-        char msg[256];
-        const clash_exec bex = {.backend = cfg.backend, .threads = threads};
-        if (clash_bind_team(&bex, cfg.bind, msg, sizeof msg)) {
-            rc = clash_fail(&err, CLASH_EINPUT, "%s", msg);
-            goto setup_done;
-        }
-    }
     if (cli->pairs_path && root) {
         if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
         clash_pairs_csv_header(pairs_out.f);
@@ -122,7 +122,7 @@ static int cmd_run(const clash_cli *cli)
         goto setup_done;
     }
 setup_done:
-    if ((code = clash_ranks_max_int(rc)) != 0) { /* a rank could not bind or open its outputs */
+    if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
         clash_outfile_abort(&pairs_out);
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
@@ -136,10 +136,11 @@ setup_done:
     clash_totals_init(&tot);
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
+    clash_run_set_counters(run, &ctr);
     const double t0 = now();
     int s, in_steps = 1;
     for (s = 1; s <= cfg.steps; ++s) {
-        if (ranks > 1 ? clash_ranks_any(interrupted) : interrupted) {
+        if (ranks > 1 ? clash_ranks_any(W, interrupted) : interrupted) {
             interrupted = 1;
             break;
         }
@@ -153,20 +154,21 @@ setup_done:
         }
         if (vtk && (rc = clash_vtk_step(vtk, s, &pairs, &err))) goto fail;
         if (progress) progress_line(s, cfg.steps, (size_t)tot.pairs_total, now() - t0);
-        if (cfg.stop_at_first && clash_ranks_any(pairs.count > 0)) break;
+        if (cfg.stop_at_first && clash_ranks_any(W, pairs.count > 0)) break;
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
     if (ranks > 1) { /* stage times: the slowest rank's (CONTRACT.md); counts of shared work: summed */
-        clash_ranks_max_f64(tot.stage_total, CLASH_NSTAGES);
-        clash_ranks_max_f64(tot.stage_max, CLASH_NSTAGES);
-        clash_ranks_min_f64(tot.stage_min, CLASH_NSTAGES);
-        clash_ranks_max_f64(&tot.wall_s, 1);
+        clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
+        clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
+        clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
+        clash_ranks_max_f64(W, &tot.wall_s, 1);
         int64_t shared[2] = {tot.candidates, tot.tests};
-        clash_ranks_sum_i64(shared, 2);
+        clash_ranks_sum_i64(W, shared, 2);
         tot.candidates = shared[0], tot.tests = shared[1];
     }
     clash_counters_finish(&ctr);
+    clash_run_set_counters(run, NULL);
     if (progress) fputc('\n', stderr);
     if (interrupted) {
         rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
@@ -212,9 +214,9 @@ fail:
         die(&err);
         clash_outfile_abort(&pairs_out);
         clash_vtk_abort(vtk);
-        clash_ranks_abort(rc);
+        clash_ranks_abort(W, rc);
     }
-    clash_counters_finish(NULL);
+    clash_counters_close(&ctr);
     clash_outfile_abort(&pairs_out);
     clash_vtk_abort(vtk);
     clash_run_destroy(run);
@@ -268,8 +270,8 @@ static int clash_main(int argc, char **argv)
 /* MPI around the whole command (a no-op without MPI or outside mpirun). */
 int main(int argc, char **argv)
 {
-    clash_ranks_init(&argc, &argv);
+    const int mpi = clash_ranks_init(&argc, &argv);
     const int rc = clash_main(argc, argv);
-    clash_ranks_finalize();
+    clash_ranks_finalize(mpi);
     return rc;
 }

@@ -79,7 +79,7 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
             clash_counters probe;
             clash_counters_open(s, &probe);
             const int ok = probe.source != CLASH_CTR_NONE;
-            clash_counters_finish(NULL);
+            clash_counters_close(&probe);
             if (ok) return 0; /* a hardware source works: count in-process */
             const size_t k = strlen(note);
             snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "", probe.reason);

@@ -19,6 +19,7 @@
 
 #include "clash/clash.h"
 #include "store/scene.h"
+#include "sched/ranks.h"
 #include "sched/sched.h"
 
 typedef struct clash_box {
@@ -45,7 +46,9 @@ struct clash_run {
     clash_scene *sc;
     clash_config cfg;              /* resolved: no field left "scene's" or "auto" except octree_level */
     int threads;
-    clash_exec exec;               /* backend, team, partition, schedule */
+    clash_exec exec;               /* backend, team, partition, schedule, the run's pthreads pool */
+    clash_ranks ranks;             /* the run's own communicator (a duplicate of cfg.mpi_comm's) */
+    struct clash_counters *ctr;    /* counters of the stage regions (profile.h), NULL: none */
     int32_t *face_obj;             /* object of each global face */
     float *lox, *loy, *loz, *hix, *hiy, *hiz;  /* S1 face boxes */
     clash_box *obox;               /* S1 object boxes */
@@ -89,6 +92,11 @@ static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_
     return !(a0 == b0 || a0 == b1 || a0 == b2 || a1 == b0 || a1 == b1 || a1 == b2 || a2 == b0 || a2 == b1 ||
              a2 == b2);
 }
+
+/* Counts the stage regions of the run's steps with c, opened by
+ * clash_counters_open (NULL: none); pipeline.c.  For the command. */
+struct clash_counters;
+void clash_run_set_counters(clash_run *run, struct clash_counters *c);
 
 /* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique (core/keybuf.c). */
 int clash_mid_gather(clash_run *run);

@@ -1,6 +1,8 @@
 /*
  * mesh_io.c — clash_mesh_load: chooses the reader (OBJ, PLY, STL, OFF) by the
- * file's extension.  The readers' shared helpers are mesh_text.c's.
+ * file's extension.  The readers' shared helpers are mesh_text.c's.  The
+ * public clash_mesh_read hands the same arrays to host programs, ready for
+ * clash_scene_add_mesh.
  */
 #include "io/mesh_io.h"
 
@@ -36,4 +38,22 @@ int clash_mesh_load(const char *path, clash_mesh *out, clash_error *err)
     if (!strcmp(ext, "off")) return clash_mesh_load_off(path, out, err);
     return clash_fail(err, CLASH_EINPUT,
                       "%s: unknown mesh file type (expected extension .obj, .ply, .stl or .off)", path);
+}
+
+int clash_mesh_read(const char *path, clash_mesh_arrays *out, clash_error *err)
+{
+    clash_mesh m;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out) return clash_fail(err, CLASH_EINPUT, "clash_mesh_read: null argument");
+    const int rc = clash_mesh_load(path, &m, err);
+    if (rc) return rc;
+    *out = (clash_mesh_arrays){.nv = m.nverts, .nf = m.nfaces, .xyz = m.xyz, .tri = m.tri};
+    return CLASH_OK;
+}
+
+void clash_mesh_arrays_free(clash_mesh_arrays *m)
+{
+    if (!m) return;
+    free(m->xyz), free(m->tri);
+    memset(m, 0, sizeof *m);
 }

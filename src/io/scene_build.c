@@ -3,11 +3,17 @@
  * (scene_desc.h), turned into the store (store/scene.h): mesh files read,
  * generators run, the store filled.
  *
+ * The store is filled through the same calls a host program makes from
+ * memory (store/scene_add.c: add a mesh, add objects of it), so scene files,
+ * presets and the API share one path; a file scene's objects also keep their
+ * law of motion (store/motion.c), which clash_step follows.
+ *
  * Rigid scenes: every object is an instance of a mesh (file or generator),
- * copied into the store's local-frame arrays lx/ly/lz; its pose moves it.
+ * added in the state 0 of its pose formula; the formula moves it.
  * Deforming scenes: a sequence of frame files with the same faces; the
  * objects are the connected components of the mesh (or the whole mesh as
- * one object).  Vertices and faces are grouped by object so every object
+ * one object), each a deforming object made of its own mesh, and frame s is
+ * their state s.  Vertices and faces are grouped by object so every object
  * owns a contiguous range; inside an object they keep the file's order, so
  * a face's number inside its object is its rank among the object's faces
  * in the file.  Vertices referenced by no face are dropped.
@@ -61,13 +67,16 @@ static int load_mesh(const clash_mesh_desc *md, clash_mesh *m, clash_error *err)
     return CLASH_OK;
 }
 
+/* Rigid scenes: each mesh used by an object enters the store once
+ * (clash_store_add_mesh), each object is an instance of it in the state 0 of
+ * its law (clash_store_add_object, the API's own path) and keeps the law. */
 static int build_rigid(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
 {
     if (d->nobjects <= 0) return clash_fail(err, CLASH_EINPUT, "%s: scene has no objects", sc->name);
     clash_mesh *meshes = calloc((size_t)d->nmeshes, sizeof(clash_mesh));
-    int *used = calloc((size_t)d->nmeshes, sizeof(int));
+    int *id = calloc((size_t)d->nmeshes, sizeof(int));
     int rc = CLASH_OK;
-    if (!meshes || !used) {
+    if (!meshes || !id) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
@@ -77,10 +86,10 @@ static int build_rigid(const clash_scene_desc *d, clash_scene *sc, clash_error *
             rc = clash_fail(err, CLASH_EINPUT, "%s: objects[%d].mesh: no such mesh", sc->name, o);
             goto done;
         }
-        used[mi] = 1;
+        id[mi] = 1;
     }
     for (int mi = 0; mi < d->nmeshes; ++mi)
-        if (used[mi] && (rc = load_mesh(&d->meshes[mi], &meshes[mi], err))) goto done;
+        if (id[mi] && (rc = load_mesh(&d->meshes[mi], &meshes[mi], err))) goto done;
     int64_t nv = 0, nf = 0;
     for (int o = 0; o < d->nobjects; ++o) {
         nv += meshes[d->objects[o].mesh].nverts;
@@ -90,42 +99,47 @@ static int build_rigid(const clash_scene_desc *d, clash_scene *sc, clash_error *
         rc = clash_fail(err, CLASH_EINPUT, "%s: scene too large (%lld vertices)", sc->name, (long long)nv);
         goto done;
     }
-    if (!clash_store_alloc(sc, d->nobjects, nv, nf, 1)) {
+    if (clash_store_reserve(sc, d->nobjects, nv, nf)) {
         rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
         goto done;
     }
-    int64_t v0 = 0, f0 = 0;
+    for (int mi = 0; mi < d->nmeshes; ++mi) {
+        if (!id[mi]) continue;
+        const clash_mesh_desc *md = &d->meshes[mi];
+        const int r = clash_store_add_mesh(sc, meshes[mi].xyz, meshes[mi].nverts, meshes[mi].tri, meshes[mi].nfaces,
+                                           md->kind == CLASH_MESH_FILE ? md->path : md->name, err);
+        if (r < 0) {
+            rc = -r;
+            goto done;
+        }
+        id[mi] = r;
+        clash_mesh_free(&meshes[mi]); /* the store has its copy */
+    }
     for (int o = 0; o < d->nobjects; ++o) {
         const clash_object_desc *od = &d->objects[o];
-        const clash_mesh *m = &meshes[od->mesh];
-        sc->vofs[o] = v0;
-        sc->fofs[o] = f0;
-        for (int64_t v = 0; v < m->nverts; ++v) {
-            sc->lx[v0 + v] = (float)m->xyz[3 * v + 0];
-            sc->ly[v0 + v] = (float)m->xyz[3 * v + 1];
-            sc->lz[v0 + v] = (float)m->xyz[3 * v + 2];
+        clash_pose p = {.scale = od->scale > 0 ? od->scale : 1.0};
+        memcpy(p.position, od->position, sizeof p.position);
+        memcpy(p.rotation_deg, od->rotation_deg, sizeof p.rotation_deg);
+        memcpy(p.velocity, od->velocity, sizeof p.velocity);
+        memcpy(p.angular_velocity_deg, od->angular_velocity_deg, sizeof p.angular_velocity_deg);
+        clash_xform x0;
+        double scale;
+        clash_pose_at(&p, 0, x0.R, &scale, x0.t);
+        const int r = clash_store_add_object(sc, id[od->mesh], &x0, scale, 0, err);
+        if (r < 0) {
+            rc = -r;
+            goto done;
         }
-        for (int64_t f = 0; f < m->nfaces; ++f) {
-            sc->f0[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 0]);
-            sc->f1[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 1]);
-            sc->f2[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 2]);
+        if (clash_store_set_law(sc, r, &p)) {
+            rc = clash_fail(err, CLASH_EFAIL, "out of memory");
+            goto done;
         }
-        clash_pose *p = &sc->pose[o];
-        p->scale = od->scale > 0 ? od->scale : 1.0;
-        memcpy(p->position, od->position, sizeof p->position);
-        memcpy(p->rotation_deg, od->rotation_deg, sizeof p->rotation_deg);
-        memcpy(p->velocity, od->velocity, sizeof p->velocity);
-        memcpy(p->angular_velocity_deg, od->angular_velocity_deg, sizeof p->angular_velocity_deg);
-        v0 += m->nverts;
-        f0 += m->nfaces;
     }
-    sc->vofs[d->nobjects] = v0;
-    sc->fofs[d->nobjects] = f0;
 done:
     if (meshes)
         for (int mi = 0; mi < d->nmeshes; ++mi) clash_mesh_free(&meshes[mi]);
     free(meshes);
-    free(used);
+    free(id);
     return rc;
 }
 
@@ -138,6 +152,10 @@ static int64_t uf_find(int64_t *parent, int64_t a)
     return a;
 }
 
+/* Deforming scenes: the connected components of frame 0 (or the whole mesh)
+ * become deforming objects through the same path as rigid ones, each made of
+ * its own mesh (its vertices in order of first use by its faces, file order);
+ * the frames are kept in store order and are the objects' law. */
 static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
 {
     if (d->nframes < 2) return clash_fail(err, CLASH_EINPUT, "%s: frames: at least 2 files needed", sc->name);
@@ -145,15 +163,17 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     clash_mesh first = {0}, m = {0};
     int64_t *parent = NULL, *vmap = NULL, *comp_of_root = NULL, *vcount = NULL, *fcount = NULL;
     int64_t *forder = NULL;
+    double *gxyz = NULL;
+    int32_t *gtri = NULL;
     if ((rc = clash_mesh_load(d->frame_files[0], &first, err))) return rc;
     const int64_t nv_in = first.nverts, nf = first.nfaces;
     if (nv_in > INT32_MAX || nf > UINT32_MAX) {
         rc = clash_fail(err, CLASH_EINPUT, "%s: mesh too large", d->frame_files[0]);
         goto done;
     }
-    parent = malloc(sizeof(int64_t) * (size_t)nv_in);
-    vmap = malloc(sizeof(int64_t) * (size_t)nv_in);
-    comp_of_root = malloc(sizeof(int64_t) * (size_t)nv_in);
+    parent = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
+    vmap = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
+    comp_of_root = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
     forder = malloc(sizeof(int64_t) * (size_t)(nf ? nf : 1));
     if (!parent || !vmap || !comp_of_root || !forder) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
@@ -176,6 +196,10 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
         int64_t r = single ? 0 : uf_find(parent, first.tri[3 * f]);
         if (comp_of_root[r] < 0) comp_of_root[r] = nobj++;
     }
+    if (nf == 0) {
+        rc = clash_fail(err, CLASH_EINPUT, "%s: scene has no faces", sc->name);
+        goto done;
+    }
     vcount = calloc((size_t)nobj + 1, sizeof(int64_t));
     fcount = calloc((size_t)nobj + 1, sizeof(int64_t));
     if (!vcount || !fcount) {
@@ -194,12 +218,14 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     }
     for (int o = 0; o < nobj; ++o) vcount[o + 1] += vcount[o], fcount[o + 1] += fcount[o];
     const int64_t nv = vcount[nobj];
-    if (!clash_store_alloc(sc, nobj, nv, nf, 0)) {
-        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
+    /* every object's mesh, laid out one after another: vertices (frame 0)
+     * and triangles numbered inside the object */
+    gxyz = malloc(3 * sizeof(double) * (size_t)nv);
+    gtri = malloc(3 * sizeof(int32_t) * (size_t)nf);
+    if (!gxyz || !gtri) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
-    memcpy(sc->vofs, vcount, sizeof(int64_t) * ((size_t)nobj + 1));
-    memcpy(sc->fofs, fcount, sizeof(int64_t) * ((size_t)nobj + 1));
     {
         int64_t *vnext = calloc((size_t)nobj, sizeof(int64_t)), *fnext = calloc((size_t)nobj, sizeof(int64_t));
         if (!vnext || !fnext) {
@@ -212,16 +238,30 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
                 int64_t v = first.tri[3 * f + k];
                 if (vmap[v] <= -2) {
                     int64_t o = -2 - vmap[v];
-                    vmap[v] = sc->vofs[o] + vnext[o]++;
+                    vmap[v] = vcount[o] + vnext[o]++;
+                    for (int c = 0; c < 3; ++c) gxyz[3 * vmap[v] + c] = first.xyz[3 * v + c];
                 }
             }
         for (int64_t f = 0; f < nf; ++f) {
-            int64_t o = forder[f], g = sc->fofs[o] + fnext[o]++;
-            sc->f0[g] = (int32_t)vmap[first.tri[3 * f + 0]];
-            sc->f1[g] = (int32_t)vmap[first.tri[3 * f + 1]];
-            sc->f2[g] = (int32_t)vmap[first.tri[3 * f + 2]];
+            int64_t o = forder[f], g = fcount[o] + fnext[o]++;
+            for (int k = 0; k < 3; ++k) gtri[3 * g + k] = (int32_t)(vmap[first.tri[3 * f + k]] - vcount[o]);
         }
         free(vnext), free(fnext);
+    }
+    if (clash_store_reserve(sc, nobj, nv, nf)) {
+        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
+        goto done;
+    }
+    const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    for (int o = 0; o < nobj; ++o) {
+        int r = clash_store_add_mesh(sc, gxyz + 3 * vcount[o], vcount[o + 1] - vcount[o], gtri + 3 * fcount[o],
+                                     fcount[o + 1] - fcount[o], d->frame_files[0], err);
+        if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
+        if (r < 0) {
+            rc = -r;
+            goto done;
+        }
+        sc->law[r] = CLASH_LAW_FRAMES;
     }
     sc->frames = calloc((size_t)d->nframes, sizeof(float *));
     if (!sc->frames) {
@@ -229,6 +269,7 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
         goto done;
     }
     sc->nframes = d->nframes;
+    sc->frames_nv = nv;
     for (int k = 0; k < d->nframes; ++k) {
         const clash_mesh *fm = &first;
         if (k > 0) {
@@ -253,7 +294,6 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
             rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
             goto done;
         }
-        sc->memory_bytes += clash_padded_bytes(3 * (size_t)nv, sizeof(float));
         for (int64_t v = 0; v < nv_in; ++v) {
             if (vmap[v] < 0) continue;
             for (int c = 0; c < 3; ++c) {
@@ -268,26 +308,24 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
         }
         clash_mesh_free(&m);
     }
-    sc->deforming = 1;
+    clash_store_recount(sc);
 done:
     clash_mesh_free(&first);
     clash_mesh_free(&m);
     free(parent), free(vmap), free(comp_of_root), free(vcount), free(fcount), free(forder);
+    free(gxyz), free(gtri);
     return rc;
 }
 
 int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error *err)
 {
     *out = NULL;
-    clash_scene *sc = calloc(1, sizeof *sc);
+    clash_scene *sc = clash_store_new(d->name ? d->name : "scene");
     if (!sc) return clash_fail(err, CLASH_EFAIL, "out of memory");
-    sc->name = clash_strdup(d->name ? d->name : "scene");
     sc->steps = d->steps > 0 ? d->steps : 1;
     sc->mode = d->mode;
     sc->self_collision = d->self_collision;
-    sc->state = -1;
-    int rc = !sc->name ? clash_fail(err, CLASH_EFAIL, "out of memory")
-             : d->nframes > 0 ? build_deforming(d, sc, err) : build_rigid(d, sc, err);
+    int rc = d->nframes > 0 ? build_deforming(d, sc, err) : build_rigid(d, sc, err);
     if (rc == CLASH_OK && sc->nf == 0) rc = clash_fail(err, CLASH_EINPUT, "%s: scene has no faces", sc->name);
     if (rc) {
         clash_scene_destroy(sc);

@@ -2,10 +2,12 @@
  * profile.c — counter sources behind one interface, callgrind dump parsing,
  * per-worker timer slots.  See profile.h for the model.
  *
- * One source is live at a time, process-wide (regions nest nowhere: the
- * stages of a step run one after another on the calling thread).  Each
- * source implements open (may fail with a reason), enter/leave (read or
- * toggle at region bounds, accumulate per stage) and close.
+ * A source's state (file descriptors, event set, the counts at region
+ * entry) lives in the clash_counters it was opened into, which a run holds:
+ * nothing here is process-wide (regions nest nowhere: the stages of a step
+ * run one after another on the calling thread).  Each source implements open
+ * (may fail with a reason), enter/leave (read or toggle at region bounds,
+ * accumulate per stage) and close.
  */
 #include "profile/profile.h"
 
@@ -44,19 +46,6 @@ const char *clash_stage_name(int stage)
 
 const char *const clash_counter_source_names[] = {"auto", "perf", "papi", "likwid", "callgrind", "none", NULL};
 
-int clash_prof_live_;
-
-/* The live source and its per-region state. */
-static struct {
-    int source;
-    clash_counters *c;
-    int perf_fd[2];
-    uint64_t at_enter[2];
-#if CLASH_HAVE_PAPI
-    int papi_set;
-    long long papi_enter[2];
-#endif
-} P = {.source = CLASH_CTR_NONE, .perf_fd = {-1, -1}};
 
 static void add_reason(clash_counters *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_reason(clash_counters *c, const char *fmt, ...)
@@ -117,7 +106,7 @@ static int perf_open(clash_counters *c)
                                                   : "perf events unavailable");
         return -1;
     }
-    P.perf_fd[0] = fd0, P.perf_fd[1] = fd1;
+    c->perf_fd[0] = fd0, c->perf_fd[1] = fd1;
     c->fields = CLASH_CF_L1D | CLASH_CF_LL;
     snprintf(c->model, sizeof c->model,
              "perf events: L1D read misses, LL read misses; process and threads started after it");
@@ -128,10 +117,10 @@ static int perf_open(clash_counters *c)
 #endif
 }
 
-static void perf_read(uint64_t v[2])
+static void perf_read(const clash_counters *c, uint64_t v[2])
 {
     for (int i = 0; i < 2; ++i)
-        if (read(P.perf_fd[i], &v[i], sizeof v[i]) != (ssize_t)sizeof v[i]) v[i] = 0;
+        if (read(c->perf_fd[i], &v[i], sizeof v[i]) != (ssize_t)sizeof v[i]) v[i] = 0;
 }
 
 /* ---- PAPI ---------------------------------------------------------------------------- */
@@ -144,23 +133,23 @@ static int papi_open(clash_counters *c)
         add_reason(c, "papi: PAPI_library_init: %s", rc > 0 ? "version mismatch" : PAPI_strerror(rc));
         return -1;
     }
-    P.papi_set = PAPI_NULL;
+    c->papi_set = PAPI_NULL;
     const char *ll_name = "PAPI_L3_TCM";
-    if ((rc = PAPI_create_eventset(&P.papi_set)) != PAPI_OK ||
-        (rc = PAPI_add_event(P.papi_set, PAPI_L1_DCM)) != PAPI_OK) {
+    if ((rc = PAPI_create_eventset(&c->papi_set)) != PAPI_OK ||
+        (rc = PAPI_add_event(c->papi_set, PAPI_L1_DCM)) != PAPI_OK) {
         add_reason(c, "papi: PAPI_L1_DCM: %s", PAPI_strerror(rc));
         PAPI_shutdown();
         return -1;
     }
-    if (PAPI_add_event(P.papi_set, PAPI_L3_TCM) != PAPI_OK) {
+    if (PAPI_add_event(c->papi_set, PAPI_L3_TCM) != PAPI_OK) {
         ll_name = "PAPI_L2_TCM";
-        if ((rc = PAPI_add_event(P.papi_set, PAPI_L2_TCM)) != PAPI_OK) {
+        if ((rc = PAPI_add_event(c->papi_set, PAPI_L2_TCM)) != PAPI_OK) {
             add_reason(c, "papi: PAPI_L3_TCM and PAPI_L2_TCM: %s", PAPI_strerror(rc));
             PAPI_shutdown();
             return -1;
         }
     }
-    if ((rc = PAPI_start(P.papi_set)) != PAPI_OK) {
+    if ((rc = PAPI_start(c->papi_set)) != PAPI_OK) {
         add_reason(c, "papi: PAPI_start: %s", PAPI_strerror(rc));
         PAPI_shutdown();
         return -1;
@@ -232,7 +221,7 @@ void clash_counters_open(int requested, clash_counters *c)
     memset(c, 0, sizeof *c);
     c->requested = requested;
     c->source = CLASH_CTR_NONE;
-    P.source = CLASH_CTR_NONE;
+    c->perf_fd[0] = c->perf_fd[1] = -1;
     const char *note = getenv("CLASH_COUNTERS_NOTE"); /* why `clash profile` chose this source */
     if (note && *note) add_reason(c, "%s", note);
     if (requested == CLASH_CTR_NONE) {
@@ -249,17 +238,15 @@ void clash_counters_open(int requested, clash_counters *c)
         c->source = requested;
     }
     if (c->source == CLASH_CTR_NONE) return;
-    P.source = c->source;
-    P.c = c;
-    clash_prof_live_ = 1;
+    c->live = 1;
 }
 
-void clash_prof_enter_(int stage)
+void clash_prof_enter_(clash_counters *c, int stage)
 {
-    switch (P.source) {
-    case CLASH_CTR_PERF: perf_read(P.at_enter); break;
+    switch (c->source) {
+    case CLASH_CTR_PERF: perf_read(c, c->at_enter); break;
 #if CLASH_HAVE_PAPI
-    case CLASH_CTR_PAPI: PAPI_read(P.papi_set, P.papi_enter); break;
+    case CLASH_CTR_PAPI: PAPI_read(c->papi_set, c->papi_enter); break;
 #endif
 #if CLASH_HAVE_LIKWID
     case CLASH_CTR_LIKWID: LIKWID_MARKER_START(clash_stage_name(stage)); break;
@@ -272,23 +259,23 @@ void clash_prof_enter_(int stage)
     (void)stage;
 }
 
-void clash_prof_leave_(int stage)
+void clash_prof_leave_(clash_counters *c, int stage)
 {
-    clash_stage_counts *sc = &P.c->stage[stage];
-    switch (P.source) {
+    clash_stage_counts *sc = &c->stage[stage];
+    switch (c->source) {
     case CLASH_CTR_PERF: {
         uint64_t v[2];
-        perf_read(v);
-        sc->l1d_misses += v[0] - P.at_enter[0];
-        sc->ll_misses += v[1] - P.at_enter[1];
+        perf_read(c, v);
+        sc->l1d_misses += v[0] - c->at_enter[0];
+        sc->ll_misses += v[1] - c->at_enter[1];
         break;
     }
 #if CLASH_HAVE_PAPI
     case CLASH_CTR_PAPI: {
         long long v[2];
-        PAPI_read(P.papi_set, v);
-        sc->l1d_misses += (uint64_t)(v[0] - P.papi_enter[0]);
-        sc->ll_misses += (uint64_t)(v[1] - P.papi_enter[1]);
+        PAPI_read(c->papi_set, v);
+        sc->l1d_misses += (uint64_t)(v[0] - c->papi_enter[0]);
+        sc->ll_misses += (uint64_t)(v[1] - c->papi_enter[1]);
         break;
     }
 #endif
@@ -303,22 +290,22 @@ void clash_prof_leave_(int stage)
     sc->regions++;
 }
 
-void clash_counters_finish(clash_counters *c)
+/* Closes the live source; with `read`, a callgrind source's dumps are read. */
+static void counters_end(clash_counters *c, int read)
 {
-    clash_prof_live_ = 0;
-    const int s = P.source;
-    P.source = CLASH_CTR_NONE;
-    switch (s) {
+    if (!c->live) return;
+    c->live = 0;
+    switch (c->source) {
     case CLASH_CTR_PERF:
-        close(P.perf_fd[0]), close(P.perf_fd[1]);
-        P.perf_fd[0] = P.perf_fd[1] = -1;
+        close(c->perf_fd[0]), close(c->perf_fd[1]);
+        c->perf_fd[0] = c->perf_fd[1] = -1;
         break;
 #if CLASH_HAVE_PAPI
     case CLASH_CTR_PAPI: {
         long long v[2];
-        PAPI_stop(P.papi_set, v);
-        PAPI_cleanup_eventset(P.papi_set);
-        PAPI_destroy_eventset(&P.papi_set);
+        PAPI_stop(c->papi_set, v);
+        PAPI_cleanup_eventset(c->papi_set);
+        PAPI_destroy_eventset(&c->papi_set);
         PAPI_shutdown();
         break;
     }
@@ -327,7 +314,7 @@ void clash_counters_finish(clash_counters *c)
     case CLASH_CTR_LIKWID: LIKWID_MARKER_CLOSE; break;
 #endif
     case CLASH_CTR_CALLGRIND: {
-        if (!c) break; /* abandoned: leave the dumps alone */
+        if (!read) break; /* abandoned: leave the dumps alone */
         char base[4096];
         const char *env = getenv("CLASH_CALLGRIND_OUT");
         if (env && *env) snprintf(base, sizeof base, "%s", env);
@@ -358,6 +345,9 @@ void clash_counters_finish(clash_counters *c)
     default: break;
     }
 }
+
+void clash_counters_finish(clash_counters *c) { counters_end(c, 1); }
+void clash_counters_close(clash_counters *c) { counters_end(c, 0); }
 
 void clash_callgrind_region_begin(void)
 {

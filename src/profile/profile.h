@@ -3,13 +3,17 @@
  *
  * Regions.  Every stage of a step (S0 motion .. S6 gather) is a region:
  *
- *     double t0 = clash_region_begin(CLASH_S1_BOXES);
+ *     double t0 = clash_region_begin(run->ctr, CLASH_S1_BOXES);
  *     stage_boxes(run);
- *     st->seconds[CLASH_S1_BOXES] = clash_region_end(CLASH_S1_BOXES, t0);
+ *     st->seconds[CLASH_S1_BOXES] = clash_region_end(run->ctr, CLASH_S1_BOXES, t0);
  *
- * With no counter source live (every plain `clash run`), a region costs two
- * clock reads and one test of a global flag.  With a source live, begin and
- * end also read (or toggle) the counters, on the calling thread.
+ * The counters are the run's own (a clash_counters the run was given with
+ * clash_run_set_counters, NULL for none): with no source live (every plain
+ * `clash run`, every host program), a region costs two clock reads and one
+ * test.  With a source live, begin and end also read (or toggle) the
+ * counters, on the calling thread.  No state is process-wide in clash; the
+ * hardware is, though: perf counts the whole process and callgrind
+ * simulates one cache, so counting is for one run at a time.
  *
  * Per-worker timers.  The parallel loops of a stage run through sched/'s
  * SPMD primitive; when the execution descriptor carries a per-worker slot
@@ -76,6 +80,12 @@ typedef struct clash_counters {
     char reason[768];                    /* why requested/auto sources were not used ("" when all fine) */
     char model[256];                     /* what was counted: events, simulated cache sizes */
     clash_stage_counts stage[CLASH_NSTAGES];
+    /* the live source's own state (profile.c) */
+    int live;                            /* nonzero while the source counts regions */
+    int perf_fd[2];
+    uint64_t at_enter[2];
+    int papi_set;
+    long long papi_enter[2];
 } clash_counters;
 
 /* Opens the requested source (auto: the first that works) and makes it
@@ -85,8 +95,10 @@ void clash_counters_open(int requested, clash_counters *c);
 /* Ends counting: reads what remains (callgrind: parses the dumps named by
  * the environment variable CLASH_CALLGRIND_OUT, else callgrind.out.PID) and
  * closes the source.  Leaves source NONE with a reason when nothing could
- * be read.  c == NULL just closes the live source (error paths, probes). */
+ * be read. */
 void clash_counters_finish(clash_counters *c);
+/* Closes the source without reading anything (error paths, probes). */
+void clash_counters_close(clash_counters *c);
 
 /* 1 when the process runs under valgrind (any tool). */
 int clash_running_on_valgrind(void);
@@ -121,9 +133,8 @@ void clash_callgrind_region_end(const char *name);
 
 /* ---- regions ---------------------------------------------------------------------- */
 
-extern int clash_prof_live_;           /* nonzero while a counter source is live */
-void clash_prof_enter_(int stage);
-void clash_prof_leave_(int stage);
+void clash_prof_enter_(clash_counters *c, int stage);
+void clash_prof_leave_(clash_counters *c, int stage);
 
 static inline double clash_prof_now(void)
 {
@@ -132,17 +143,17 @@ static inline double clash_prof_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static inline double clash_region_begin(int stage)
+static inline double clash_region_begin(clash_counters *c, int stage)
 {
-    if (clash_prof_live_) clash_prof_enter_(stage);
+    if (c && c->live) clash_prof_enter_(c, stage);
     return clash_prof_now();
 }
 
 /* Returns the region's wall time in seconds. */
-static inline double clash_region_end(int stage, double t0)
+static inline double clash_region_end(clash_counters *c, int stage, double t0)
 {
     const double dt = clash_prof_now() - t0;
-    if (clash_prof_live_) clash_prof_leave_(stage);
+    if (c && c->live) clash_prof_leave_(c, stage);
     return dt;
 }
 

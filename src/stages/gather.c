@@ -15,7 +15,7 @@
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const clash_scene *sc = run->sc;
-    const int R = clash_ranks_size();
+    const int R = run->ranks.size;
     /* S6: the hit keys, compacted in place (candidates are sorted and unique,
      * so they come out canonical); under MPI gathered to rank 0 and merged. */
     size_t nh = 0;
@@ -26,7 +26,7 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     uint64_t *keys = run->cand, *gathered = NULL;
     if (R > 1) {
         int64_t ng = 0;
-        if (clash_ranks_gather_u64(run->cand, (int64_t)nh, &gathered, &ng))
+        if (clash_ranks_gather_u64(&run->ranks, run->cand, (int64_t)nh, &gathered, &ng))
             return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
         nh = 0;
         if (gathered) {

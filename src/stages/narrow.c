@@ -53,7 +53,7 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
 
 int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
 {
-    const int R = clash_ranks_size(), rk = clash_ranks_rank();
+    const int R = run->ranks.size, rk = run->ranks.rank;
     int64_t cb = 0, ce = (int64_t)run->ncand;
     if (R > 1 && !run->cand_local && run->pc_tested < 0)
         cb = (int64_t)run->ncand * rk / R, ce = (int64_t)run->ncand * (rk + 1) / R;

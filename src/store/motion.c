@@ -1,13 +1,34 @@
 /*
- * motion.c — stage S0: the world positions of state s.
+ * motion.c — stage S0: the world positions of the next state, made current.
  *
- * Rigid objects follow CONTRACT.md's pose formula to the letter:
+ * One mechanism serves every client (ARCHITECTURE.md, "API"): the next state
+ * of each object is set (clash_store_set_pose, clash_store_set_vertices, or
+ * a scene file's law), then clash_store_advance_par moves the current state
+ * to px/py/pz by swapping pointers and computes the next one into x/y/z.
+ * Per object, the new positions come from one of:
+ *   a pose      world = R * (scale * local) + t, transformed from lx/ly/lz
+ *               (ck_transform: matrix R*scale and translation in double,
+ *               rounded to float32 once);
+ *   positions   copied from the deforming staging arrays nx/ny/nz (the
+ *               host's clash_run_set_vertices) or from frame s of a
+ *               deforming scene file (its law);
+ *   nothing set the object stays where it is: copied from the state before.
+ *
+ * Scene-file laws.  Rigid objects follow CONTRACT.md's pose formula to the
+ * letter:
  *   world = R(rotation_deg + s * angular_velocity_deg) * (scale * local)
  *           + position + s * velocity,
- *   R([a, b, c]) = Rz(c) * Ry(b) * Rx(a), angles in degrees.
- * Deforming scenes copy frame s.  The previous state moves to px/py/pz by
- * swapping pointers, so a step computes only one new state.  The new state is
- * computed in parallel over vertices (clash_par_for: chunk or stride).
+ *   R([a, b, c]) = Rz(c) * Ry(b) * Rx(a), angles in degrees;
+ * deforming scenes take frame s.  clash_scene_set_state_par(s) sets every
+ * object with a law to its state s and advances; when the store does not
+ * hold the laws' state s-1 already, it first advances to s-1 the same way.
+ *
+ * The new state is computed in parallel over vertices (clash_par_for: chunk
+ * or stride).  A worker's range (begin, end, step) may cross object
+ * boundaries: it is cut at each object's [vofs[o], vofs[o+1]) and each piece
+ * is done with that object's source.  Every vertex is computed by exactly the
+ * same operations whichever worker takes it, so results are bit-identical
+ * for every team size, backend and partition.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,23 +54,46 @@ void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, doubl
     for (int d = 0; d < 3; ++d) t[d] = p->position[d] + s * p->velocity[d];
 }
 
-/* ---- S0 in parallel ----------------------------------------------------------------
- * The vertex range [0, nv) is split by the fine-grain partition.  A worker's
- * range (begin, end, step) may cross object boundaries: it is cut at each
- * object's [vofs[o], vofs[o+1]) and each piece is transformed with that
- * object's pose (ck_transform on a contiguous piece, ck_transform_strided
- * under the stride partition).  Every vertex is computed by exactly the same
- * operations whichever worker takes it, so results are bit-identical for
- * every team size, backend and partition. */
+/* ---- setting the next state ----------------------------------------------------------- */
 
-typedef struct obj_pose {
-    double R[9], s, t[3];
-} obj_pose;
+void clash_store_rewind(clash_scene *sc)
+{
+    for (int o = 0; o < sc->nobj; ++o) sc->cur[o] = sc->pose0[o], sc->next_kind[o] = CLASH_NEXT_NONE;
+    sc->state = -1;
+    sc->law_step = -1;
+}
+
+void clash_store_set_pose(clash_scene *sc, int o, const clash_xform *p)
+{
+    sc->next[o] = *p;
+    sc->next_kind[o] = CLASH_NEXT_POSE;
+}
+
+void clash_store_set_vertices(clash_scene *sc, int o, const double *xyz)
+{
+    const int64_t v0 = sc->vofs[o], n = sc->vofs[o + 1] - v0;
+    for (int64_t v = 0; v < n; ++v) {
+        const int64_t g = clash_vert_store(sc, v0 + v); /* input vertex v0+v lives at store g */
+        sc->nx[g] = (float)xyz[3 * v + 0];
+        sc->ny[g] = (float)xyz[3 * v + 1];
+        sc->nz[g] = (float)xyz[3 * v + 2];
+    }
+    sc->next_kind[o] = CLASH_NEXT_VERTS;
+}
+
+/* ---- S0 in parallel ------------------------------------------------------------------- */
+
+enum { SRC_POSE = 0, SRC_COPY = 1 };
+
+typedef struct obj_src {
+    int kind;
+    double R[9], s, t[3];           /* SRC_POSE */
+    const float *sx, *sy, *sz;      /* SRC_COPY: global-indexed source arrays */
+} obj_src;
 
 typedef struct state_ctx {
     const clash_scene *sc;
-    const obj_pose *pose;   /* rigid: nobj poses of state s */
-    const float *frame;     /* deforming: frame s (x block, y block, z block) */
+    const obj_src *src;             /* nobj */
     float *wx, *wy, *wz;
 } state_ctx;
 
@@ -65,29 +109,31 @@ static int object_of_vertex(const clash_scene *sc, int64_t v)
     return lo;
 }
 
+static void copy_piece(int64_t i, int64_t e, int64_t step, const float *s, float *w)
+{
+    if (step == 1) memcpy(w + i, s + i, (size_t)(e - i) * sizeof(float));
+    else
+        for (; i < e; i += step) w[i] = s[i];
+}
+
 static void state_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
     const state_ctx *c = p;
     const clash_scene *sc = c->sc;
-    if (c->frame) {
-        const size_t n = (size_t)sc->nv;
-        const float *fx = c->frame, *fy = c->frame + n, *fz = c->frame + 2 * n;
-        if (step == 1) {
-            const size_t b = (size_t)begin, len = (size_t)(end - begin) * sizeof(float);
-            memcpy(c->wx + b, fx + b, len), memcpy(c->wy + b, fy + b, len), memcpy(c->wz + b, fz + b, len);
-        } else {
-            for (int64_t i = begin; i < end; i += step) c->wx[i] = fx[i], c->wy[i] = fy[i], c->wz[i] = fz[i];
-        }
-        return;
-    }
     int o = object_of_vertex(sc, begin);
     int64_t i = begin;
     while (i < end && o < sc->nobj) {
         const int64_t oe = sc->vofs[o + 1] < end ? sc->vofs[o + 1] : end;
         if (i < oe) {
-            const obj_pose *q = &c->pose[o];
-            ck_transform_strided(i, oe, step, q->R, q->s, q->t, sc->lx, sc->ly, sc->lz, c->wx, c->wy, c->wz);
+            const obj_src *q = &c->src[o];
+            if (q->kind == SRC_POSE) {
+                ck_transform_strided(i, oe, step, q->R, q->s, q->t, sc->lx, sc->ly, sc->lz, c->wx, c->wy, c->wz);
+            } else {
+                copy_piece(i, oe, step, q->sx, c->wx);
+                copy_piece(i, oe, step, q->sy, c->wy);
+                copy_piece(i, oe, step, q->sz, c->wz);
+            }
             i += (oe - i + step - 1) / step * step; /* first item of the range at or past oe */
         }
         ++o;
@@ -95,23 +141,81 @@ static void state_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     }
 }
 
-/* Writes state s of every vertex into wx/wy/wz.  Returns -1 when out of memory. */
-static int compute_state(clash_scene *sc, int s, const clash_exec *ex, float *wx, float *wy, float *wz)
+static void pose_src(obj_src *q, const clash_xform *x, double scale)
 {
-    state_ctx c = {.sc = sc, .wx = wx, .wy = wy, .wz = wz};
-    obj_pose *pose = NULL;
-    if (sc->deforming) {
-        c.frame = sc->frames[s];
-    } else {
-        if (sc->nobj == 0) return 0;
-        pose = malloc((size_t)sc->nobj * sizeof *pose);
-        if (!pose) return -1;
-        for (int o = 0; o < sc->nobj; ++o) clash_pose_at(&sc->pose[o], s, pose[o].R, &pose[o].s, pose[o].t);
-        c.pose = pose;
+    q->kind = SRC_POSE;
+    memcpy(q->R, x->R, sizeof q->R);
+    memcpy(q->t, x->t, sizeof q->t);
+    q->s = scale;
+}
+
+/* Computes into x/y/z: state 0 (every object at its current pose) when
+ * initial, else the next state (px/py/pz holding the current one). */
+static int compute(clash_scene *sc, int initial, const clash_exec *ex)
+{
+    if (sc->nobj == 0) return 0;
+    obj_src *src = malloc((size_t)sc->nobj * sizeof *src);
+    if (!src) return -1;
+    const size_t fn = (size_t)sc->frames_nv;
+    for (int o = 0; o < sc->nobj; ++o) {
+        obj_src *q = &src[o];
+        const int kind = initial ? CLASH_NEXT_POSE : sc->next_kind[o];
+        if (kind == CLASH_NEXT_POSE) {
+            pose_src(q, initial ? &sc->cur[o] : &sc->next[o], sc->obj_scale[o]);
+        } else if (kind == CLASH_NEXT_VERTS) {
+            *q = (obj_src){.kind = SRC_COPY, .sx = sc->nx, .sy = sc->ny, .sz = sc->nz};
+        } else if (kind == CLASH_NEXT_FRAME) {
+            const float *f = sc->frames[sc->next_frame];
+            *q = (obj_src){.kind = SRC_COPY, .sx = f, .sy = f + fn, .sz = f + 2 * fn};
+        } else { /* not set: stays where it is */
+            *q = (obj_src){.kind = SRC_COPY, .sx = sc->px, .sy = sc->py, .sz = sc->pz};
+        }
     }
+    state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
     clash_par_for(ex, sc->nv, state_range, &c);
-    free(pose);
+    free(src);
     return 0;
+}
+
+int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *err)
+{
+    if (sc->state < 0) { /* no state yet: state 0, every object where it was added */
+        if (compute(sc, 1, ex)) return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
+        sc->state = 0;
+    }
+    float *t;
+    t = sc->px, sc->px = sc->x, sc->x = t;
+    t = sc->py, sc->py = sc->y, sc->y = t;
+    t = sc->pz, sc->pz = sc->z, sc->z = t;
+    if (compute(sc, 0, ex)) {
+        sc->state = -1, sc->law_step = -1;
+        return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
+    }
+    for (int o = 0; o < sc->nobj; ++o) {
+        if (sc->next_kind[o] == CLASH_NEXT_POSE) sc->cur[o] = sc->next[o];
+        sc->next_kind[o] = CLASH_NEXT_NONE;
+    }
+    sc->state++;
+    sc->law_step = -1;
+    return CLASH_OK;
+}
+
+/* ---- scene-file laws ------------------------------------------------------------------- */
+
+/* Sets the next state of every object with a law to the law's state s. */
+static void set_laws(clash_scene *sc, int s)
+{
+    for (int o = 0; o < sc->nobj; ++o) {
+        if (sc->law[o] == CLASH_LAW_FORMULA) {
+            clash_xform x;
+            double scale;
+            clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
+            clash_store_set_pose(sc, o, &x);
+        } else if (sc->law[o] == CLASH_LAW_FRAMES) {
+            sc->next_kind[o] = CLASH_NEXT_FRAME;
+        }
+    }
+    sc->next_frame = s;
 }
 
 int clash_scene_set_state(clash_scene *sc, int s, clash_error *err)
@@ -123,24 +227,20 @@ int clash_scene_set_state(clash_scene *sc, int s, clash_error *err)
 int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clash_error *err)
 {
     if (s < 1) return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", sc->name, s);
-    if (sc->deforming && s >= sc->nframes)
+    if (sc->frames && s >= sc->nframes)
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
                           sc->nframes);
-    if (sc->state == s) return CLASH_OK;
-    if (sc->state == s - 1) {
-        float *t;
-        t = sc->px, sc->px = sc->x, sc->x = t;
-        t = sc->py, sc->py = sc->y, sc->y = t;
-        t = sc->pz, sc->pz = sc->z, sc->z = t;
-    } else if (compute_state(sc, s - 1, ex, sc->px, sc->py, sc->pz)) {
-        sc->state = -1;
-        return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
+    if (sc->law_step == s) return CLASH_OK;
+    int rc, laws = 0;
+    for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
+    if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
+        set_laws(sc, s - 1);
+        if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
     }
-    if (compute_state(sc, s, ex, sc->x, sc->y, sc->z)) {
-        sc->state = -1;
-        return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
-    }
+    set_laws(sc, s);
+    if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
     sc->state = s;
+    sc->law_step = s;
     return CLASH_OK;
 }
 
@@ -148,13 +248,23 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
 {
     if (obj < 0 || obj >= sc->nobj || v < 0 || v >= sc->vofs[obj + 1] - sc->vofs[obj] || s < 0) return CLASH_EINPUT;
     const int64_t g = clash_vert_store(sc, sc->vofs[obj] + v);
-    if (sc->deforming) {
+    if (sc->law[obj] == CLASH_LAW_FRAMES) {
         if (s >= sc->nframes) return CLASH_EINPUT;
-        for (int d = 0; d < 3; ++d) out[d] = sc->frames[s][(size_t)d * (size_t)sc->nv + (size_t)g];
+        for (int d = 0; d < 3; ++d) out[d] = sc->frames[s][(size_t)d * (size_t)sc->frames_nv + (size_t)g];
         return CLASH_OK;
     }
-    double R[9], scale, t[3];
-    clash_pose_at(&sc->pose[obj], s, R, &scale, t);
+    double R[9], scale = sc->obj_scale[obj], t[3];
+    if (sc->law[obj] == CLASH_LAW_FORMULA) {
+        clash_pose_at(&sc->pose[obj], s, R, &scale, t);
+    } else if (s == sc->state || (s == sc->state - 1 && s >= 0)) { /* objects from memory: the states held */
+        const float *a[3] = {sc->x, sc->y, sc->z}, *b[3] = {sc->px, sc->py, sc->pz};
+        for (int d = 0; d < 3; ++d) out[d] = s == sc->state ? a[d][g] : b[d][g];
+        return CLASH_OK;
+    } else if (s == 0) { /* state 0: where the object was added */
+        memcpy(R, sc->pose0[obj].R, sizeof R), memcpy(t, sc->pose0[obj].t, sizeof t);
+    } else {
+        return CLASH_EINPUT;
+    }
     const double l[3] = {sc->lx[g], sc->ly[g], sc->lz[g]};
     for (int d = 0; d < 3; ++d)
         out[d] = R[3 * d] * scale * l[0] + R[3 * d + 1] * scale * l[1] + R[3 * d + 2] * scale * l[2] + t[d];

@@ -4,8 +4,9 @@
  * curve for locality").
  *
  * Within each object the faces are sorted by the Morton code (10 bits an
- * axis) of their centroid in the reference geometry (the local frame of a
- * rigid object, frame 0 of a deforming scene), ties kept in the current
+ * axis) of their centroid in the reference geometry (the object's local
+ * copy of its mesh, lx/ly/lz: for a deforming scene file that is frame 0),
+ * ties kept in the current
  * order; the vertices are then numbered by their first use in the new face
  * order (a vertex no face uses keeps its place after them).  Faces close in
  * space become close in memory, so the gathers of S1, S3, S4 and S5 touch
@@ -41,7 +42,6 @@ static uint32_t spread3(uint32_t x)
 /* The reference position of store vertex v, coordinate d. */
 static float ref_coord(const clash_scene *sc, int64_t v, int d)
 {
-    if (sc->deforming) return sc->frames[0][(size_t)d * (size_t)sc->nv + (size_t)v];
     const float *a = d == 0 ? sc->lx : d == 1 ? sc->ly : sc->lz;
     return a[v];
 }
@@ -73,7 +73,7 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
         if (sc->face_orig && sc->face_store && sc->vert_orig && sc->vert_store) {
             for (int64_t i = 0; i < nf; ++i) sc->face_orig[i] = sc->face_store[i] = (uint32_t)i;
             for (int64_t v = 0; v < nv; ++v) sc->vert_orig[v] = sc->vert_store[v] = (uint32_t)v;
-            sc->memory_bytes += 2 * (size_t)nf * sizeof(uint32_t) + 2 * (size_t)nv * sizeof(uint32_t);
+            clash_store_recount(sc);
         } else {
             free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
             sc->face_orig = sc->face_store = sc->vert_orig = sc->vert_store = NULL;
@@ -137,13 +137,17 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
     permute_f(sc->x, vnew, nv, tmp), permute_f(sc->y, vnew, nv, tmp), permute_f(sc->z, vnew, nv, tmp);
     permute_f(sc->px, vnew, nv, tmp), permute_f(sc->py, vnew, nv, tmp), permute_f(sc->pz, vnew, nv, tmp);
     permute_f(sc->lx, vnew, nv, tmp), permute_f(sc->ly, vnew, nv, tmp), permute_f(sc->lz, vnew, nv, tmp);
+    permute_f(sc->nx, vnew, nv, tmp), permute_f(sc->ny, vnew, nv, tmp), permute_f(sc->nz, vnew, nv, tmp);
+    /* frames cover the first frames_nv vertices, which objects' ranges keep together */
     for (int k = 0; k < sc->nframes; ++k)
-        for (int d = 0; d < 3; ++d) permute_f(sc->frames[k] + (size_t)d * (size_t)nv, vnew, nv, tmp);
+        for (int d = 0; d < 3; ++d)
+            permute_f(sc->frames[k] + (size_t)d * (size_t)sc->frames_nv, vnew, sc->frames_nv, tmp);
     /* the maps both ways, composed with any earlier reordering */
     memcpy(sc->face_orig, forig, (size_t)nf * sizeof *forig);
     memcpy(sc->vert_orig, vorig, (size_t)nv * sizeof *vorig);
     for (int64_t i = 0; i < nf; ++i) sc->face_store[forig[i]] = (uint32_t)i;
     for (int64_t v = 0; v < nv; ++v) sc->vert_store[vorig[v]] = (uint32_t)v;
+    sc->morton_nobj = sc->nobj;
 done:
     free(key), free(fold), free(vnew), free(tmp), free(forig), free(vorig), free(g);
     return rc;

@@ -5,17 +5,29 @@
  * Layout (ARCHITECTURE.md, "Data layout"):
  *   x[], y[], z[]        float32 world positions of state s, all objects' vertices
  *   px[], py[], pz[]     the same for state s-1 (swept mode needs both)
- *   lx[], ly[], lz[]     local-frame copies (rigid objects: the mesh as read,
- *                        after the mesh's own scale/centre), same indexing
+ *   lx[], ly[], lz[]     local-frame copies of each object's mesh (as added;
+ *                        scene files: after the mesh's own scale/centre)
  *   f0[], f1[], f2[]     int32 global vertex indices of each face
  *   vofs[o]..vofs[o+1]   vertex range of object o; fofs likewise for faces
  * Every array is 64-byte aligned and padded to a multiple of 64 bytes.
  * A face's number inside its object (the number users see) is
  * f - fofs[o]; a vertex's is v - vofs[o].
  *
- * Rigid objects carry a pose (object_desc: scale, position, rotation,
- * velocity, angular velocity).  Deforming scenes carry frames: frame k holds
- * every vertex position of state k (already permuted into store order).
+ * Objects (ARCHITECTURE.md, "motion"): every object is an instance of a mesh
+ * added to the scene (scene_add.c, the one way in, for the API and for scene
+ * files alike) with its own copy of the vertices in lx/ly/lz.  Its world
+ * position in a state is a pose, world = R * (scale * local) + t (rigid
+ * objects, and deforming ones moved by a pose), or, for a deforming object,
+ * world positions set directly.  The store holds the current state (x/y/z)
+ * and the one before it (px/py/pz); the next state is set object by object
+ * (clash_store_set_pose, clash_store_set_vertices) and S0 (motion.c,
+ * clash_store_advance_par) makes it current.
+ *
+ * Scenes read from files (or presets) also carry a law per object that gives
+ * any state s: the pose formula of CONTRACT.md (pose[], LAW_FORMULA) or frame
+ * s of a deforming scene (frames[], LAW_FRAMES); clash_scene_set_state_par
+ * sets every object with a law to its state s and advances.  Objects added
+ * from memory have none (LAW_NONE).
  */
 #ifndef CLASH_STORE_SCENE_H
 #define CLASH_STORE_SCENE_H
@@ -26,10 +38,26 @@
 #include "clash/clash.h"
 #include "base/mem.h"
 
+/* The scene-file law of a rigid object (CONTRACT.md, "Object pose in state s"). */
 typedef struct clash_pose {
     double scale;
     double position[3], rotation_deg[3], velocity[3], angular_velocity_deg[3];
 } clash_pose;
+
+/* A pose: world = R * (scale * local) + t, R row-major (scale is the object's). */
+typedef struct clash_xform {
+    double R[9], t[3];
+} clash_xform;
+
+/* A mesh added to the scene, kept so objects can be made of it at any time. */
+typedef struct clash_store_mesh {
+    int64_t nv, nf;
+    float *xyz;          /* 3 * nv, interleaved, as the store keeps them (float32) */
+    int32_t *tri;        /* 3 * nf, 0-based */
+} clash_store_mesh;
+
+enum { CLASH_NEXT_NONE = 0, CLASH_NEXT_POSE = 1, CLASH_NEXT_VERTS = 2, CLASH_NEXT_FRAME = 3 /* frame next_frame */ };
+enum { CLASH_LAW_NONE = 0, CLASH_LAW_FORMULA = 1, CLASH_LAW_FRAMES = 2 };
 
 struct clash_scene {
     char *name;
@@ -37,14 +65,36 @@ struct clash_scene {
     int nobj;
     int64_t nv, nf;
     int64_t *vofs, *fofs;                /* nobj + 1 */
-    float *x, *y, *z, *px, *py, *pz;     /* nv each */
-    float *lx, *ly, *lz;                 /* nv each (rigid scenes) */
+    float *x, *y, *z, *px, *py, *pz;     /* nv each: current state and the one before */
+    float *lx, *ly, *lz;                 /* nv each: local-frame copies (the mesh as added) */
+    float *nx, *ny, *nz;                 /* nv each, only when a deforming object exists: the
+                                            next world positions set by clash_store_set_vertices */
     int32_t *f0, *f1, *f2;               /* nf each */
-    clash_pose *pose;                    /* nobj (rigid scenes) */
-    int deforming;
+    /* capacities of the arrays above (scene_add.c grows them) */
+    int cap_obj;
+    int64_t cap_v, cap_f;
+    /* per object (cap_obj) */
+    int32_t *obj_mesh;                   /* the mesh it was made of */
+    uint8_t *obj_deforming;
+    double *obj_scale;                   /* 1 for objects from memory; a scene file's object scale */
+    clash_xform *pose0, *cur, *next;     /* pose of state 0, of the current state (when posed), and the next one */
+    uint8_t *next_kind;                  /* CLASH_NEXT_*: what was set for the next state */
+    uint8_t *law;                        /* CLASH_LAW_* */
+    clash_pose *pose;                    /* LAW_FORMULA parameters (NULL until one exists) */
+    int has_deforming;                   /* nx/ny/nz exist */
+    int nmesh, cap_mesh;
+    clash_store_mesh *mesh;
+    /* LAW_FRAMES: frame k holds every position of state k of the first
+     * frames_nv store vertices (x block, y block, z block, store order) */
     int nframes;
-    float **frames;                      /* nframes arrays of 3*nv floats: x block, y block, z block */
-    int state;                           /* state held in x/y/z (-1: none yet) */
+    int64_t frames_nv;
+    float **frames;
+    int next_frame;                      /* the frame of objects whose next kind is CLASH_NEXT_FRAME */
+    int state;                           /* number of the state held in x/y/z (-1: none computed yet) */
+    int law_step;                        /* s when x/y/z and px/py/pz hold the laws' states s and s-1
+                                            (clash_scene_set_state_par), -1 otherwise */
+    int nruns;                           /* runs created on the scene and not destroyed */
+    int morton_nobj;                     /* objects covered by the last Morton reordering */
     /* Store order against input order (reorder.c); NULL: the same.  Global
      * numbers; objects keep their ranges, so local = global - fofs[o]. */
     uint32_t *face_orig, *face_store;    /* nf: store -> input, input -> store */
@@ -52,20 +102,59 @@ struct clash_scene {
     size_t memory_bytes;
 };
 
-/* Allocates the store's per-vertex and per-face arrays (the local-frame
- * copies and poses too when rigid) and the object ranges, and counts them in
- * memory_bytes.  Returns 1 on success, 0 when memory ran out (the caller
- * destroys the scene). */
-int clash_store_alloc(clash_scene *sc, int nobj, int64_t nv, int64_t nf, int rigid);
+/* An empty scene with the defaults of clash_scene_create (NULL when out of memory). */
+clash_scene *clash_store_new(const char *name);
+/* Makes room for nobj objects, nv vertices and nf faces in all (scene.c).
+ * Returns 0, or -1 when memory ran out (the scene is unchanged). */
+int clash_store_reserve(clash_scene *sc, int nobj, int64_t nv, int64_t nf);
+/* Adds an object of mesh `mesh` (scene_add.c): state 0 is R * (scale *
+ * local) + t, law LAW_NONE.  No validation beyond what can fail internally:
+ * the public clash_scene_add_object checks its arguments first.  Returns the
+ * object id or -CLASH_EFAIL / -CLASH_EINPUT (err set). */
+int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, double scale, int deforming,
+                           clash_error *err);
+/* Adds a mesh whose coordinates are known to be good (a reader's or a
+ * generator's, already checked): like clash_scene_add_mesh without the
+ * per-element checks. */
+int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
+                         const char *label, clash_error *err);
+/* memory_bytes recomputed from what is allocated now (after frames or the
+ * reordering maps were added). */
+void clash_store_recount(clash_scene *sc);
+/* The law LAW_FORMULA for object o (allocates pose[] on first use).
+ * Returns 0, or -1 when out of memory. */
+int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p);
+/* The API's argument checks (scene_add.c), each naming `what` ("object 3")
+ * in its message: rot NULL or a rotation (rows orthonormal within 1e-6,
+ * determinant +1), trans NULL or finite inside float range, 3*nv coordinates
+ * likewise.  Return 0 or CLASH_EINPUT. */
+int clash_check_rotation(const double rot[9], const char *what, clash_error *err);
+int clash_check_translation(const double trans[3], const char *what, clash_error *err);
+int clash_check_coordinates(const double *xyz, int64_t nv, const char *what, clash_error *err);
 /* A copy of s (NULL when out of memory). */
 char *clash_strdup(const char *s);
 
-/* S0: fill x/y/z with state s (and px/py/pz with state s-1).  Rigid: the
- * pose formula of CONTRACT.md; deforming: frames s-1 and s. */
-int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
-/* The same, run in parallel over vertices by ex's backend and partition
- * (motion.c); identical results for every team and partition. */
+/* ---- states (motion.c) ------------------------------------------------------------ */
+
+/* Back to state 0 (every object where it was added); nothing is set for the
+ * next state.  A run starts from here. */
+void clash_store_rewind(clash_scene *sc);
+
+/* Next state of object o: a pose, or world positions of its vertices in
+ * input vertex order (3 * nv interleaved; doubles, or floats).  Arguments
+ * are the caller's to check (the public functions do). */
+void clash_store_set_pose(clash_scene *sc, int o, const clash_xform *p);
+void clash_store_set_vertices(clash_scene *sc, int o, const double *xyz);
+/* S0: makes the next state current: px/py/pz take the current state, x/y/z
+ * the next one (objects not set stay where they are), in parallel over the
+ * vertices by ex's backend and partition; identical results for every team
+ * and partition.  Computes state 0 first when no state exists yet. */
 struct clash_exec;
+int clash_store_advance_par(clash_scene *sc, const struct clash_exec *ex, clash_error *err);
+/* S0 of a scene with laws: every object with a law at its state s and the
+ * one before (x/y/z state s, px/py/pz state s-1), through the same
+ * set-and-advance as above; objects without a law stay where they are. */
+int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
 int clash_scene_set_state_par(clash_scene *sc, int s, const struct clash_exec *ex, clash_error *err);
 
 /* Input (file) number of store face f, store number of input face g; vertices likewise. */
@@ -74,7 +163,7 @@ static inline int64_t clash_face_store(const clash_scene *sc, int64_t g) { retur
 static inline int64_t clash_vert_orig(const clash_scene *sc, int64_t v) { return sc->vert_orig ? sc->vert_orig[v] : v; }
 static inline int64_t clash_vert_store(const clash_scene *sc, int64_t g) { return sc->vert_store ? sc->vert_store[g] : g; }
 
-/* Pose of object o in state s: rotation matrix (row-major), scale and translation. */
+/* The formula law at state s: rotation matrix (row-major), scale and translation. */
 void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3]);
 
 #endif

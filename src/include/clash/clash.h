@@ -20,8 +20,27 @@
  *     }
  *     clash_run_destroy(run); clash_scene_destroy(sc);
  *
+ * A host simulation that owns its meshes and motion builds the scene from
+ * arrays instead and drives it state by state (see "Scenes from memory"
+ * below):
+ *
+ *     clash_scene_create(&sc, &err);
+ *     int m = clash_scene_add_mesh(sc, xyz, nv, tri, nf, &err);   // mesh id, or -CLASH_EINPUT
+ *     int a = clash_scene_add_object(sc, m, NULL, NULL, 0, &err);  // object id (state 0: as added)
+ *     int b = clash_scene_add_object(sc, m, rot, trans, 0, &err);
+ *     clash_config cfg = clash_config_default();
+ *     cfg.mode = CLASH_MODE_SWEPT;
+ *     clash_run *run = clash_run_create(sc, &cfg, &err);
+ *     for (;;) {                                  // every step of the host
+ *         clash_run_set_pose(run, b, rot, trans, &err);           // b's next state
+ *         clash_run_advance(run, &pairs, NULL, &err);             // current -> next
+ *     }
+ *
  * Every function that can fail returns 0 on success or a clash_status code
- * and fills a clash_error with a message naming the file and place.
+ * (the add functions: a negative one) and fills a clash_error with a message
+ * naming the file, object, mesh and element concerned.  Nothing here needs a
+ * macro or a header beyond this one: the structs are plain C (ctypes and CFFI
+ * can mirror them; clash_struct_size reports their sizes).
  */
 #ifndef CLASH_CLASH_H
 #define CLASH_CLASH_H
@@ -79,10 +98,15 @@ typedef struct clash_config {
                                dealt round-robin */
     int64_t batch;          /* coarse-grain (S4/S5) units per grab for dynamic, stealing and
                                producer-consumer (0: the strategy's default) */
-    int bind;               /* clash_binding: pin the workers (the command applies it) */
+    int bind;               /* clash_binding: pin the run's workers (clash_run_create applies it) */
     int reorder;            /* clash_reorder: store order of faces and vertices (default Morton);
                                clash_run_create applies it to the scene once (results keep the
                                input numbering) */
+    void *mpi_comm;         /* the MPI communicator the run works on, as a pointer to the host's
+                               MPI_Comm variable (so this header needs no mpi.h); the run
+                               duplicates it at creation, so the variable need not outlive the
+                               call.  NULL: MPI_COMM_WORLD when MPI is initialized, else one rank.
+                               Every rank of the communicator makes the same calls on the run. */
 } clash_config;
 
 typedef enum clash_reorder { CLASH_REORDER_NONE = 0, CLASH_REORDER_MORTON = 1 } clash_reorder;
@@ -162,13 +186,111 @@ void clash_scene_apply_defaults(const clash_scene *sc, clash_config *cfg);
  * object (cache locality).  Results keep the input numbering: pairs, reports
  * and VTK output are the same as without it.  Call before clash_run_create. */
 int clash_scene_reorder_morton(clash_scene *sc, clash_error *err);
-/* World position of vertex v (0-based within object obj) in state s. */
+/* World position of vertex v (0-based within object obj, in the mesh's
+ * order) in state s: any state for objects of a scene file (their law), and
+ * for objects from memory state 0, the current state and the one before it
+ * (CLASH_EINPUT otherwise). */
 int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3]);
+
+/* ---- Scenes from memory -------------------------------------------------------------
+ *
+ * A mesh is local geometry: nv vertices (x, y, z interleaved, double) and nf
+ * triangles (three 0-based vertex indices each, int32).  The scene copies
+ * both; the caller's arrays may be freed or reused at once.  An object is an
+ * instance of a mesh; objects are numbered 0, 1, ... in the order they are
+ * added, faces within an object in the mesh's order, and pairs use these
+ * numbers whatever the store does internally (Morton reordering).
+ *
+ * States.  State 0 of an object is where it was added:
+ *     world = rot · local + trans     (rot row-major 3x3; NULL rot = identity,
+ *                                      NULL trans = 0).
+ * A run holds a current state (state 0 when it starts).  clash_run_set_pose
+ * and clash_run_set_vertices set an object's NEXT state; clash_run_advance
+ * makes one step from the current state to the next one and reports the
+ * colliding pairs of that step, then the next state becomes current.  An
+ * object whose next state was not set stays where it is (it does not move
+ * during the step).  Setting an object twice before an advance keeps the
+ * last call.  Swept mode (clash_config.mode): pairs whose faces meet at any
+ * time during the step (the convex hull of each face's positions at the two
+ * states); static mode: pairs whose faces meet in the new state.
+ *
+ * A rigid object (deforming = 0) moves by poses only: world = rot · local +
+ * trans.  A deforming object has its own copy of the mesh's vertices and
+ * may be moved by a pose (of its mesh as added) or by setting the world
+ * position of every vertex.  (Objects of a scene file keep the file's object
+ * scale: world = rot · (scale · local) + trans.)
+ *
+ * Validation.  Bad input is refused with -CLASH_EINPUT (the add functions) or
+ * CLASH_EINPUT (the others) and a message in err naming the mesh or object
+ * and the element: a NaN, infinite or out-of-float-range coordinate
+ * ("mesh 2: vertex 17: y is nan"), a triangle index out of range, nv or nf
+ * <= 0, a rotation that is not one (rows orthonormal within 1e-6 and
+ * determinant +1: a scale belongs in the mesh), clash_run_set_vertices on a
+ * rigid object, an unknown object or mesh id.  A refused call changes
+ * nothing: the scene and the run are as they were before it.  Other
+ * failures (out of memory) return -CLASH_EFAIL / CLASH_EFAIL.
+ *
+ * A scene gets its objects before a run is created on it: adding to a scene
+ * while a run uses it is refused.  The state lives in the scene, so a scene
+ * is driven by one run at a time; two runs on two scenes are independent and
+ * may be used from two threads at once (nothing in clash is global).  Under
+ * MPI every rank of the run's communicator makes the same calls with the
+ * same arrays; the pairs come back on the communicator's rank 0 (the other
+ * ranks get none). */
+
+/* A mesh file (.obj, .ply, .stl, .off) read by clash's own readers into the
+ * arrays clash_scene_add_mesh takes (polygons split into triangles in fan
+ * order).  On error out is empty and err names the file and line or byte. */
+typedef struct clash_mesh_arrays {
+    int64_t nv, nf;
+    double *xyz;      /* 3 * nv, x y z interleaved */
+    int32_t *tri;     /* 3 * nf, 0-based */
+} clash_mesh_arrays;
+int clash_mesh_read(const char *path, clash_mesh_arrays *out, clash_error *err);
+void clash_mesh_arrays_free(clash_mesh_arrays *m);
+
+/* An empty scene (name "scene", swept, no self-collision, 1 step). */
+int clash_scene_create(clash_scene **out, clash_error *err);
+/* Copies a mesh; returns its id (>= 0), -CLASH_EINPUT or -CLASH_EFAIL. */
+int clash_scene_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
+                         clash_error *err);
+/* Adds an object of mesh `mesh` in state 0 world = rot · local + trans;
+ * deforming != 0 makes it deforming.  Returns its id (>= 0), -CLASH_EINPUT or
+ * -CLASH_EFAIL. */
+int clash_scene_add_object(clash_scene *sc, int mesh, const double rot[9], const double trans[3], int deforming,
+                           clash_error *err);
+/* The object's vertex and face counts (-1 for an unknown object). */
+int64_t clash_scene_object_vertices(const clash_scene *sc, int obj);
+int64_t clash_scene_object_faces(const clash_scene *sc, int obj);
 
 /* Running steps. */
 clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err);
+/* Step s of a scene read from a file or a preset: its objects move by the
+ * scene's own law (velocities, or frame files) to state s, then as
+ * clash_run_advance.  Objects added from memory, which have no law, stay
+ * where they are unless set. */
 int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err);
+/* The next state of object obj: world = rot · local + trans (rot NULL =
+ * identity, trans NULL = 0).  CLASH_EINPUT when rot is not a rotation or
+ * obj is unknown. */
+int clash_run_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err);
+/* The next state of deforming object obj: the world positions of its nv
+ * vertices (x, y, z interleaved, in the mesh's vertex order).  CLASH_EINPUT
+ * for a rigid object, an unknown one, or a non-finite coordinate. */
+int clash_run_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err);
+/* One step from the current state to the one set; then the new state is
+ * current.  out receives the step's pairs (valid until the next step or
+ * advance); st, when not NULL, its statistics. */
+int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
+/* The number of the current state (0 before the first step). */
+int clash_run_state(const clash_run *run);
 void clash_run_destroy(clash_run *run);
+
+/* sizeof of a public struct by name ("clash_config", "clash_error",
+ * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",
+ * "clash_mesh_arrays"),
+ * 0 for another name: for bindings that mirror the structs. */
+size_t clash_struct_size(const char *name);
 
 /* Build facts baked in at configure time. */
 typedef struct clash_build_info {

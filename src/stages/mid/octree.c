@@ -311,7 +311,7 @@ void clash_octree_free(clash_run *run)
 int clash_octree_candidates(clash_run *run, clash_error *err)
 {
     run->ncand = 0;
-    run->cand_local = clash_ranks_size() > 1;
+    run->cand_local = run->ranks.size > 1;
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
@@ -390,7 +390,7 @@ static void pc_produce(clash_pcq *q, void *p)
 int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
 {
     run->ncand = 0;
-    run->cand_local = clash_ranks_size() > 1;
+    run->cand_local = run->ranks.size > 1;
     *tested = 0;
     unitset us;
     oct_ws *W = get_ws(run);

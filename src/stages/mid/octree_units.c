@@ -300,7 +300,7 @@ out:
     if (!us->cost || !us->order) return -1;
     for (size_t u = 0; u < us->n; ++u) us->cost[u] = (double)us->u[u].n * (double)us->u[u].n;
     const int sch = run->cfg.schedule;
-    us->norder = clash_ranks_share((int64_t)us->n, us->cost,
+    us->norder = clash_ranks_share(&run->ranks, (int64_t)us->n, us->cost,
                                    sch == CLASH_SCHED_STATIC_STRIDE ? CLASH_RANKS_STRIDE : CLASH_RANKS_BY_COST,
                                    us->order);
     if (us->norder < 0) return -1;
