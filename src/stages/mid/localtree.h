@@ -11,6 +11,7 @@
 #define CLASH_STAGES_MID_LOCALTREE_H
 
 #include <math.h>
+#include <string.h>
 
 #include "core/run.h"
 
@@ -27,17 +28,32 @@ static inline void lt_face_local(const clash_scene *sc, uint32_t f, double v[3][
     for (int k = 0; k < 3; ++k) v[k][0] = sc->lx[i[k]], v[k][1] = sc->ly[i[k]], v[k][2] = sc->lz[i[k]];
 }
 
-/* The float at or below / at or above x. */
+/* The next float below / above a finite float f (bit steps, no libm call). */
+static inline float lt_prev(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = f > 0 ? u - 1 : f < 0 ? u + 1 : 0x80000001u; /* below +-0: the smallest negative subnormal */
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline float lt_next(float f) { return -lt_prev(-f); }
+
+/* The float at or below / at or above x (non-finite x passes through). */
 static inline float lt_down(double x)
 {
     const float f = (float)x;
-    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+    return (double)f > x && isfinite(f) ? lt_prev(f) : f;
 }
 static inline float lt_up(double x)
 {
     const float f = (float)x;
-    return (double)f < x ? nextafterf(f, INFINITY) : f;
+    return (double)f < x && isfinite(f) ? lt_next(f) : f;
 }
+
+/* min / max without libm calls (no NaN here). */
+static inline double lt_min(double a, double b) { return a < b ? a : b; }
+static inline double lt_max(double a, double b) { return a > b ? a : b; }
 
 /* Object o's root cube (centre, edge: the cube around its local vertices,
  * slightly enlarged) and tree depth: req when > 0 (capped so a leaf cube is

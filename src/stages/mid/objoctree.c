@@ -359,7 +359,7 @@ static int update_obj(clash_run *run, wscratch *w, int o, const clash_box *rb)
                 const double *m = M[k] + 3 * d;
                 const double wc = m[0] * c[0] + m[1] * c[1] + m[2] * c[2] + T[k][d];
                 const double wh = fabs(m[0]) * h[0] + fabs(m[1]) * h[1] + fabs(m[2]) * h[2];
-                lo[d] = fmin(lo[d], wc - wh), hi[d] = fmax(hi[d], wc + wh);
+                lo[d] = lt_min(lo[d], wc - wh), hi[d] = lt_max(hi[d], wc + wh);
             }
         float *b = t->wbox + 6 * l;
         for (int d = 0; d < 3; ++d) b[d] = lt_down(lo[d] - dl), b[3 + d] = lt_up(hi[d] + dl);

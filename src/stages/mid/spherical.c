@@ -12,7 +12,7 @@
  * dropped and "will not be visited".  The octree is non-homogeneous (§3.2,
  * phase 1-1): a node is divided only while its sphere meets more than
  * LEAF_FACES faces, down to a maximum level (--octree-level, else a leaf
- * cube about as wide as a mean face box).  It is built once, off-line, in
+ * cube about twice as wide as a mean face box).  It is built once, off-line, in
  * the object's local frame (the store's local coordinates) and "moves
  * along with the object": a step only transforms the node centres by the
  * object's pose ("simple coordinate transformations"), for the objects in
@@ -150,17 +150,17 @@ static double seg_dist2(const double p0[3], const double p1[3], const double q0[
     if (a <= 1e-300 && e <= 1e-300) {
         s = t = 0;
     } else if (a <= 1e-300) {
-        t = fmin(fmax(f / e, 0), 1);
+        t = lt_min(lt_max(f / e, 0), 1);
     } else {
         const double c = DOT(d1, r);
         if (e <= 1e-300) {
-            s = fmin(fmax(-c / a, 0), 1);
+            s = lt_min(lt_max(-c / a, 0), 1);
         } else {
             const double b = DOT(d1, d2), den = a * e - b * b;
-            s = den > 0 ? fmin(fmax((b * f - c * e) / den, 0), 1) : 0;
+            s = den > 0 ? lt_min(lt_max((b * f - c * e) / den, 0), 1) : 0;
             t = (b * s + f) / e;
-            if (t < 0) t = 0, s = fmin(fmax(-c / a, 0), 1);
-            else if (t > 1) t = 1, s = fmin(fmax((b - c) / a, 0), 1);
+            if (t < 0) t = 0, s = lt_min(lt_max(-c / a, 0), 1);
+            else if (t > 1) t = 1, s = lt_min(lt_max((b - c) / a, 0), 1);
         }
     }
     double x[3];
@@ -180,6 +180,8 @@ typedef struct bctx {
     int32_t *fofs;      /* per leaf: the faces its sphere meets, face[fofs[l], fofs[l+1]) */
     uint32_t *face;
     double *cube;       /* per leaf: its cube, centre and half edge */
+    double *fv;         /* per face (from f0): its vertices and box, 15 doubles */
+    int64_t f0;
     size_t capfofs, capface, capcube;
     int failed;
 } bctx;
@@ -195,18 +197,16 @@ static void cube_sphere(const double cx[3], double h, float c[3], double *r)
 
 /* Does face f meet the sphere (p, r)?  Its box first, then the distance.
  * Leaning to yes by a relative 1e-9: a face that touches a cube always
- * meets the cube's sphere. */
-static int face_meets_sphere(const clash_scene *sc, uint32_t f, const double p[3], double r)
+ * meets the cube's sphere.  fv: the face's vertices (9) and box (6). */
+static int face_meets_sphere(const double *fv, const double p[3], double r)
 {
-    double v[3][3], e = 0;
-    lt_face_local(sc, f, v);
+    double e = 0;
     for (int d = 0; d < 3; ++d) {
-        const double lo = fmin(v[0][d], fmin(v[1][d], v[2][d])), hi = fmax(v[0][d], fmax(v[1][d], v[2][d]));
-        const double x = p[d] < lo ? lo - p[d] : p[d] > hi ? p[d] - hi : 0;
+        const double x = p[d] < fv[9 + d] ? fv[9 + d] - p[d] : p[d] > fv[12 + d] ? p[d] - fv[12 + d] : 0;
         e += x * x;
     }
     const double r2 = r * r * (1 + 1e-9);
-    return e <= r2 && tri_dist2(p, v[0], v[1], v[2]) <= r2;
+    return e <= r2 && tri_dist2(p, fv, fv + 3, fv + 6) <= r2;
 }
 
 /* Cell (centre cx, half edge h) at `depth` holding the faces pool[ofs,
@@ -252,7 +252,7 @@ static void build_node(bctx *b, int32_t node, const double cx[3], double h, int 
         }
         const double p[3] = {cc[o][0], cc[o][1], cc[o][2]};
         for (size_t i = 0; i < n; ++i)
-            if (face_meets_sphere(b->sc, b->pool[ofs + i], p, cr)) b->pool[b->npool++] = b->pool[ofs + i];
+            if (face_meets_sphere(b->fv + 15 * (b->pool[ofs + i] - b->f0), p, cr)) b->pool[b->npool++] = b->pool[ofs + i];
         m += b->npool > top[o];
     }
     top[8] = b->npool;
@@ -303,20 +303,27 @@ static void radii(const clash_scene *sc, sp_tree *t)
 }
 
 /* create-oct(): object o's tree (its maximum level: lt_root, a leaf cube
- * about one face wide), the faces' homes and the radii. */
+ * about two faces wide), the faces' homes and the radii. */
 static int build_tree(const clash_scene *sc, int o, int req, sp_tree *t)
 {
     memset(t, 0, sizeof *t);
     t->scale = fabs(sc->pose[o].scale);
     double cx[3], edge, r0;
-    const int L = lt_root(sc, o, req, 1.0, cx, &edge);
+    const int L = lt_root(sc, o, req, 2.0, cx, &edge);
     if (L < 0) return 0;
     const int64_t nf = sc->fofs[o + 1] - sc->fofs[o];
     bctx b = {.sc = sc, .t = t, .L = L};
     b.pool = malloc((size_t)nf * sizeof(uint32_t)), b.cappool = (size_t)nf;
+    b.fv = malloc((size_t)nf * 15 * sizeof(double)), b.f0 = sc->fofs[o];
     int rc = -1;
-    if (reserve_nodes(t, 64) || !b.pool) goto done;
-    for (int64_t f = 0; f < nf; ++f) b.pool[b.npool++] = (uint32_t)(sc->fofs[o] + f);
+    if (reserve_nodes(t, 64) || !b.pool || !b.fv) goto done;
+    for (int64_t f = 0; f < nf; ++f) {
+        double *fv = b.fv + 15 * f;
+        lt_face_local(sc, (uint32_t)(b.f0 + f), (double(*)[3])fv);
+        for (int d = 0; d < 3; ++d)
+            fv[9 + d] = lt_min(fv[d], lt_min(fv[3 + d], fv[6 + d])), fv[12 + d] = lt_max(fv[d], lt_max(fv[3 + d], fv[6 + d]));
+        b.pool[b.npool++] = (uint32_t)(b.f0 + f);
+    }
     cube_sphere(cx, edge / 2, t->c, &r0);
     t->nch[0] = 0, t->nnode = 1;
     build_node(&b, 0, cx, edge / 2, 0, 0, b.npool);
@@ -330,7 +337,7 @@ static int build_tree(const clash_scene *sc, int o, int req, sp_tree *t)
     t->w = malloc(8 * sizeof(float) * (size_t)t->nnode);
     rc = t->w ? 0 : -1;
 done:
-    free(b.pool), free(b.fofs), free(b.face), free(b.cube);
+    free(b.pool), free(b.fofs), free(b.face), free(b.cube), free(b.fv);
     return rc;
 }
 
@@ -457,15 +464,9 @@ static inline int vol_meets_box(const float *v, const clash_box *R)
 {
     if (!R) return 1;
     for (int d = 0; d < 3; ++d)
-        if (fminf(v[d], v[3 + d]) - v[6] > R->hi[d] || fmaxf(v[d], v[3 + d]) + v[6] < R->lo[d]) return 0;
+        if ((v[d] < v[3 + d] ? v[d] : v[3 + d]) - v[6] > R->hi[d] || (v[d] > v[3 + d] ? v[d] : v[3 + d]) + v[6] < R->lo[d])
+            return 0;
     return 1;
-}
-
-static int spush(step_ctx *c, int worker, size_t *n, int32_t v)
-{
-    if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], *n + 1, sizeof(int32_t))) return -1;
-    c->stk[worker][(*n)++] = v;
-    return 0;
 }
 
 /* Leaves of tree t (from the root) whose volume meets q and R; calls back
@@ -473,18 +474,26 @@ static int spush(step_ctx *c, int worker, size_t *n, int32_t v)
 typedef int (*leaf_fn)(step_ctx *c, int worker, int32_t leaf, void *arg);
 static int descend(step_ctx *c, int worker, const sp_tree *t, const float *q, const clash_box *R, leaf_fn fn, void *arg)
 {
+    if (!t->nnode) return 0;
     size_t n = 0;
-    if (!t->nnode || spush(c, worker, &n, 0)) return t->nnode ? -1 : 0;
+    int32_t *stk = c->stk[worker];
+    if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], 64, sizeof(int32_t))) return -1;
+    stk = c->stk[worker];
+    stk[n++] = 0;
     while (n) {
-        const int32_t node = c->stk[worker][--n];
+        const int32_t node = stk[--n];
         const float *v = t->w + 8 * node;
         if (!t->hcnt[node] || !vols_meet(c->swept, v, q) || !vol_meets_box(v, R)) continue;
-        if (t->child[node] < 0) {
-            if (fn(c, worker, -1 - t->child[node], arg)) return -1;
+        const int32_t ch = t->child[node];
+        if (ch < 0) {
+            if (fn(c, worker, -1 - ch, arg)) return -1;
             continue;
         }
-        for (int k = t->nch[node] - 1; k >= 0; --k)
-            if (spush(c, worker, &n, t->child[node] + k)) return -1;
+        if (n + 8 > c->stkcap[worker]) {
+            if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], n + 8, sizeof(int32_t))) return -1;
+            stk = c->stk[worker];
+        }
+        for (int k = t->nch[node] - 1; k >= 0; --k) stk[n++] = ch + k;
     }
     return 0;
 }
