@@ -121,7 +121,8 @@ typedef struct clash_step_stats {
     int64_t candidates;      /* S4 */
     int64_t tests;           /* S5 */
     int64_t hits;            /* S5 */
-    int octree_level;        /* S4, level used this step (0 when not built) */
+    int octree_level;        /* S4, level used this step (0 when not built; objoctree,
+                                spherical: the deepest object tree) */
     /* S4 structures kept between steps (--midphase objoctree, spherical): the
      * build time (the step that built them, else 0) and their size; and the
      * objects whose pairs fell back to the face octree (deforming). */

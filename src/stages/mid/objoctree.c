@@ -91,6 +91,7 @@ struct clash_objoct {
     oo_obj *o;
     double inv_h0;
     size_t bytes;
+    int depth;                  /* the deepest object octree (reported as the step's octree level) */
 };
 
 typedef struct wscratch {      /* per worker */
@@ -258,6 +259,7 @@ static int build_all(clash_run *run)
         oo_obj *t = &S->o[o];
         const int k = t->nleaf ? (int)ceil(log2(t->leaf_edge * S->inv_h0) - 1e-12) : 0;
         t->wlevel = k < 0 ? 0 : k > WBITS - 1 ? WBITS - 1 : k;
+        if (t->nleaf && t->depth > S->depth) S->depth = t->depth;
         S->bytes += (size_t)t->nleaf * (12 * sizeof(float) + sizeof(int32_t) + 1) +
                     (size_t)(t->nleaf ? t->fofs[t->nleaf] : 0) * sizeof(uint32_t);
     }
@@ -580,7 +582,7 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     if (jc.failed || clash_mid_gather(run)) goto oom;
     size_t bytes = S->bytes;
     for (int o = 0; o < sc->nobj; ++o) bytes += S->o[o].capent * (sizeof(uint64_t) + sizeof(uint32_t));
-    run->mid_bytes = bytes;
+    run->mid_bytes = bytes, run->level_used = S->depth;
     for (size_t w = 0; w < T; ++w) run->mid_interfering += ws[w].cells;
     goto done;
 oom:

@@ -75,6 +75,7 @@ typedef struct sp_tree {
     uint32_t *hface;
     int32_t *lnode;    /* per leaf: its node */
     double scale;      /* |pose scale| */
+    int depth;         /* the deepest leaf's level */
     float *w;          /* this step, 8 per node: its world volume (move_range) */
     size_t capnode, caplnode;
 } sp_tree;
@@ -82,6 +83,7 @@ typedef struct sp_tree {
 struct clash_sphoct {
     sp_tree *t;
     size_t bytes;
+    int depth;         /* the deepest leaf of all trees (reported as the step's octree level) */
 };
 
 /* Room for n nodes in the five node arrays (one capacity for all). */
@@ -233,6 +235,7 @@ static void build_node(bctx *b, int32_t node, const double cx[3], double h, int 
         double *cb = b->cube + 4 * t->nleaf;
         cb[0] = cx[0], cb[1] = cx[1], cb[2] = cx[2], cb[3] = h;
         t->lnode[t->nleaf] = node;
+        if (depth > t->depth) t->depth = depth;
         t->child[node] = -1 - t->nleaf;
         b->fofs[++t->nleaf] = k;
         return;
@@ -383,6 +386,7 @@ static int build_all(clash_run *run)
         const sp_tree *t = &S->t[o];
         S->bytes += (size_t)t->nnode * (12 * sizeof(float) + 2 * sizeof(int32_t) + 1) +
                     (size_t)t->nleaf * 2 * sizeof(int32_t) + (size_t)(t->nleaf ? t->hofs[t->nleaf] : 0) * sizeof(uint32_t);
+        if (t->nleaf && t->depth > S->depth) S->depth = t->depth;
     }
     return c.failed ? -1 : 0;
 }
@@ -618,7 +622,7 @@ int clash_sphoct_candidates(clash_run *run, clash_error *err)
     if (clash_par_tasks(&run->exec, (int64_t)nu, 1, phase2_range, &c) < 0) goto nosched;
     if (c.failed || clash_mid_gather(run)) goto oom;
     for (size_t w = 0; w < T; ++w) run->mid_interfering += c.contacts[w * (CLASH_CACHE_LINE / sizeof(int64_t))];
-    run->mid_bytes = c.S->bytes;
+    run->mid_bytes = c.S->bytes, run->level_used = c.S->depth;
     goto done;
 nosched:
     rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the spherical midphase");
