@@ -87,19 +87,21 @@ typedef struct oo_obj {
     uint8_t *live;              /* leaf moved this step (meets a region) */
 } oo_obj;
 
-struct clash_objoct {
-    oo_obj *o;
-    double inv_h0;
-    size_t bytes;
-    int depth;                  /* the deepest object octree (reported as the step's octree level) */
-};
-
 typedef struct wscratch {      /* per worker */
     uint64_t *k, *k2;           /* leaf pairs; the sort buffer (leaf pairs or entry codes) */
     uint32_t *l2;               /* the sort buffer of the entries' leaves */
     size_t capk, capk2, capl2;
     int64_t cells;              /* interfering cells met */
 } wscratch;
+
+struct clash_objoct {
+    oo_obj *o;
+    wscratch *ws;               /* per worker, kept between steps */
+    double inv_h0;
+    size_t bytes;
+    int depth;                  /* the deepest object octree (reported as the step's octree level) */
+};
+
 
 /* ---- the build: one octree per object in its local frame ---------------------------- */
 
@@ -234,7 +236,9 @@ void clash_objoct_free(clash_run *run)
         oo_obj *t = &S->o[o];
         free(t->ext), free(t->fofs), free(t->face), free(t->code), free(t->lidx), free(t->wbox), free(t->live);
     }
-    free(S->o), free(S);
+    if (S->ws)
+        for (size_t w = 0; w < clash_team(run); ++w) free(S->ws[w].k), free(S->ws[w].k2), free(S->ws[w].l2);
+    free(S->ws), free(S->o), free(S);
     run->objoct = NULL;
 }
 
@@ -242,7 +246,9 @@ static int build_all(clash_run *run)
 {
     const clash_scene *sc = run->sc;
     struct clash_objoct *S = calloc(1, sizeof *S);
-    if (!S || !(S->o = calloc((size_t)sc->nobj + 1, sizeof(oo_obj)))) {
+    if (!S || !(S->o = calloc((size_t)sc->nobj + 1, sizeof(oo_obj))) ||
+        !(S->ws = calloc(clash_team(run), sizeof(wscratch)))) {
+        if (S) free(S->o);
         free(S);
         return -1;
     }
@@ -289,7 +295,8 @@ static inline int64_t cell0(double v, double inv)
 static int sort_entries(wscratch *w, uint64_t *code, uint32_t *leaf, size_t n)
 {
     if (n < 2) return 0;
-    if (lt_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t)) || lt_grow((void **)&w->l2, &w->capl2, n, sizeof(uint32_t)))
+    if (lt_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t)) ||
+        lt_grow((void **)&w->l2, &w->capl2, n, sizeof(uint32_t)))
         return -1;
     uint64_t diff = 0;
     for (size_t i = 1; i < n; ++i) diff |= code[i] ^ code[0];
@@ -539,11 +546,12 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     const double t1 = lt_now();
     clash_box *rbox = malloc(sizeof(clash_box) * ((size_t)sc->nobj + 1));
     int32_t *objs = malloc(sizeof(int32_t) * ((size_t)sc->nobj + 1));
-    wscratch *ws = calloc(T, sizeof(wscratch));
+    wscratch *ws = S->ws;
     unit *u = NULL;
     size_t nu = 0, capu = 0, nobjs = 0;
     int rc = CLASH_OK;
-    if (!rbox || !objs || !ws) goto oom;
+    for (size_t w = 0; w < T; ++w) ws[w].cells = 0;
+    if (!rbox || !objs) goto oom;
     for (int o = 0; o < sc->nobj; ++o)
         for (int d = 0; d < 3; ++d) rbox[o].lo[d] = INFINITY, rbox[o].hi[d] = -INFINITY;
     for (size_t i = 0; i < run->nop; ++i) {
@@ -588,8 +596,6 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
 oom:
     rc = clash_fail(err, CLASH_EFAIL, "out of memory in the objoctree midphase");
 done:
-    if (ws)
-        for (size_t w = 0; w < T; ++w) free(ws[w].k), free(ws[w].k2), free(ws[w].l2);
-    free(ws), free(u), free(objs), free(rbox);
+    free(u), free(objs), free(rbox);
     return rc;
 }

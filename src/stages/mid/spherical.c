@@ -254,8 +254,10 @@ static void build_node(bctx *b, int32_t node, const double cx[3], double h, int 
             return;
         }
         const double p[3] = {cc[o][0], cc[o][1], cc[o][2]};
-        for (size_t i = 0; i < n; ++i)
-            if (face_meets_sphere(b->fv + 15 * (b->pool[ofs + i] - b->f0), p, cr)) b->pool[b->npool++] = b->pool[ofs + i];
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t f = b->pool[ofs + i];
+            if (face_meets_sphere(b->fv + 15 * (f - b->f0), p, cr)) b->pool[b->npool++] = f;
+        }
         m += b->npool > top[o];
     }
     top[8] = b->npool;
@@ -324,7 +326,8 @@ static int build_tree(const clash_scene *sc, int o, int req, sp_tree *t)
         double *fv = b.fv + 15 * f;
         lt_face_local(sc, (uint32_t)(b.f0 + f), (double(*)[3])fv);
         for (int d = 0; d < 3; ++d)
-            fv[9 + d] = lt_min(fv[d], lt_min(fv[3 + d], fv[6 + d])), fv[12 + d] = lt_max(fv[d], lt_max(fv[3 + d], fv[6 + d]));
+            fv[9 + d] = lt_min(fv[d], lt_min(fv[3 + d], fv[6 + d])),
+            fv[12 + d] = lt_max(fv[d], lt_max(fv[3 + d], fv[6 + d]));
         b.pool[b.npool++] = (uint32_t)(b.f0 + f);
     }
     cube_sphere(cx, edge / 2, t->c, &r0);
@@ -385,7 +388,8 @@ static int build_all(clash_run *run)
     for (int o = 0; o < sc->nobj; ++o) {
         const sp_tree *t = &S->t[o];
         S->bytes += (size_t)t->nnode * (12 * sizeof(float) + 2 * sizeof(int32_t) + 1) +
-                    (size_t)t->nleaf * 2 * sizeof(int32_t) + (size_t)(t->nleaf ? t->hofs[t->nleaf] : 0) * sizeof(uint32_t);
+                    (size_t)t->nleaf * 2 * sizeof(int32_t) +
+                    (size_t)(t->nleaf ? t->hofs[t->nleaf] : 0) * sizeof(uint32_t);
         if (t->nleaf && t->depth > S->depth) S->depth = t->depth;
     }
     return c.failed ? -1 : 0;
@@ -467,9 +471,10 @@ static inline int vols_meet(int swept, const float *a, const float *b)
 static inline int vol_meets_box(const float *v, const clash_box *R)
 {
     if (!R) return 1;
-    for (int d = 0; d < 3; ++d)
-        if ((v[d] < v[3 + d] ? v[d] : v[3 + d]) - v[6] > R->hi[d] || (v[d] > v[3 + d] ? v[d] : v[3 + d]) + v[6] < R->lo[d])
-            return 0;
+    for (int d = 0; d < 3; ++d) {
+        const float lo = v[d] < v[3 + d] ? v[d] : v[3 + d], hi = v[d] > v[3 + d] ? v[d] : v[3 + d];
+        if (lo - v[6] > R->hi[d] || hi + v[6] < R->lo[d]) return 0;
+    }
     return 1;
 }
 
@@ -479,10 +484,9 @@ typedef int (*leaf_fn)(step_ctx *c, int worker, int32_t leaf, void *arg);
 static int descend(step_ctx *c, int worker, const sp_tree *t, const float *q, const clash_box *R, leaf_fn fn, void *arg)
 {
     if (!t->nnode) return 0;
-    size_t n = 0;
-    int32_t *stk = c->stk[worker];
     if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], 64, sizeof(int32_t))) return -1;
-    stk = c->stk[worker];
+    int32_t *stk = c->stk[worker];
+    size_t n = 0;
     stk[n++] = 0;
     while (n) {
         const int32_t node = stk[--n];
@@ -521,22 +525,12 @@ static int collect_leaf(step_ctx *c, int worker, int32_t leaf, void *p)
 static int contact(step_ctx *c, int worker, int32_t la, void *p)
 {
     const leafarg *a = p;
-    const clash_run *run = c->run;
     const sp_tree *A = a->A, *B = a->B;
-    const int same = A == B;
-    if (same && la < a->lb) return 0; /* each leaf pair once */
+    const int32_t lb = a->lb;
+    if (A == B && la < lb) return 0; /* each leaf pair of one object once */
     c->contacts[worker * (CLASH_CACHE_LINE / sizeof(int64_t))]++;
-    clash_keybuf *kb = &c->run->wbuf[worker];
-    const int32_t *ao = A->hofs, *bo = B->hofs;
-    const uint32_t *af = A->hface, *bf = B->hface;
-    for (int32_t x = ao[la]; x < ao[la + 1]; ++x)
-        for (int32_t y = same && la == a->lb ? x + 1 : bo[a->lb]; y < bo[a->lb + 1]; ++y) {
-            const uint32_t f = af[x], g = bf[y];
-            const uint32_t lo = f < g ? f : g, hi = f < g ? g : f;
-            if (lo == hi || !clash_pair_eligible(run, lo, hi) || !clash_faceboxes_overlap(run, lo, hi)) continue;
-            if (clash_keybuf_push(kb, (uint64_t)lo << 32 | hi)) return -1;
-        }
-    return 0;
+    return lt_pairs(c->run, &c->run->wbuf[worker], A->hface + A->hofs[la], A->hofs[la + 1] - A->hofs[la],
+                    B->hface + B->hofs[lb], B->hofs[lb + 1] - B->hofs[lb], A == B && la == lb);
 }
 
 static void phase1_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
