@@ -263,7 +263,7 @@ static int build_all(clash_run *run)
     S->inv_h0 = ldexp(1.0, -e0);
     for (int o = 0; o < sc->nobj; ++o) {
         oo_obj *t = &S->o[o];
-        const int k = t->nleaf ? (int)ceil(log2(t->leaf_edge * S->inv_h0) - 1e-12) : 0;
+        const int k = t->nleaf && t->leaf_edge > 0 ? (int)ceil(log2(t->leaf_edge * S->inv_h0) - 1e-12) : 0;
         t->wlevel = k < 0 ? 0 : k > WBITS - 1 ? WBITS - 1 : k;
         if (t->nleaf && t->depth > S->depth) S->depth = t->depth;
         S->bytes += (size_t)t->nleaf * (12 * sizeof(float) + sizeof(int32_t) + 1) +
@@ -537,6 +537,7 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     const clash_scene *sc = run->sc;
     const size_t T = clash_team(run);
     run->ncand = 0, run->mid_build_s = 0, run->mid_interfering = 0;
+    if (sc->deforming || !sc->pose) return clash_fail(err, CLASH_EINPUT, "objoctree: for rigid scenes only");
     if (!run->objoct) {
         const double t0 = lt_now();
         if (build_all(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the object octrees");

@@ -578,6 +578,7 @@ int clash_sphoct_candidates(clash_run *run, clash_error *err)
     const clash_scene *sc = run->sc;
     const size_t T = clash_team(run), np = run->nop;
     run->ncand = 0, run->mid_build_s = 0, run->mid_interfering = 0;
+    if (sc->deforming || !sc->pose) return clash_fail(err, CLASH_EINPUT, "spherical: for rigid scenes only");
     if (!run->sphoct) {
         const double t0 = lt_now();
         if (build_all(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the spherical octrees");
