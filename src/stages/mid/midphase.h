@@ -14,8 +14,9 @@
  *                   and intersected there (000 §4.2, 002 §3.2);
  *   spherical.c     object-centred spherical octrees, built once per rigid
  *                   object and moved with it (004 §2-3).
- * The BVH, the bounding-box pipeline and the object trees take the object pairs of S2 (run->op) and, with self-collision,
- * every object against itself, skip S3, and leave the sorted unique
+ * The BVH, the bounding-box pipeline and the object trees take the object
+ * pairs of S2 (run->op) and, with self-collision, every object against
+ * itself, skip S3, and leave the sorted unique
  * candidate keys in run->cand / run->ncand exactly like octree.c, so S5
  * and S6 are unchanged.  Every box test uses boxes grown by run->delta
  * (stages/boxes.c, conservative culling), so no pair the narrow test accepts
