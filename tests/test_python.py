@@ -118,18 +118,20 @@ def rigid_case(tmp, mode, spin, vel, steps=6):
     sc.add_object(m)
     R0, t0 = pose(rot0, spin, pos0, vel, 0)
     b = sc.add_object(m, R0, t0)
-    run = clash.Run(sc, mode=mode, threads=2)
-    total = 0
-    for s in range(1, steps + 1):
-        R, t = pose(rot0, spin, pos0, vel, s)
-        run.set_pose(b, R, t)
-        got = [tuple(int(x) for x in r) for r in run.advance()]
-        total += len(got)
-        check(got == want.get(s, []), f"{mode}: step {s}: {len(got)} pairs from Python, "
-                                      f"{len(want.get(s, []))} from the scene file")
-    check(total > 0, f"{mode}: the copies never collide: the comparison proves nothing")
-    print(f"rigid {mode}: {total} pairs over {steps} steps, equal to the scene file")
-    run.close()
+    # every midphase, the object trees included (they move their trees by the host's poses)
+    for mid in ("octree", "objoctree", "spherical", "bvh"):
+        run = clash.Run(sc, mode=mode, threads=2, midphase=mid)
+        total = 0
+        for s in range(1, steps + 1):
+            R, t = pose(rot0, spin, pos0, vel, s)
+            run.set_pose(b, R, t)
+            got = [tuple(int(x) for x in r) for r in run.advance()]
+            total += len(got)
+            check(got == want.get(s, []), f"{mode} {mid}: step {s}: {len(got)} pairs from Python, "
+                                          f"{len(want.get(s, []))} from the scene file")
+        check(total > 0, f"{mode} {mid}: the copies never collide: the comparison proves nothing")
+        print(f"rigid {mode} {mid}: {total} pairs over {steps} steps, equal to the scene file")
+        run.close()
     return sc, m, b
 
 

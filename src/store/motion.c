@@ -58,7 +58,8 @@ void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, doubl
 
 void clash_store_rewind(clash_scene *sc)
 {
-    for (int o = 0; o < sc->nobj; ++o) sc->cur[o] = sc->pose0[o], sc->next_kind[o] = CLASH_NEXT_NONE;
+    for (int o = 0; o < sc->nobj; ++o)
+        sc->cur[o] = sc->prev[o] = sc->pose0[o], sc->next_kind[o] = CLASH_NEXT_NONE;
     sc->state = -1;
     sc->law_step = -1;
 }
@@ -192,6 +193,7 @@ int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *
         return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
     }
     for (int o = 0; o < sc->nobj; ++o) {
+        sc->prev[o] = sc->cur[o];
         if (sc->next_kind[o] == CLASH_NEXT_POSE) sc->cur[o] = sc->next[o];
         sc->next_kind[o] = CLASH_NEXT_NONE;
     }

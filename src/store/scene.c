@@ -26,7 +26,8 @@ void clash_scene_destroy(clash_scene *sc)
     free(sc->x), free(sc->y), free(sc->z), free(sc->px), free(sc->py), free(sc->pz);
     free(sc->lx), free(sc->ly), free(sc->lz), free(sc->nx), free(sc->ny), free(sc->nz);
     free(sc->f0), free(sc->f1), free(sc->f2);
-    free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale), free(sc->pose0), free(sc->cur), free(sc->next);
+    free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale), free(sc->pose0), free(sc->cur), free(sc->next),
+         free(sc->prev);
     free(sc->next_kind), free(sc->law), free(sc->pose);
     for (int m = 0; m < sc->nmesh; ++m) free(sc->mesh[m].xyz), free(sc->mesh[m].tri);
     free(sc->mesh);
@@ -148,16 +149,19 @@ static int grow_objects(clash_scene *sc, int cap)
     clash_xform *pose0 = grown_plain(sc->pose0, n, c, sizeof(clash_xform));
     clash_xform *cur = grown_plain(sc->cur, n, c, sizeof(clash_xform));
     clash_xform *next = grown_plain(sc->next, n, c, sizeof(clash_xform));
+    clash_xform *prev = grown_plain(sc->prev, n, c, sizeof(clash_xform));
     uint8_t *nk = grown_plain(sc->next_kind, n, c, 1);
     uint8_t *law = grown_plain(sc->law, n, c, 1);
     clash_pose *pose = sc->pose ? grown_plain(sc->pose, n, c, sizeof(clash_pose)) : NULL;
-    if (!vofs || !fofs || !mesh || !def || !scale || !pose0 || !cur || !next || !nk || !law || (sc->pose && !pose)) {
+    if (!vofs || !fofs || !mesh || !def || !scale || !pose0 || !cur || !next || !prev || !nk || !law || (sc->pose && !pose)) {
         free(vofs), free(fofs), free(mesh), free(def), free(scale), free(pose0), free(cur), free(next), free(nk);
-        free(law), free(pose);
+        free(prev), free(law), free(pose);
         return -1;
     }
     free(sc->vofs), free(sc->fofs), free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale);
     free(sc->pose0), free(sc->cur), free(sc->next), free(sc->next_kind), free(sc->law), free(sc->pose);
+    free(sc->prev);
+    sc->prev = prev;
     sc->vofs = vofs, sc->fofs = fofs, sc->obj_mesh = mesh, sc->obj_deforming = def, sc->obj_scale = scale;
     sc->pose0 = pose0, sc->cur = cur, sc->next = next, sc->next_kind = nk, sc->law = law, sc->pose = pose;
     sc->cap_obj = cap;

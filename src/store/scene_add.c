@@ -209,6 +209,7 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
     sc->obj_scale[o] = scale;
     sc->pose0[o] = *x0;
     sc->cur[o] = *x0;
+    sc->prev[o] = *x0;
     sc->next[o] = *x0;
     sc->next_kind[o] = CLASH_NEXT_NONE;
     sc->law[o] = CLASH_LAW_NONE;

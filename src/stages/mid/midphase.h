@@ -8,9 +8,15 @@
  *                   kept in the run: built on the first step, refitted on
  *                   every later one (refit counted in S4);
  *   bboxpipe.c      Zachmann's bounding-box pipeline (001 §3.3), no
- *                   structure kept between steps.
- * The BVH and the bounding-box pipeline take the object pairs of S2 (run->op) and, with self-collision,
- * every object against itself, skip S3, and leave the sorted unique
+ *                   structure kept between steps;
+ *   objoctree.c     object octrees built once per rigid object in its own
+ *                   frame, updated into the world tessellation each step
+ *                   and intersected there (000 §4.2, 002 §3.2);
+ *   spherical.c     object-centred spherical octrees, built once per rigid
+ *                   object and moved with it (004 §2-3).
+ * The BVH, the bounding-box pipeline and the object trees take the object
+ * pairs of S2 (run->op) and, with self-collision, every object against
+ * itself, skip S3, and leave the sorted unique
  * candidate keys in run->cand / run->ncand exactly like octree.c, so S5
  * and S6 are unchanged.  Every box test uses boxes grown by run->delta
  * (stages/boxes.c, conservative culling), so no pair the narrow test accepts
@@ -41,5 +47,12 @@ int clash_bboxpipe_candidates(clash_run *run, clash_error *err);
 int clash_bvh_stage_boxes(clash_run *run);
 /* Frees the per-run midphase state (the per-object BVHs). */
 void clash_midphase_free(clash_run *run);
+/* The object octrees and the spherical octrees (rigid scenes only: the
+ * pipeline runs the face octree for deforming ones).  Build their trees on
+ * the first call; the _free functions release them (clash_run_destroy). */
+int clash_objoct_candidates(clash_run *run, clash_error *err);
+void clash_objoct_free(clash_run *run);
+int clash_sphoct_candidates(clash_run *run, clash_error *err);
+void clash_sphoct_free(clash_run *run);
 
 #endif
