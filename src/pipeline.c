@@ -63,6 +63,7 @@ void clash_run_destroy(clash_run *run)
     free(run->wsec);
     clash_octree_free(run);
     clash_midphase_free(run);
+    clash_rigidtree_free(run);
     clash_fg_destroy(run->fg);
     free(run);
 }
@@ -75,8 +76,9 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
         clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
         return NULL;
     }
-    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_BRUTE) {
-        clash_fail(err, CLASH_EINPUT, "midphase: unknown (octree, bvh, bboxpipe, or brute for the oracle)");
+    if ((c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_BRUTE) && c.midphase != CLASH_MID_BOXTREE &&
+        c.midphase != CLASH_MID_DOPTREE) {
+        clash_fail(err, CLASH_EINPUT, "midphase: unknown (octree, bvh, bboxpipe, boxtree, doptree, or brute for the oracle)");
         return NULL;
     }
     if (c.chunk < 0) {
@@ -182,8 +184,12 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
         if (clash_stage_broad(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the broad phase");
         st->object_pairs = (int64_t)run->nop;
         region_close(run, st, CLASH_S2_BROAD, t0), t0 = region_open(run, CLASH_S3_CULL);
-        /* S3 (the bvh and bboxpipe midphases cull inside S4 with their own boxes) */
-        const int own_cull = run->cfg.midphase == CLASH_MID_BVH || run->cfg.midphase == CLASH_MID_BBOXPIPE;
+        /* S3 (the bvh, bboxpipe and tree midphases cull inside S4 with their own boxes; the
+         * trees are for rigid objects: a deforming scene falls back to the face octree) */
+        const int tree = (run->cfg.midphase == CLASH_MID_BOXTREE || run->cfg.midphase == CLASH_MID_DOPTREE);
+        if (tree && sc->deforming) st->mid_fallback_objects = sc->nobj;
+        const int own_cull = run->cfg.midphase == CLASH_MID_BVH || run->cfg.midphase == CLASH_MID_BBOXPIPE ||
+                             (tree && !sc->deforming);
         if (!own_cull && clash_stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
         st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
         region_close(run, st, CLASH_S3_CULL, t0), t0 = region_open(run, CLASH_S4_MID);
@@ -192,10 +198,14 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
         run->cand_local = 0;
         if (run->cfg.midphase == CLASH_MID_BVH) rc = clash_bvh_candidates(run, err);
         else if (run->cfg.midphase == CLASH_MID_BBOXPIPE) rc = clash_bboxpipe_candidates(run, err);
+        else if (tree && !sc->deforming)
+            rc = run->cfg.midphase == CLASH_MID_BOXTREE ? clash_boxtree_candidates(run, err)
+                                                        : clash_doptree_candidates(run, err);
         else if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) rc = clash_octree_prodcons(run, &run->pc_tested, err);
         else rc = clash_octree_candidates(run, err);
         if (rc) return rc;
         st->octree_level = run->level_used;
+        st->mid_build_s = run->mid_build_s, st->mid_bytes = (int64_t)run->mid_bytes;
     }
     st->candidates = (int64_t)run->ncand;
     region_close(run, st, CLASH_S4_MID, t0), t0 = region_open(run, CLASH_S5_NARROW);

@@ -36,7 +36,9 @@ void clash_cli_usage(FILE *f)
           "  --schedule static-chunk|static-stride|dynamic|producer-consumer|stealing (default dynamic)\n"
           "  --batch N              coarse-grain units per grab (dynamic, stealing, producer-consumer)\n"
           "  --bind core|socket|none    pin the worker threads with hwloc (default none)\n"
-          "  --midphase octree|bvh|bboxpipe|brute   candidate generation (default octree; brute = oracle)\n"
+          "  --midphase octree|bvh|bboxpipe|boxtree|doptree|brute   candidate generation (default\n"
+          "                         octree; boxtree, doptree: Zachmann's trees for rigid objects,\n"
+          "                         deforming scenes fall back to octree; brute = oracle)\n"
           "  --broadphase auto|all-pairs|sap|bvh    object pairs (default auto: sap above 64 objects)\n"
           "  --octree-level L       face-octree resolution (default: from face size)\n"
           "  --reorder morton|none  store faces and vertices along the Morton curve (locality;\n"
@@ -85,7 +87,8 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     static const char *const partitions[] = {"chunk", "stride", NULL};
     static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                             "stealing", NULL};
-    static const char *const midphases[] = {"octree", "bvh", "bboxpipe", "brute", NULL};
+    static const char *const midphases[] = {"octree", "bvh",       "bboxpipe", "brute", "objoctree",
+                                            "spherical", "boxtree", "doptree", NULL};
     static const char *const reorders[] = {"none", "morton", NULL};
     static const char *const broads[] = {"auto", "all-pairs", "sap", "bvh", NULL};
     memset(cli, 0, sizeof *cli);

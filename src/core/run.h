@@ -72,6 +72,12 @@ struct clash_run {
     struct clash_bvh *bvh;
     int bvh_built, bvh_builder;
     void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
+    /* S4 --midphase boxtree|doptree (stages/mid/rigidtree.c): the per-object
+     * trees, built on the first step; mid_build_s (that step only) and
+     * mid_bytes: the build time and size of a midphase's structure. */
+    struct clash_rtrees *rtrees;
+    double mid_build_s;
+    size_t mid_bytes;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */

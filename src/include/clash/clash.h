@@ -50,7 +50,8 @@ typedef struct clash_error {
 typedef enum clash_mode { CLASH_MODE_STATIC = 0, CLASH_MODE_SWEPT = 1 } clash_mode;
 typedef enum clash_midphase {
     CLASH_MID_OCTREE = 0, CLASH_MID_BVH = 1, CLASH_MID_BBOXPIPE = 2,
-    CLASH_MID_BRUTE = 3 /* oracle: every face pair through the narrow test */
+    CLASH_MID_BRUTE = 3, /* oracle: every face pair through the narrow test */
+    CLASH_MID_BOXTREE = 6, CLASH_MID_DOPTREE = 7 /* Zachmann's BoxTree, DOP-tree (rigid objects) */
 } clash_midphase;
 typedef enum clash_broad {
     CLASH_BROAD_AUTO = 0, CLASH_BROAD_ALLPAIRS = 1, CLASH_BROAD_SAP = 2, CLASH_BROAD_BVH = 3 /* object BVH */
@@ -121,6 +122,11 @@ typedef struct clash_step_stats {
     int64_t tests;           /* S5 */
     int64_t hits;            /* S5 */
     int octree_level;        /* S4, level used this step (0 when not built) */
+    /* S4 structures kept between steps (--midphase boxtree, doptree): the
+     * build time (the step that built them, else 0) and their size; and the
+     * objects whose pairs fell back to the face octree (deforming). */
+    double mid_build_s;
+    int64_t mid_bytes, mid_fallback_objects;
     /* Fastest and slowest worker of each stage: each worker's busy time in
      * the stage's parallel loops (a stage without one: its wall time). */
     double worker_min_s[CLASH_NSTAGES], worker_max_s[CLASH_NSTAGES];

@@ -8,8 +8,12 @@
  *                   kept in the run: built on the first step, refitted on
  *                   every later one (refit counted in S4);
  *   bboxpipe.c      Zachmann's bounding-box pipeline (001 §3.3), no
- *                   structure kept between steps.
- * The BVH and the bounding-box pipeline take the object pairs of S2 (run->op) and, with self-collision,
+ *                   structure kept between steps;
+ *   boxtree.c       Zachmann's BoxTree (001 §3.5.4-3.5.7) and
+ *   doptree.c       DOP-tree (001 §3.5.9): one tree per rigid object in its
+ *                   own frame, built on the first step (rigidtree.c: the
+ *                   frames and the traversal driver they share).
+ * The BVH, the bounding-box pipeline and the trees take the object pairs of S2 (run->op) and, with self-collision,
  * every object against itself, skip S3, and leave the sorted unique
  * candidate keys in run->cand / run->ncand exactly like octree.c, so S5
  * and S6 are unchanged.  Every box test uses boxes grown by run->delta
@@ -41,5 +45,11 @@ int clash_bboxpipe_candidates(clash_run *run, clash_error *err);
 int clash_bvh_stage_boxes(clash_run *run);
 /* Frees the per-run midphase state (the per-object BVHs). */
 void clash_midphase_free(clash_run *run);
+/* The BoxTree and the DOP-tree (rigid scenes only: the pipeline runs the
+ * face octree for deforming ones).  Build their trees on the first call. */
+int clash_boxtree_candidates(clash_run *run, clash_error *err);
+int clash_doptree_candidates(clash_run *run, clash_error *err);
+/* Frees their trees (rigidtree.c). */
+void clash_rigidtree_free(clash_run *run);
 
 #endif
