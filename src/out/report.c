@@ -49,6 +49,9 @@ void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const
     }
     t->vertices += st->vertices, t->faces_boxed += st->faces_boxed, t->object_pairs += st->object_pairs;
     t->faces_kept += st->faces_kept, t->candidates += st->candidates, t->tests += st->tests, t->hits += st->hits;
+    t->mid_build_s += st->mid_build_s;
+    if (st->mid_bytes > t->mid_bytes) t->mid_bytes = st->mid_bytes;
+    if (st->mid_fallback_objects > t->mid_fallback_objects) t->mid_fallback_objects = st->mid_fallback_objects;
 }
 
 int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err)
@@ -114,7 +117,8 @@ static const char *const backend_names[] = {"omp", "pthreads"};
 static const char *const partition_names[] = {"chunk", "stride"};
 static const char *const schedule_names[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                              "stealing"};
-static const char *const midphase_names[] = {"octree", "bvh", "bboxpipe", "brute"};
+static const char *const midphase_names[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical",
+                                             "boxtree", "doptree"};
 static const char *const broad_names[] = {"auto", "all-pairs", "sap", "bvh"};
 
 static void yaml_str(FILE *f, const char *s)
@@ -289,6 +293,12 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
         }
         fprintf(f, "}\n");
     }
+    if (t->mid_bytes > 0) /* the midphase's own structure, built once */
+        fprintf(f, "midphase: {name: %s, build_s: %.6g, bytes: %lld}\n", midphase_names[c->midphase], t->mid_build_s,
+                (long long)t->mid_bytes);
+    if (t->mid_fallback_objects > 0)
+        fprintf(f, "midphase_fallback: {objects: %lld, reason: deforming, to: octree}\n",
+                (long long)t->mid_fallback_objects);
     fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
                "parallel loops; serial stages: the stage's time), summed over steps\"\n");
     write_counters(f, ri->counters, t);

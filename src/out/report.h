@@ -25,6 +25,8 @@ typedef struct clash_run_totals {
      * (clash_step_stats.worker_min_s/max_s): min_s/max_s of the report. */
     double stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
     int64_t vertices, faces_boxed, object_pairs, faces_kept, candidates, tests, hits;
+    double mid_build_s;                       /* S4 structures: build time over the run, */
+    int64_t mid_bytes, mid_fallback_objects;  /* largest size, objects that fell back */
     double wall_s;
 } clash_run_totals;
 
