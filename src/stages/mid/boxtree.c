@@ -49,7 +49,8 @@
  * the four pairs of children (the thesis's simultaneous traversal); one a
  * leaf, the children of the other.  Two leaves give their face pairs
  * (rt_leaf_pairs).  The aligned boxes travel with the traversal items, so
- * each is computed once from its father's.  With self-collision an
+ * each is computed once from its father's; a pair whose roots' aligned
+ * boxes are apart is dropped before traversal.  With self-collision an
  * object's tree is traversed against itself: a node against itself gives
  * each child against itself and the two children against each other.
  *
@@ -154,8 +155,8 @@ static void greedy(builder *B, int ax, int32_t b, int32_t e, float lo, float hi,
         const uint32_t f = k & 1 ? o[j--] : o[i++];
         const float xl = fh[f] > cl ? fh[f] - cl : 0, xr = cr > fl[f] ? cr - fl[f] : 0;
         const int right = xl > xr || (xl == xr && r < l);
-        if (right) cr = fminf(cr, fl[f]), ++r;
-        else cl = fmaxf(cl, fh[f]), ++l;
+        if (right) cr = rt_minf(cr, fl[f]), ++r;
+        else cl = rt_maxf(cl, fh[f]), ++l;
         if (mark) B->side[f] = (uint8_t)right;
     }
     *nl = l, *nr = r, *hl = cl, *lr = cr;
@@ -182,7 +183,7 @@ static int build_node(builder *B, task k)
     float bl[3] = {INFINITY, INFINITY, INFINITY}, bh[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int32_t i = k.b; i < k.e; ++i) {
         const uint32_t f = B->ord[0][i];
-        for (int d = 0; d < 3; ++d) bl[d] = fminf(bl[d], B->flo[d][f]), bh[d] = fmaxf(bh[d], B->fhi[d][f]);
+        for (int d = 0; d < 3; ++d) bl[d] = rt_minf(bl[d], B->flo[d][f]), bh[d] = rt_maxf(bh[d], B->fhi[d][f]);
     }
     /* 1. the widest empty slab, relative to the box */
     int gax = -1, gside = 0;
@@ -233,8 +234,8 @@ static int build_node(builder *B, task k)
         for (int32_t i = k.b; i < k.e; ++i) {
             const uint32_t f = B->ord[ax][i];
             B->side[f] = i >= k.b + nl;
-            if (i < k.b + nl) hl = fmaxf(hl, B->fhi[ax][f]);
-            else lr = fminf(lr, B->flo[ax][f]);
+            if (i < k.b + nl) hl = rt_maxf(hl, B->fhi[ax][f]);
+            else lr = rt_minf(lr, B->flo[ax][f]);
         }
     }
     partition(B, k.b, k.e);
@@ -273,8 +274,8 @@ static int build_tree(const clash_scene *sc, int o, bt_tree *t)
         const int32_t v[3] = {sc->f0[f0 + i], sc->f1[f0 + i], sc->f2[f0 + i]};
         for (int d = 0; d < 3; ++d) {
             const float a = L[d][v[0]], b = L[d][v[1]], c = L[d][v[2]];
-            B.flo[d][i] = fminf(a, fminf(b, c)), B.fhi[d][i] = fmaxf(a, fmaxf(b, c));
-            t->lo[d] = fminf(t->lo[d], B.flo[d][i]), t->hi[d] = fmaxf(t->hi[d], B.fhi[d][i]);
+            B.flo[d][i] = rt_minf(a, rt_minf(b, c)), B.fhi[d][i] = rt_maxf(a, rt_maxf(b, c));
+            t->lo[d] = rt_minf(t->lo[d], B.flo[d][i]), t->hi[d] = rt_maxf(t->hi[d], B.fhi[d][i]);
         }
     }
     for (int d = 0; d < 3; ++d) {
@@ -338,7 +339,7 @@ typedef struct bt_ctx {
 } bt_ctx;
 
 /* The boxes of child k of node nd under nv views, from the father's (§3.5.6). */
-static void child_boxes(const bt_node *nd, int k, const rt_view *views, int nv, const double (*in)[6],
+static inline void child_boxes(const bt_node *nd, int k, const rt_view *views, int nv, const double (*in)[6],
                         double (*out)[6])
 {
     const int ax = nd->axis;
@@ -365,15 +366,15 @@ static inline int boxes_meet(const double (*a)[6], int nva, const double (*b)[6]
 {
     for (int x = 0; x < 3; ++x) {
         double alo = a[0][x], ahi = a[0][3 + x], blo = b[0][x], bhi = b[0][3 + x];
-        if (nva > 1) alo = fmin(alo, a[1][x]), ahi = fmax(ahi, a[1][3 + x]);
-        if (nvb > 1) blo = fmin(blo, b[1][x]), bhi = fmax(bhi, b[1][3 + x]);
+        if (nva > 1) alo = rt_min(alo, a[1][x]), ahi = rt_max(ahi, a[1][3 + x]);
+        if (nvb > 1) blo = rt_min(blo, b[1][x]), bhi = rt_max(bhi, b[1][3 + x]);
         if (alo > bhi + 2 * g || blo > ahi + 2 * g) return 0;
     }
     return 1;
 }
 
 /* The nodes one side offers to the next level: its non-empty children with their boxes, or itself when a leaf. */
-static int offer(const bt_tree *t, int32_t node, const rt_view *views, int nv, const double (*box)[6], int32_t id[2],
+static inline int offer(const bt_tree *t, int32_t node, const rt_view *views, int nv, const double (*box)[6], int32_t id[2],
                  double (*ob)[2][6])
 {
     const bt_node *nd = &t->node[node];
@@ -391,14 +392,16 @@ static int offer(const bt_tree *t, int32_t node, const rt_view *views, int nv, c
     return n;
 }
 
-static int bt_step(const void *cp, const void *ip, rt_stack *st, clash_keybuf *kb)
+/* One traversal step with nv views a side (a constant in each caller, so the view loops unroll). */
+static inline __attribute__((always_inline)) int step_nv(const void *cp, const void *ip, rt_stack *st,
+                                                         clash_keybuf *kb, const int nv)
 {
     const bt_ctx *c = cp;
     const bt_item *it = ip;
     const rt_pair *p = &c->p[it->pair];
     const bt_tree *ta = &c->t[p->a], *tb = &c->t[p->b];
     const bt_node *A = &ta->node[it->na], *B = &tb->node[it->nb];
-    const int nva = p->nva, nvb = p->nvb;
+    const int nva = nv, nvb = nv;
     if (A->axis == LEAF_AXIS && B->axis == LEAF_AXIS) {
         const uint32_t *fa = ta->face + A->kid[0], *fb = it->self ? fa : tb->face + B->kid[0];
         return rt_leaf_pairs(c->run, kb, fa, A->kid[1], fb, B->kid[1]);
@@ -427,11 +430,22 @@ static int bt_step(const void *cp, const void *ip, rt_stack *st, clash_keybuf *k
         for (int j = 0; j < nb; ++j) {
             if (!boxes_meet((const double(*)[6])ba[i], nva, (const double(*)[6])bb[j], nvb, p->grow)) continue;
             ch.na = ia[i], ch.nb = ib[j];
+            __builtin_prefetch(&ta->node[ch.na]), __builtin_prefetch(&tb->node[ch.nb]);
             memcpy(ch.box, ba[i], (size_t)nva * 6 * sizeof(double));
             memcpy(ch.box + nva, bb[j], (size_t)nvb * 6 * sizeof(double));
             if (rt_push(st, &ch)) return -1;
         }
     return 0;
+}
+
+static int bt_step1(const void *cp, const void *ip, rt_stack *st, clash_keybuf *kb)
+{
+    return step_nv(cp, ip, st, kb, 1);
+}
+
+static int bt_step2(const void *cp, const void *ip, rt_stack *st, clash_keybuf *kb)
+{
+    return step_nv(cp, ip, st, kb, 2);
 }
 
 /* ---- the midphase ------------------------------------------------------------------------- */
@@ -472,7 +486,7 @@ int clash_boxtree_candidates(clash_run *run, clash_error *err)
     int32_t depth = 0;
     for (int o = 0; o < sc->nobj; ++o) {
         radius[o] = 0;
-        for (int d = 0; d < 3; ++d) radius[o] = fmax(radius[o], fmax(fabs(t[o].lo[d]), fabs(t[o].hi[d])));
+        for (int d = 0; d < 3; ++d) radius[o] = rt_max(radius[o], rt_max(fabs(t[o].lo[d]), fabs(t[o].hi[d])));
         if (t[o].depth > depth) depth = t[o].depth;
     }
     size_t np;
@@ -494,11 +508,13 @@ int clash_boxtree_candidates(clash_run *run, clash_error *err)
             rt_view_box(&p[i].va[v], lo, hi, it.box[v], it.box[v] + 3);
             rt_view_box(&p[i].vb[v], blo, bhi, it.box[nv + v], it.box[nv + v] + 3);
         }
+        if (!it.self && !boxes_meet((const double(*)[6])it.box, nv, (const double(*)[6])(it.box + nv), nv, p[i].grow))
+            continue; /* the roots' aligned boxes are apart */
         if (rt_push(&units, &it)) rc = clash_fail(err, CLASH_EFAIL, "out of memory in the boxtree midphase");
     }
     if (rc == CLASH_OK) {
         const bt_ctx c = {run, t, p};
-        rc = rt_traverse(run, &units, bt_step, &c, "boxtree", err);
+        rc = rt_traverse(run, &units, nv == 1 ? bt_step1 : bt_step2, &c, "boxtree", err);
     }
     free(units.v), free(p);
     return rc;

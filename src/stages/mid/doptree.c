@@ -49,6 +49,12 @@
  * pairs of children (each of B's children re-aligned once); one a leaf, the
  * children of the other; two leaves give their face pairs (rt_leaf_pairs).
  * With self-collision a tree is traversed against itself as in boxtree.c.
+ * Two things keep the per-pair set-up cheap where S2 hands over many pairs
+ * (the cluttered preset): a pair whose bounding spheres (around each side's
+ * views) are apart is dropped before anything else, and a pair's
+ * correspondences are found when its roots are first met, by the worker
+ * that meets them; the search looks at the generic DOP's 26 distinct
+ * vertices, not at every facet.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +78,7 @@ typedef struct dop_tree {
     int32_t nnode, cap, depth;
     uint32_t *face;  /* global face numbers in leaf order */
     double radius;   /* largest |local coordinate| */
+    double sc[3], sr; /* a bounding sphere of the faces (the root's pre-test) */
 } dop_tree;
 
 /* The orientations and the generic DOP's vertices (facets of the hull of the N_i). */
@@ -80,7 +87,12 @@ typedef struct dop_set {
     int nf;
     int32_t fj[MAX_FACETS][3];
     double finv[MAX_FACETS][9];  /* λ = finv u */
-    double rho;                  /* largest |vertex| of {x : N_i·x <= 1} */
+    /* the generic DOP {x : N_i·x <= 1}: its distinct vertices, each with the facets
+     * (triples of orientations) that meet there, and its largest |vertex| */
+    int nv;
+    double gv[MAX_FACETS][3];
+    int32_t vofs[MAX_FACETS + 1], vfac[MAX_FACETS];
+    double rho;
 } dop_set;
 
 typedef struct dop_trees {
@@ -106,8 +118,14 @@ static int inv3(const double m[9], double r[9])
     return 0;
 }
 
+static double dist2(const double *a, const double *b)
+{
+    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
+
 static int make_set(dop_set *s)
 {
+    double fv[MAX_FACETS][3];
     const double a = 1 + sqrt(2.0), n = sqrt(2 + a * a);
     double dir[DOP_H][3];
     int m = 0;
@@ -126,7 +144,7 @@ static int make_set(dop_set *s)
             if (used[i]) continue;
             double c = 0;
             for (int q = 0; q < k; ++q)
-                c = fmax(c, fabs(dir[i][0] * s->N[q][0] + dir[i][1] * s->N[q][1] + dir[i][2] * s->N[q][2]));
+                c = rt_max(c, fabs(dir[i][0] * s->N[q][0] + dir[i][1] * s->N[q][1] + dir[i][2] * s->N[q][2]));
             if (c < bc - 1e-12) bc = c, best = i;
         }
         used[best] = 1;
@@ -153,9 +171,21 @@ static int make_set(dop_set *s)
                 double G[9];
                 if (inv3(Ft, G)) return -1;
                 const double v[3] = {G[0] + G[1] + G[2], G[3] + G[4] + G[5], G[6] + G[7] + G[8]};
-                s->rho = fmax(s->rho, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+                s->rho = rt_max(s->rho, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+                for (int d = 0; d < 3; ++d) fv[s->nf][d] = v[d];
                 s->nf++;
             }
+    /* the distinct vertices (four planes meeting give one vertex and four facets) */
+    s->nv = 0, s->vofs[0] = 0;
+    int done[MAX_FACETS] = {0};
+    for (int f = 0; f < s->nf; ++f) {
+        if (done[f]) continue;
+        for (int d = 0; d < 3; ++d) s->gv[s->nv][d] = fv[f][d];
+        int32_t k = s->vofs[s->nv];
+        for (int g = f; g < s->nf; ++g)
+            if (!done[g] && dist2(fv[g], fv[f]) < 1e-18) done[g] = 1, s->vfac[k++] = g;
+        s->vofs[++s->nv] = k;
+    }
     return s->nf ? 0 : -1;
 }
 
@@ -166,19 +196,27 @@ static void correspond(const dop_set *s, const rt_view *v, double R, dop_corr *c
         const double *Ni = s->N[i];
         double u[3];
         for (int d = 0; d < 3; ++d) u[d] = v->V[d] * Ni[0] + v->V[3 + d] * Ni[1] + v->V[6 + d] * Ni[2];
-        int best = 0;
+        /* the generic vertex extremal in direction u (the cone of its facets holds u);
+         * where several facets meet there, the one with the largest min λ */
+        int top = 0;
+        double tv = -INFINITY;
+        for (int q = 0; q < s->nv; ++q) {
+            const double x = s->gv[q][0] * u[0] + s->gv[q][1] * u[1] + s->gv[q][2] * u[2];
+            if (x > tv) tv = x, top = q;
+        }
+        int best = s->vfac[s->vofs[top]];
         double bmin = -INFINITY, bl[3] = {0, 0, 0};
-        for (int f = 0; f < s->nf; ++f) {
+        for (int32_t k = s->vofs[top]; k < s->vofs[top + 1]; ++k) {
+            const int f = s->vfac[k];
             const double *F = s->finv[f];
             const double l0 = F[0] * u[0] + F[1] * u[1] + F[2] * u[2], l1 = F[3] * u[0] + F[4] * u[1] + F[5] * u[2],
                          l2 = F[6] * u[0] + F[7] * u[1] + F[8] * u[2];
-            const double mn = fmin(l0, fmin(l1, l2));
+            const double mn = rt_min(l0, rt_min(l1, l2));
             if (mn > bmin) bmin = mn, best = f, bl[0] = l0, bl[1] = l1, bl[2] = l2;
-            if (mn >= 0) break;
         }
         double r[3] = {u[0], u[1], u[2]};
         for (int l = 0; l < 3; ++l) {
-            const double lam = fmax(bl[l], 0.0);
+            const double lam = rt_max(bl[l], 0.0);
             const int32_t j = s->fj[best][l];
             c->j[3 * i + l] = j, c->lam[3 * i + l] = lam;
             for (int d = 0; d < 3; ++d) r[d] -= lam * s->N[j][d];
@@ -241,11 +279,6 @@ static int push_task(builder *B, task k)
     return 0;
 }
 
-static double dist2(const double *a, const double *b)
-{
-    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
-}
-
 static int build_node(builder *B, task k)
 {
     dop_tree *t = B->t;
@@ -253,7 +286,7 @@ static int build_node(builder *B, task k)
     if (k.depth > t->depth) t->depth = k.depth;
     for (int i = 0; i < DOP_K; ++i) nd->d[i] = -INFINITY;
     for (int32_t q = k.b; q < k.e; ++q)
-        for (int i = 0; i < DOP_K; ++i) nd->d[i] = fmaxf(nd->d[i], B->fd[(size_t)B->idx[q] * DOP_K + i]);
+        for (int i = 0; i < DOP_K; ++i) nd->d[i] = rt_maxf(nd->d[i], B->fd[(size_t)B->idx[q] * DOP_K + i]);
     const int32_t n = k.e - k.b;
     if (n <= DOP_LEAF) {
         nd->kid[0] = -k.b - 1, nd->kid[1] = n;
@@ -298,9 +331,9 @@ static int build_node(builder *B, task k)
             const uint32_t f = (uint32_t)(q & 1 ? B->keys[hi--] : B->keys[lo++]);
             if (f == gi || f == gj) continue;
             const float a = B->fd[(size_t)f * DOP_K + l], b = B->fd[(size_t)f * DOP_K + l + DOP_H];
-            const float g1 = fmaxf(a - hi1, 0) + fmaxf(b - lo1, 0), g2 = fmaxf(a - hi2, 0) + fmaxf(b - lo2, 0);
-            if (g1 < g2 || (g1 == g2 && n1 <= n2)) x[n1++] = f, hi1 = fmaxf(hi1, a), lo1 = fmaxf(lo1, b);
-            else B->tmp[n2++] = f, hi2 = fmaxf(hi2, a), lo2 = fmaxf(lo2, b);
+            const float g1 = rt_maxf(a - hi1, 0) + rt_maxf(b - lo1, 0), g2 = rt_maxf(a - hi2, 0) + rt_maxf(b - lo2, 0);
+            if (g1 < g2 || (g1 == g2 && n1 <= n2)) x[n1++] = f, hi1 = rt_maxf(hi1, a), lo1 = rt_maxf(lo1, b);
+            else B->tmp[n2++] = f, hi2 = rt_maxf(hi2, a), lo2 = rt_maxf(lo2, b);
         }
     } else { /* all barycentres alike: halves of the order */
         for (int32_t q = 0; q < n; ++q)
@@ -331,6 +364,7 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
     int rc = -1;
     if (!B.fd || !B.cen || !B.idx || !B.keys || !t->face) goto done;
     B.tmp = B.idx + n;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int32_t q = 0; q < n; ++q) {
         const int32_t v[3] = {sc->f0[f0 + q], sc->f1[f0 + q], sc->f2[f0 + q]};
         double P[3][3];
@@ -338,13 +372,25 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
         for (int d = 0; d < 3; ++d) B.cen[3 * (size_t)q + d] = (P[0][d] + P[1][d] + P[2][d]) / 3;
         for (int i = 0; i < DOP_K; ++i) {
             double m = -INFINITY;
-            for (int k = 0; k < 3; ++k) m = fmax(m, s->N[i][0] * P[k][0] + s->N[i][1] * P[k][1] + s->N[i][2] * P[k][2]);
+            for (int k = 0; k < 3; ++k) m = rt_max(m, s->N[i][0] * P[k][0] + s->N[i][1] * P[k][1] + s->N[i][2] * P[k][2]);
             B.fd[(size_t)q * DOP_K + i] = up(m);
         }
         for (int k = 0; k < 3; ++k)
-            for (int d = 0; d < 3; ++d) t->radius = fmax(t->radius, fabs(P[k][d]));
+            for (int d = 0; d < 3; ++d) {
+                t->radius = rt_max(t->radius, fabs(P[k][d]));
+                lo[d] = rt_min(lo[d], P[k][d]), hi[d] = rt_max(hi[d], P[k][d]);
+            }
         B.idx[q] = (uint32_t)q;
     }
+    for (int d = 0; d < 3; ++d) t->sc[d] = 0.5 * (lo[d] + hi[d]);
+    for (int32_t q = 0; q < n; ++q) {
+        const int32_t v[3] = {sc->f0[f0 + q], sc->f1[f0 + q], sc->f2[f0 + q]};
+        for (int k = 0; k < 3; ++k) {
+            const double P[3] = {sc->lx[v[k]], sc->ly[v[k]], sc->lz[v[k]]};
+            t->sr = rt_max(t->sr, dist2(P, t->sc));
+        }
+    }
+    t->sr = sqrt(t->sr) * (1 + 1e-12);
     if (new_node(t) < 0 || push_task(&B, (task){0, 0, n, 0})) goto done;
     while (B.nstk)
         if (build_node(&B, B.stk[--B.nstk])) goto done;
@@ -390,10 +436,51 @@ typedef struct dop_item {
 
 typedef struct dop_ctx {
     clash_run *run;
+    const dop_set *set;
     const dop_tree *t;
     const rt_pair *p;
-    const dop_corr *corr; /* per pair: B's views M (and M'), then A's Q */
+    dop_corr *corr; /* per pair: B's views M (and M'), then A's Q; written by the pair's root step */
 } dop_ctx;
+
+/* The correspondences of unit p, when its roots are first met (the root item is
+ * processed once, and every other item of the unit comes after it). */
+static void pair_corr(const dop_ctx *c, const rt_pair *p)
+{
+    dop_corr *k = c->corr + 3 * (size_t)(p - c->p);
+    const dop_tree *ta = &c->t[p->a], *tb = &c->t[p->b];
+    double da = 0, db = 0; /* R = ρ d_max of each root DOP */
+    for (int i = 0; i < DOP_K; ++i) da = rt_max(da, ta->node[0].d[i]), db = rt_max(db, tb->node[0].d[i]);
+    for (int v = 0; v < p->nvb; ++v) correspond(c->set, &p->vb[v], c->set->rho * db, &k[v]);
+    if (p->nva > 1) correspond(c->set, &p->va[1], c->set->rho * da, &k[2]);
+}
+
+/* The bounding spheres of the two sides (over each side's views) are apart:
+ * the unit needs no traversal. */
+static int spheres_apart(const dop_tree *ta, const dop_tree *tb, const rt_pair *p)
+{
+    double c[2][3], r[2];
+    for (int side = 0; side < 2; ++side) {
+        const dop_tree *t = side ? tb : ta;
+        const rt_view *vw = side ? p->vb : p->va;
+        const int nv = side ? p->nvb : p->nva;
+        double x[2][3], sig = 0;
+        for (int v = 0; v < nv; ++v) {
+            const double *V = vw[v].V;
+            for (int d = 0; d < 3; ++d)
+                x[v][d] = V[3 * d] * t->sc[0] + V[3 * d + 1] * t->sc[1] + V[3 * d + 2] * t->sc[2] + vw[v].o[d];
+            for (int col = 0; col < 3; ++col) /* the view's scale: its largest column norm */
+                sig = rt_max(sig, sqrt(V[col] * V[col] + V[3 + col] * V[3 + col] + V[6 + col] * V[6 + col]));
+        }
+        r[side] = t->sr * sig * (1 + 1e-12);
+        for (int d = 0; d < 3; ++d) c[side][d] = x[0][d];
+        if (nv > 1) { /* the sphere around both views' spheres */
+            for (int d = 0; d < 3; ++d) c[side][d] = 0.5 * (x[0][d] + x[1][d]);
+            r[side] += 0.5 * sqrt(dist2(x[0], x[1])) * (1 + 1e-12);
+        }
+    }
+    const double reach = r[0] + r[1] + 2 * p->grow;
+    return dist2(c[0], c[1]) > reach * reach * (1 + 1e-12);
+}
 
 /* Node `node` of a side as a DOP in A's frame: the union of its views. */
 static void side_dop(const dop_ctx *c, const rt_pair *p, int bside, const dop_node *nd, double out[DOP_K])
@@ -409,7 +496,7 @@ static void side_dop(const dop_ctx *c, const rt_pair *p, int bside, const dop_no
         if (p->nvb < 2) return;
         ck_dop_align(DOP_K, k[1].j, k[1].lam, k[1].c, nd->d, tmp);
     }
-    for (int i = 0; i < DOP_K; ++i) out[i] = fmax(out[i], tmp[i]);
+    for (int i = 0; i < DOP_K; ++i) out[i] = rt_max(out[i], tmp[i]);
 }
 
 static int offer(const dop_tree *t, int32_t node, int32_t id[2])
@@ -427,6 +514,7 @@ static int dop_step(const void *cp, const void *ip, rt_stack *st, clash_keybuf *
     const rt_pair *p = &c->p[it->pair];
     const dop_tree *ta = &c->t[p->a], *tb = &c->t[p->b];
     const dop_node *A = &ta->node[it->na], *B = &tb->node[it->nb];
+    if (it->na == 0 && it->nb == 0) pair_corr(c, p);
     if (A->kid[0] < 0 && B->kid[0] < 0) {
         const uint32_t *fa = ta->face + (-A->kid[0] - 1), *fb = it->self ? fa : tb->face + (-B->kid[0] - 1);
         return rt_leaf_pairs(c->run, kb, fa, A->kid[1], fb, B->kid[1]);
@@ -506,16 +594,12 @@ int clash_doptree_candidates(clash_run *run, clash_error *err)
     if (!corr) rc = clash_fail(err, CLASH_EFAIL, "out of memory in the doptree midphase");
     for (size_t i = 0; i < np && rc == CLASH_OK; ++i) {
         const dop_tree *ta = &t[p[i].a], *tb = &t[p[i].b];
-        if (!ta->nnode || !tb->nnode) continue;
-        double da = 0, db = 0; /* R = ρ d_max of each root DOP */
-        for (int k = 0; k < DOP_K; ++k) da = fmax(da, ta->node[0].d[k]), db = fmax(db, tb->node[0].d[k]);
-        for (int v = 0; v < p[i].nvb; ++v) correspond(&T->set, &p[i].vb[v], T->set.rho * db, &corr[3 * i + v]);
-        if (p[i].nva > 1) correspond(&T->set, &p[i].va[1], T->set.rho * da, &corr[3 * i + 2]);
+        if (!ta->nnode || !tb->nnode || (p[i].a != p[i].b && spheres_apart(ta, tb, &p[i]))) continue;
         const dop_item it = {(int32_t)i, 0, 0, p[i].a == p[i].b};
         if (rt_push(&units, &it)) rc = clash_fail(err, CLASH_EFAIL, "out of memory in the doptree midphase");
     }
     if (rc == CLASH_OK) {
-        const dop_ctx c = {run, t, p, corr};
+        const dop_ctx c = {run, &T->set, t, p, corr};
         rc = rt_traverse(run, &units, dop_step, &c, "doptree", err);
     }
     free(units.v), free(p), free(corr);

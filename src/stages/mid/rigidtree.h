@@ -70,6 +70,13 @@ typedef int (*rt_step_fn)(const void *ctx, const void *item, rt_stack *st, clash
 int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, const void *ctx, const char *name,
                 clash_error *err);
 
+/* Minimum and maximum of finite values, as single compare-and-selects
+ * (fmin/fmax are library calls where NaN rules must be kept). */
+static inline double rt_min(double a, double b) { return a < b ? a : b; }
+static inline double rt_max(double a, double b) { return a > b ? a : b; }
+static inline float rt_minf(float a, float b) { return a < b ? a : b; }
+static inline float rt_maxf(float a, float b) { return a > b ? a : b; }
+
 /* Seconds on a monotonic clock (build times). */
 double rt_now(void);
 
