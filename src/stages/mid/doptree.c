@@ -227,10 +227,16 @@ static void correspond(const dop_set *s, const rt_view *v, double R, dop_corr *c
 
 /* ---- construction --------------------------------------------------------------------- */
 
+/* x rounded up to a float (x finite, within float range). */
 static float up(double x)
 {
     float f = (float)x;
-    if ((double)f < x) f = nextafterf(f, INFINITY);
+    if ((double)f < x) { /* one float ulp up */
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        u = f > 0 ? u + 1 : f < 0 ? u - 1 : 1u;
+        memcpy(&f, &u, sizeof f);
+    }
     return f;
 }
 
@@ -284,9 +290,6 @@ static int build_node(builder *B, task k)
     dop_tree *t = B->t;
     dop_node *nd = &t->node[k.node];
     if (k.depth > t->depth) t->depth = k.depth;
-    for (int i = 0; i < DOP_K; ++i) nd->d[i] = -INFINITY;
-    for (int32_t q = k.b; q < k.e; ++q)
-        for (int i = 0; i < DOP_K; ++i) nd->d[i] = rt_maxf(nd->d[i], B->fd[(size_t)B->idx[q] * DOP_K + i]);
     const int32_t n = k.e - k.b;
     if (n <= DOP_LEAF) {
         nd->kid[0] = -k.b - 1, nd->kid[1] = n;
@@ -394,6 +397,23 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
     if (new_node(t) < 0 || push_task(&B, (task){0, 0, n, 0})) goto done;
     while (B.nstk)
         if (build_node(&B, B.stk[--B.nstk])) goto done;
+    /* the DOPs bottom-up (children come after their father): a leaf's is the
+     * maximum of its faces', an inner node's the maximum of its children's */
+    for (int32_t i = t->nnode - 1; i >= 0; --i) {
+        dop_node *nd = &t->node[i];
+        float acc[DOP_K];
+        if (nd->kid[0] < 0) {
+            for (int q = 0; q < DOP_K; ++q) acc[q] = -INFINITY;
+            for (int32_t q = -nd->kid[0] - 1, e = q + nd->kid[1]; q < e; ++q) {
+                const float *f = B.fd + (size_t)B.idx[q] * DOP_K;
+                for (int j = 0; j < DOP_K; ++j) acc[j] = rt_maxf(acc[j], f[j]);
+            }
+        } else {
+            const float *l = t->node[nd->kid[0]].d, *r = t->node[nd->kid[1]].d;
+            for (int j = 0; j < DOP_K; ++j) acc[j] = rt_maxf(l[j], r[j]);
+        }
+        memcpy(nd->d, acc, sizeof acc);
+    }
     for (int32_t q = 0; q < n; ++q) t->face[q] = (uint32_t)(f0 + B.idx[q]);
     if (t->nnode < t->cap) { /* the nodes in use only */
         void *v = realloc(t->node, (size_t)t->nnode * sizeof(dop_node));
