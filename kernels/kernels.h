@@ -157,4 +157,17 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
 void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                        const float o[3], float inv, float wide, int g, uint32_t *code);
 
+/* ---- k-DOPs of the DOP-tree (dop.c) -------------------------------------------
+ * A k-DOP (k even) is k plane offsets: d[i] = max N_i·x, d[i + k/2] = max -N_i·x.
+ * ck_dop_align: the aligned DOP enclosing a tumbled one (001 eq. 3.2),
+ * out[i] = c[i] + sum_l lam[3i+l] * d[j[3i+l]], l = 0..2, in double.
+ * ck_dop_overlap: 1 when the DOPs a and b, each grown by g/2, overlap:
+ * a[i] + b[opp(i)] + g >= 0 for every i (opp(i) = i +- k/2); NaN gives 0.
+ * The fast and _ref versions return identical results. */
+void ck_dop_align(int k, const int32_t *restrict j, const double *restrict lam, const double *restrict c,
+                  const float *restrict d, double *restrict out);
+void ck_dop_align_ref(int k, const int32_t *j, const double *lam, const double *c, const float *d, double *out);
+int ck_dop_overlap(int k, const double *restrict a, const double *restrict b, double g);
+int ck_dop_overlap_ref(int k, const double *a, const double *b, double g);
+
 #endif

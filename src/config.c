@@ -41,7 +41,8 @@ static const char *const BACKENDS[] = {"omp", "pthreads", NULL};
 static const char *const PARTITIONS[] = {"chunk", "stride", NULL};
 static const char *const SCHEDULES[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer", "stealing",
                                         NULL};
-static const char *const MIDPHASES[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical", NULL};
+static const char *const MIDPHASES[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical", "boxtree",
+                                        "doptree", NULL};
 static const char *const BROADS[] = {"auto", "all-pairs", "sap", "bvh", NULL};
 static const char *const REORDERS[] = {"none", "morton", NULL};
 static const char *const BINDS[] = {"none", "core", "socket", NULL};

@@ -77,6 +77,7 @@ void clash_run_destroy(clash_run *run)
     clash_midphase_free(run);
     clash_objoct_free(run);
     clash_sphoct_free(run);
+    clash_rigidtree_free(run);
     clash_fg_destroy(run->fg);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);
@@ -96,9 +97,10 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
         clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
         return NULL;
     }
-    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_SPHERICAL) {
+    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_DOPTREE) {
         clash_fail(err, CLASH_EINPUT,
-                   "midphase: unknown (octree, bvh, bboxpipe, objoctree, spherical, or brute for the oracle)");
+                   "midphase: unknown (octree, bvh, bboxpipe, objoctree, spherical, boxtree, doptree, or brute for "
+                   "the oracle)");
         return NULL;
     }
     if (c.chunk < 0) {
@@ -242,10 +244,11 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         /* S3 (the bvh, bboxpipe and object-tree midphases cull inside S4 with their own
          * boxes; the object trees are for rigid objects: a deforming scene falls back to
          * the face octree) */
-        const int otree = run->cfg.midphase == CLASH_MID_OBJOCTREE || run->cfg.midphase == CLASH_MID_SPHERICAL;
+        const int mid = run->cfg.midphase;
+        const int otree = mid == CLASH_MID_OBJOCTREE || mid == CLASH_MID_SPHERICAL || mid == CLASH_MID_BOXTREE ||
+                          mid == CLASH_MID_DOPTREE;
         if (otree && sc->has_deforming) st->mid_fallback_objects = sc->nobj;
-        const int own_cull = run->cfg.midphase == CLASH_MID_BVH || run->cfg.midphase == CLASH_MID_BBOXPIPE ||
-                             (otree && !sc->has_deforming);
+        const int own_cull = mid == CLASH_MID_BVH || mid == CLASH_MID_BBOXPIPE || (otree && !sc->has_deforming);
         if (!own_cull && clash_stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
         st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
         region_close(run, st, CLASH_S3_CULL, t0), t0 = region_open(run, CLASH_S4_MID);
@@ -255,8 +258,10 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         if (run->cfg.midphase == CLASH_MID_BVH) rc = clash_bvh_candidates(run, err);
         else if (run->cfg.midphase == CLASH_MID_BBOXPIPE) rc = clash_bboxpipe_candidates(run, err);
         else if (otree && !sc->has_deforming)
-            rc = run->cfg.midphase == CLASH_MID_OBJOCTREE ? clash_objoct_candidates(run, err)
-                                                         : clash_sphoct_candidates(run, err);
+            rc = mid == CLASH_MID_OBJOCTREE  ? clash_objoct_candidates(run, err)
+                 : mid == CLASH_MID_SPHERICAL ? clash_sphoct_candidates(run, err)
+                 : mid == CLASH_MID_BOXTREE   ? clash_boxtree_candidates(run, err)
+                                              : clash_doptree_candidates(run, err);
         else if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) rc = clash_octree_prodcons(run, &run->pc_tested, err);
         else rc = clash_octree_candidates(run, err);
         if (rc) return rc;

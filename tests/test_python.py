@@ -119,7 +119,7 @@ def rigid_case(tmp, mode, spin, vel, steps=6):
     R0, t0 = pose(rot0, spin, pos0, vel, 0)
     b = sc.add_object(m, R0, t0)
     # every midphase, the object trees included (they move their trees by the host's poses)
-    for mid in ("octree", "objoctree", "spherical", "bvh"):
+    for mid in ("octree", "objoctree", "spherical", "boxtree", "doptree", "bvh"):
         run = clash.Run(sc, mode=mode, threads=2, midphase=mid)
         total = 0
         for s in range(1, steps + 1):

@@ -75,12 +75,15 @@ struct clash_run {
     struct clash_bvh *bvh;
     int bvh_built, bvh_builder;
     void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
-    /* S4 --midphase objoctree|spherical (stages/mid/objoctree.c, spherical.c):
+    /* S4 --midphase objoctree|spherical|boxtree|doptree (stages/mid/objoctree.c, spherical.c):
      * the per-object trees, built on the first step; mid_build_s (that step
      * only), mid_bytes, mid_update_s (this step's update) and mid_interfering:
      * the build time and size of a midphase's structure, its update. */
     struct clash_objoct *objoct;
     struct clash_sphoct *sphoct;
+    /* S4 --midphase boxtree|doptree (stages/mid/rigidtree.c): Zachmann's
+     * per-object trees, built on the first step. */
+    struct clash_rtrees *rtrees;
     double mid_build_s, mid_update_s;
     size_t mid_bytes;
     int64_t mid_interfering;

@@ -70,7 +70,8 @@ typedef enum clash_mode { CLASH_MODE_STATIC = 0, CLASH_MODE_SWEPT = 1 } clash_mo
 typedef enum clash_midphase {
     CLASH_MID_OCTREE = 0, CLASH_MID_BVH = 1, CLASH_MID_BBOXPIPE = 2,
     CLASH_MID_BRUTE = 3, /* oracle: every face pair through the narrow test */
-    CLASH_MID_OBJOCTREE = 4, CLASH_MID_SPHERICAL = 5 /* object octrees (000, 002), spherical octrees (004) */
+    CLASH_MID_OBJOCTREE = 4, CLASH_MID_SPHERICAL = 5, /* object octrees (000, 002), spherical octrees (004) */
+    CLASH_MID_BOXTREE = 6, CLASH_MID_DOPTREE = 7      /* Zachmann's BoxTree, DOP-tree (001) */
 } clash_midphase;
 typedef enum clash_broad {
     CLASH_BROAD_AUTO = 0, CLASH_BROAD_ALLPAIRS = 1, CLASH_BROAD_SAP = 2, CLASH_BROAD_BVH = 3 /* object BVH */
@@ -157,7 +158,8 @@ typedef struct clash_step_stats {
     int64_t hits;            /* S5 */
     int octree_level;        /* S4, level used this step (0 when not built; objoctree,
                                 spherical: the deepest object tree) */
-    /* S4 structures kept between steps (--midphase objoctree, spherical): the
+    /* S4 structures kept between steps (--midphase objoctree, spherical, boxtree,
+     * doptree): the
      * build time (the step that built them, else 0) and their size; and the
      * objects whose pairs fell back to the face octree (deforming). */
     double mid_build_s;

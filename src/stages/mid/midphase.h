@@ -13,7 +13,11 @@
  *                   frame, updated into the world tessellation each step
  *                   and intersected there (000 §4.2, 002 §3.2);
  *   spherical.c     object-centred spherical octrees, built once per rigid
- *                   object and moved with it (004 §2-3).
+ *                   object and moved with it (004 §2-3);
+ *   boxtree.c       Zachmann's BoxTree (001 §3.5.4-3.5.7) and
+ *   doptree.c       DOP-tree (001 §3.5.9): one tree per rigid object in its
+ *                   own frame, built on the first step (rigidtree.c: the
+ *                   frames and the traversal driver they share).
  * The BVH, the bounding-box pipeline and the object trees take the object
  * pairs of S2 (run->op) and, with self-collision, every object against
  * itself, skip S3, and leave the sorted unique
@@ -54,5 +58,10 @@ int clash_objoct_candidates(clash_run *run, clash_error *err);
 void clash_objoct_free(clash_run *run);
 int clash_sphoct_candidates(clash_run *run, clash_error *err);
 void clash_sphoct_free(clash_run *run);
+/* The BoxTree and the DOP-tree (rigid scenes only, likewise).  Build their
+ * trees on the first call; clash_rigidtree_free releases them (rigidtree.c). */
+int clash_boxtree_candidates(clash_run *run, clash_error *err);
+int clash_doptree_candidates(clash_run *run, clash_error *err);
+void clash_rigidtree_free(clash_run *run);
 
 #endif
