@@ -352,7 +352,7 @@ char *bench_desc_json(const clash_scene_desc *d, int shift, int steps)
     j[0] = 0;
     grow_printf(&j, &len, &cap, &bad,
                 "{\"format\": \"clash-scene/1\", \"name\": \"%s\", \"steps\": %d, \"mode\": \"%s\","
-                " \"self\": %s,\n \"meshes\": {",
+                " \"self_collision\": %s,\n \"meshes\": {",
                 d->name ? d->name : "scene", steps, d->mode == CLASH_MODE_STATIC ? "static" : "swept",
                 d->self_collision ? "true" : "false");
     for (int m = 0; m < d->nmeshes; ++m) {
