@@ -328,6 +328,7 @@ static int run_point(seeds_ctx *c, seeds_exp *e, seeds_point *p, int *done, int 
     int ref = seeds_mid_index(c, "brute");
     if (ref < 0 || !p->cell[ref].ran)
         for (ref = 0; ref < c->nmid && !p->cell[ref].ran; ++ref) {}
+    if (ref >= c->nmid) return 0;   /* nothing ran here (brute alone, above its limit) */
     for (int m = 0; m < c->nmid; ++m)
         if (p->cell[m].ran && p->cell[m].checksum != p->cell[ref].checksum)
             rc = bench_fail(&c->o, 1,

@@ -109,9 +109,11 @@ static void cg_read(cg_job *j, int status)
         if (line[0] != ' ') in_counters = !strncmp(line, "counters:", 9);
         if (!in_counters) continue;
         if (!strncmp(line, "  source: ", 10)) callgrind = !strncmp(line + 10, "callgrind", 9);
-        if (!strncmp(line, "  reason: ", 10)) {
-            line[strcspn(line, "\n")] = 0;
-            snprintf(k->cg_why, sizeof k->cg_why, "%.190s", line + 10);
+        if (!strncmp(line, "  reason: ", 10)) {   /* a YAML string: keep what is inside the quotes */
+            char *r = line + 10 + (line[10] == '"');
+            r[strcspn(r, "\n")] = 0;
+            if (*r && r[strlen(r) - 1] == '"') r[strlen(r) - 1] = 0;
+            snprintf(k->cg_why, sizeof k->cg_why, "%.190s", r);
         }
         const char *a = strstr(line, "l1d_misses: "), *b = strstr(line, "ll_misses: ");
         if (a && b) l1d += strtod(a + 12, NULL), ll += strtod(b + 11, NULL), ++stages;
@@ -149,7 +151,7 @@ void seeds_callgrind(seeds_ctx *c)
                 if (p->cell[m].ran)
                     snprintf(p->cell[m].cg_why, sizeof p->cell[m].cg_why, "%.190s",
                              !c->cg_ok ? c->cg_why : p->cg ? "" : "not counted (--quick counts the smallest size only)");
-            if (!c->cg_ok || !p->cg) continue;
+            if (!c->cg_ok || !p->cg || p->cg_steps < 1) continue;
             char name[128], *json = bench_desc_json(&p->desc, p->cg_shift, p->cg_steps);
             clash_outfile fs;
             snprintf(name, sizeof name, "callgrind/%s-%d.json", c->exp[i].name, j + 1);
@@ -323,6 +325,18 @@ static const char *fmt_num(char *buf, size_t n, double v, const char *none)
 }
 static const char *ynum(char *buf, size_t n, double v) { return fmt_num(buf, n, v, "null"); }
 
+/* Text for a double-quoted YAML string: " and \ escaped (truncated to n). */
+static const char *yesc(char *buf, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 2 < n; ++s) {
+        if (*s == '"' || *s == '\\') buf[k++] = '\\';
+        buf[k++] = *s == '\n' ? ' ' : *s;
+    }
+    buf[k] = 0;
+    return buf;
+}
+
 static const char *yes_no(int h) { return h < 0 ? "n/a" : h ? "yes" : "no"; }
 
 /* The midphase a claim is shown for, and whether it is the paper's own. */
@@ -354,11 +368,11 @@ static void write_claims(const seeds_ctx *c, FILE *y)
                      d->method[1] ? d->method[1] : "", d->standin ? "; shown for " : "", d->standin ? d->standin : "");
         fprintf(y, "  - {experiment: %s, source: \"%s\", claim: \"%s\", measure: \"%s\", test: \"%s\",\n", e->name,
                 d->source, d->claim, d->measure, d->test);
-        char vbuf[32];
+        char vbuf[32], esc[600];
         fprintf(y, "     paper_method: %s%s%s, shown_for: %s, paper_method_in_build: %s, measured: %s, holds: %s,%s%s%s\n",
                 d->method[0], d->method[1] ? "/" : "", d->method[1] ? d->method[1] : "", m >= 0 ? c->mid[m].name : "none",
                 m >= 0 && own ? "true" : "false", ynum(vbuf, sizeof vbuf, v), yes_no(claim_holds(d, v)),
-                note[0] ? " note: \"" : "", note, note[0] ? "\"," : "");
+                note[0] ? " note: \"" : "", yesc(esc, sizeof esc, note), note[0] ? "\"," : "");
         fprintf(y, "     per_midphase: {");
         int nev = 0, nyes = 0, first = 1;
         for (int k = 0; k < c->nmid && !e->skipped; ++k) {
@@ -416,9 +430,10 @@ static int write_csv(const seeds_ctx *c, const seeds_exp *e)
 
 static void write_exp_yaml(const seeds_ctx *c, const seeds_exp *e, FILE *y)
 {
+    char esc[600];
     fprintf(y, "  %s:\n", e->name);
     if (e->skipped) {
-        fprintf(y, "    skipped: \"%s\"\n", e->why);
+        fprintf(y, "    skipped: \"%s\"\n", yesc(esc, sizeof esc, e->why));
         return;
     }
     fprintf(y, "    csv: seeds_%s.csv\n    setup: \"%s\"\n    points:\n", e->name, e->note);
@@ -431,16 +446,17 @@ static void write_exp_yaml(const seeds_ctx *c, const seeds_exp *e, FILE *y)
             if (ref < 0) ref = m;
             if (best < 0 || figure(e, k) < figure(e, &p->cell[best])) best = m;
         }
-        fprintf(y, "      - {point: \"%s\", faces: %lld", p->label, (long long)p->faces);
+        fprintf(y, "      - {point: \"%s\", faces: %lld", yesc(esc, sizeof esc, p->label), (long long)p->faces);
         if (ref >= 0)
             fprintf(y, ", first_collision_step: %d, checksum: \"%016llx\", midphases_agree: true, fastest: %s",
                     p->cell[ref].first_collision, (unsigned long long)p->cell[ref].checksum, c->mid[best].name);
         if (p->cg && c->cg_ok) fprintf(y, ", callgrind_steps: [%d, %d]", p->cg_shift + 1, p->cg_shift + p->cg_steps);
         for (int m = 0; m < c->nmid; ++m)
-            if (seeds_mid_runs(c, m) && !p->cell[m].ran) fprintf(y, ", skipped_%s: \"%s\"", c->mid[m].name, p->cell[m].why);
+            if (seeds_mid_runs(c, m) && !p->cell[m].ran) fprintf(y, ", skipped_%s: \"%s\"", c->mid[m].name,
+                                                             yesc(esc, sizeof esc, p->cell[m].why));
         for (int m = 0; m < c->nmid; ++m)
             if (p->cell[m].ran && p->cg && c->cg_ok && isnan(p->cell[m].l1d))
-                fprintf(y, ", counters_NA_%s: \"%s\"", c->mid[m].name, p->cell[m].cg_why);
+                fprintf(y, ", counters_NA_%s: \"%s\"", c->mid[m].name, yesc(esc, sizeof esc, p->cell[m].cg_why));
         fprintf(y, "}\n");
     }
 }
@@ -486,7 +502,7 @@ static void plot_bars(const seeds_ctx *c, const seeds_exp *e)
     snprintf(script, sizeof script,
              "set terminal pngcairo size 900,560\nset output 'seeds_%s.png'\nset datafile separator ','\n"
              "set datafile missing 'NA'\nset title '%s'\nset ylabel 'ms per step'\nset grid ytics\nset logscale y\n"
-             "set style fill solid 0.6\nset boxwidth 0.7\nset xtics rotate by -40 scale 0\nset key top left\n"
+             "set style fill solid 0.6\nset boxwidth 0.7\nset xtics rotate by -40 scale 0\nset key outside top center horizontal\n"
              "plot 'seeds_%s.csv' using 0:%d:xtic(strcol(%d).' '.strcol(1)) with boxes title 'mean', \\\n"
              "     '' using 0:%d with points pt 7 ps 1.2 title 'max'\n",
              e->name, e->title, e->name, np + COL_MS, np + COL_MID, np + COL_MAX);
@@ -496,6 +512,7 @@ static void plot_bars(const seeds_ctx *c, const seeds_exp *e)
 
 int seeds_write(seeds_ctx *c)
 {
+    char esc[600];
     for (int i = 0; i < SEEDS_NEXP; ++i)
         if (!c->exp[i].skipped && write_csv(c, &c->exp[i])) return CLASH_EFAIL;
     clash_outfile fy;
@@ -508,7 +525,7 @@ int seeds_write(seeds_ctx *c)
     for (int m = 0; m < c->nmid; ++m)
         fprintf(y, "  - {name: %s, status: %s%s%s%s}\n", c->mid[m].name,
                 seeds_mid_runs(c, m) ? "run" : !c->mid[m].available ? "skipped" : "not chosen",
-                c->mid[m].available ? "" : ", why: \"", c->mid[m].available ? "" : c->mid[m].why,
+                c->mid[m].available ? "" : ", why: \"", c->mid[m].available ? "" : yesc(esc, sizeof esc, c->mid[m].why),
                 c->mid[m].available ? "" : "\"");
     fprintf(y, "midphases_run: [");
     for (int m = 0, first = 1; m < c->nmid; ++m)
@@ -519,7 +536,7 @@ int seeds_write(seeds_ctx *c)
                    "steps: the first collision step and the ones before it (table1, sweep), else the last steps\"%s}\n",
                 SEEDS_CG_LL, SEEDS_CG_STEPS, c->o.quick ? ", quick: \"the smallest size of each experiment only\"" : "");
     else
-        fprintf(y, "counters: {source: NA, reason: \"%s\"}\n", c->cg_why);
+        fprintf(y, "counters: {source: NA, reason: \"%s\"}\n", yesc(esc, sizeof esc, c->cg_why));
     fprintf(y, "experiments:\n");
     for (int i = 0; i < SEEDS_NEXP; ++i) write_exp_yaml(c, &c->exp[i], y);
     write_claims(c, y);
