@@ -3,6 +3,15 @@ cmake_minimum_required(VERSION 3.16)   # IN_LIST, list(SUBLIST)
 file(REMOVE_RECURSE ${WORK})
 set(experiments table1 sweep complexity distance cluttered)
 
+# Runs ARGN; fails unless it exits with `want` and its stderr matches `pattern`.
+function(expect want pattern)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 280)
+  if(NOT rc EQUAL want OR NOT err MATCHES "${pattern}")
+    message(FATAL_ERROR "'${ARGN}' gave exit ${rc}, expected ${want} and stderr matching '${pattern}':\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
 # Checks WORK/seeds.yaml and the CSVs; mids: the midphases expected to run.
 function(check_outputs mids)
   if(NOT EXISTS ${WORK}/seeds.yaml)
@@ -78,32 +87,18 @@ endfunction()
 
 if(MODE STREQUAL "fault")
   # Validation must fire and name the midphase whose checksum is flipped.
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env CLASH_BENCH_SEEDS_FAULT=bvh CLASH_VALGRIND=/nonexistent
-                          ${CLASH} bench seeds --quick --quiet --midphases octree,bvh --out ${WORK}
-                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 240)
-  if(NOT rc EQUAL 1)
-    message(FATAL_ERROR "a corrupted checksum gave exit ${rc}, expected 1:\n${err}")
-  endif()
-  if(NOT err MATCHES "validation failed: midphase bvh")
-    message(FATAL_ERROR "the message does not name the midphase:\n${err}")
-  endif()
+  expect(1 "validation failed: midphase bvh" ${CMAKE_COMMAND} -E env CLASH_BENCH_SEEDS_FAULT=bvh
+         CLASH_VALGRIND=/nonexistent ${CLASH} bench seeds --quick --quiet --midphases octree,bvh --out ${WORK})
   file(GLOB left ${WORK}/seeds*)
   if(left)
     message(FATAL_ERROR "a failed validation left results: ${left}")
   endif()
   foreach(bad "--midphases;nosuch" "--midphases;octree,,bvh" "--reps;0" "--meshes;no-such-mesh" "--nosuch")
-    execute_process(COMMAND ${CLASH} bench seeds --quick ${bad} --out ${WORK}/bad RESULT_VARIABLE rc ERROR_VARIABLE err)
-    if(NOT rc EQUAL 2 OR NOT err MATCHES "clash: error: bench seeds")
-      message(FATAL_ERROR "'${bad}' gave exit ${rc}, expected 2 with a message:\n${err}")
-    endif()
+    expect(2 "clash: error: bench seeds" ${CLASH} bench seeds --quick ${bad} --out ${WORK}/bad)
   endforeach()
   # Without valgrind: the misses are NA and the YAML says why; a subset of midphases.
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env CLASH_VALGRIND=/nonexistent
-                          ${CLASH} bench seeds --quick --quiet --midphases brute,octree --out ${WORK}/na
-                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 240)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "clash bench seeds without valgrind failed (exit ${rc}):\n${err}")
-  endif()
+  expect(0 ".*" ${CMAKE_COMMAND} -E env CLASH_VALGRIND=/nonexistent
+         ${CLASH} bench seeds --quick --quiet --midphases brute,octree --out ${WORK}/na)
   set(WORK ${WORK}/na)
   check_outputs("octree;brute")
   file(READ ${WORK}/seeds.yaml yaml)
@@ -114,11 +109,7 @@ if(MODE STREQUAL "fault")
   return()
 endif()
 
-execute_process(COMMAND ${CLASH} bench seeds --quick --quiet --out ${WORK}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 280)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "clash bench seeds --quick failed (exit ${rc}):\n${err}")
-endif()
+expect(0 ".*" ${CLASH} bench seeds --quick --quiet --out ${WORK})
 if(NOT out MATCHES "claims of the papers")
   message(FATAL_ERROR "no claims table on stdout:\n${out}")
 endif()
