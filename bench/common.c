@@ -5,6 +5,8 @@
 #include "bench/common.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,10 @@ int bench_parse(const char *suite, int argc, char **argv, const char *const *ext
             if ((rc = parse_pos_int(o, a, v, 2, 1000000, &o->objects))) return rc;
         } else if (!strcmp(a, "--steps")) {
             if ((rc = parse_pos_int(o, a, v, 1, 10000000, &o->steps))) return rc;
+        } else if (!strcmp(a, "--midphases")) {
+            if (!*v || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+                return bench_fail(o, CLASH_EINPUT, "--midphases: expected a comma-separated list of names, got '%s'", v);
+            o->midphases = v;
         }
     }
     if (!reps_given) o->reps = o->quick ? 4 : 6;
@@ -182,6 +188,207 @@ void bench_run_free(bench_run *r)
     free(r->step_s);
     free(r->step_pairs);
     memset(r, 0, sizeof *r);
+}
+
+void bench_series_free(bench_series *s)
+{
+    free(s->ms), free(s->pairs);
+    memset(s, 0, sizeof *s);
+}
+
+int bench_measure(const bench_opts *o, clash_scene *sc, const clash_config *cfg, bench_series *out,
+                  const char *what, int *done, int total)
+{
+    clash_error err = {0};
+    bench_run *runs = calloc((size_t)o->reps, sizeof *runs);
+    int rc = 0;
+    memset(out, 0, sizeof *out);
+    if (!runs) return bench_fail(o, CLASH_EFAIL, "out of memory");
+    for (int r = 0; r < o->reps && !rc; ++r) {
+        bench_progress(o, what, *done, total);
+        if ((rc = bench_run_scene(sc, cfg, &runs[r], &err))) bench_fail(o, rc, "%s: %s", what, err.msg);
+        else if (runs[r].tot.checksum != runs[0].tot.checksum || runs[r].steps != runs[0].steps)
+            rc = bench_fail(o, CLASH_EFAIL, "%s: validation failed: checksum %016llx in repetition %d, %016llx in the first",
+                            what, (unsigned long long)runs[r].tot.checksum, r + 1,
+                            (unsigned long long)runs[0].tot.checksum);
+    }
+    ++*done;
+    if (!rc) {
+        const int first = bench_first_rep(o->reps), n = o->reps - first;
+        out->steps = runs[0].steps;
+        out->ms = calloc((size_t)out->steps + 1, sizeof *out->ms);
+        out->pairs = calloc((size_t)out->steps + 1, sizeof *out->pairs);
+        double *v = calloc((size_t)o->reps, sizeof *v);
+        if (!out->ms || !out->pairs || !v) rc = bench_fail(o, CLASH_EFAIL, "out of memory");
+        for (int s = 0; !rc && s < out->steps; ++s) {
+            for (int r = first; r < o->reps; ++r) v[r - first] = 1e3 * runs[r].step_s[s];
+            out->ms[s] = bench_median(v, n);
+            out->pairs[s] = runs[0].step_pairs[s];
+        }
+        free(v);
+        out->tot = runs[0].tot;
+        out->checksum = runs[0].tot.checksum;
+        out->pairs_total = runs[0].tot.pairs_total;
+        out->first_collision = runs[0].tot.first_collision_step;
+        out->faces = clash_scene_faces(sc);
+    }
+    for (int r = 0; r < o->reps; ++r) bench_run_free(&runs[r]);
+    free(runs);
+    return rc;
+}
+
+char *bench_spheres_json(int faces, int crowd, int T)
+{
+    size_t cap = 4096 + 256 * (size_t)crowd;
+    char *j = malloc(cap);
+    if (!j) return NULL;
+    const double v = 0.02, xb = 3.8 + 2 * v * (T - 0.5);
+    int n = snprintf(j, cap,
+                     "{\"format\": \"clash-scene/1\", \"name\": \"spheres-%d-x%d\", \"steps\": %d,"
+                     " \"meshes\": {\"s\": {\"sphere\": {\"faces\": %d}}}, \"objects\": ["
+                     "{\"mesh\": \"s\", \"scale\": 1.9, \"velocity\": [%g, 0, 0], \"angular_velocity_deg\": [1, 2, 3]},"
+                     "{\"mesh\": \"s\", \"scale\": 1.9, \"position\": [%.6f, 0.35, 0.2], \"velocity\": [%g, 0, 0],"
+                     " \"angular_velocity_deg\": [-2, 1, 3]}",
+                     faces, crowd, 3 * T, faces, v, xb, -v);
+    const int others = crowd - 2, side = (int)ceil(sqrt(others > 0 ? others : 1));
+    for (int i = 0; i < others; ++i)
+        n += snprintf(j + n, cap - (size_t)n,
+                      ",{\"mesh\": \"s\", \"scale\": 1.9, \"position\": [%d, %d, %d], \"velocity\": [%g, 0, 0],"
+                      " \"angular_velocity_deg\": [%d, %d, 1]}",
+                      6 * (i % side) - 6, 8 + 6 * (i / side / side), 6 * ((i / side) % side) - 6, v, 1 + i % 3,
+                      2 - i % 2);
+    snprintf(j + n, cap - (size_t)n, "]}");
+    return j;
+}
+
+char *bench_revolve_json(const char *path, double scale, double d, int steps)
+{
+    const size_t cap = strlen(path) + 1024;
+    char *j = malloc(cap);
+    if (j)
+        snprintf(j, cap,
+                 "{\"format\": \"clash-scene/1\", \"name\": \"distance\", \"steps\": %d, \"mode\": \"static\","
+                 " \"meshes\": {\"m\": {\"file\": \"%s\", \"center\": true}},"
+                 " \"objects\": [{\"mesh\": \"m\", \"scale\": %.9g},"
+                 " {\"mesh\": \"m\", \"scale\": %.9g, \"position\": [%.6f, 0, 0],"
+                 "  \"angular_velocity_deg\": [0, 0, %.9g]}]}",
+                 steps, path, scale, scale, d, 360.0 / steps);
+    return j;
+}
+
+int bench_mesh_path(const char *name, char *out, size_t n)
+{
+    struct stat st;
+    const char *dir = bench_mesh_dir();
+    if (strchr(name, '/')) {
+        snprintf(out, n, "%s", name);
+        return stat(out, &st) == 0;
+    }
+    if (!dir) return 0;
+    snprintf(out, n, "%s/%s", dir, name);
+    if (stat(out, &st) == 0) return 1;
+    snprintf(out, n, "%s/%s.obj", dir, name);
+    return stat(out, &st) == 0;
+}
+
+int bench_mesh_extent(const char *path, double *extent, int64_t *faces, clash_error *err)
+{
+    char json[2048];
+    clash_scene *sc = NULL;
+    snprintf(json, sizeof json,
+             "{\"format\": \"clash-scene/1\", \"meshes\": {\"m\": {\"file\": \"%s\", \"center\": true}},"
+             " \"objects\": [{\"mesh\": \"m\"}]}",
+             path);
+    int rc = bench_scene_json(json, ".", &sc, err);
+    if (rc) return rc;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int64_t v = 0; v < sc->nv; ++v) {
+        const double p[3] = {sc->lx[v], sc->ly[v], sc->lz[v]};
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+    }
+    *extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    *faces = sc->nf;
+    clash_scene_destroy(sc);
+    return CLASH_OK;
+}
+
+/* Appends printf output to a growing buffer; *bad set on failure. */
+static void grow_printf(char **buf, size_t *len, size_t *cap, int *bad, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static void grow_printf(char **buf, size_t *len, size_t *cap, int *bad, const char *fmt, ...)
+{
+    if (*bad) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        const int n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            *bad = 1;
+            return;
+        }
+        if ((size_t)n < *cap - *len) {
+            *len += (size_t)n;
+            return;
+        }
+        char *b = realloc(*buf, 2 * *cap + (size_t)n);
+        if (!b) {
+            *bad = 1;
+            return;
+        }
+        *buf = b, *cap = 2 * *cap + (size_t)n;
+    }
+}
+
+char *bench_desc_json(const clash_scene_desc *d, int shift, int steps)
+{
+    size_t len = 0, cap = 4096;
+    int bad = d->nframes > 0;   /* deforming scenes: frames cannot be shifted */
+    char *j = malloc(cap);
+    if (!j) return NULL;
+    j[0] = 0;
+    grow_printf(&j, &len, &cap, &bad,
+                "{\"format\": \"clash-scene/1\", \"name\": \"%s\", \"steps\": %d, \"mode\": \"%s\","
+                " \"self_collision\": %s,\n \"meshes\": {",
+                d->name ? d->name : "scene", steps, d->mode == CLASH_MODE_STATIC ? "static" : "swept",
+                d->self_collision ? "true" : "false");
+    for (int m = 0; m < d->nmeshes; ++m) {
+        const clash_mesh_desc *md = &d->meshes[m];
+        grow_printf(&j, &len, &cap, &bad, "%s\"%s\": {", m ? ", " : "", md->name);
+        if (md->kind == CLASH_MESH_SPHERE) {
+            grow_printf(&j, &len, &cap, &bad, "\"sphere\": {\"faces\": %d}", md->sphere_faces);
+        } else if (md->kind == CLASH_MESH_BOX) {
+            grow_printf(&j, &len, &cap, &bad, "\"box\": {}");
+        } else {
+            char abs[PATH_MAX];
+            grow_printf(&j, &len, &cap, &bad, "\"file\": \"%s\"", realpath(md->path, abs) ? abs : md->path);
+        }
+        grow_printf(&j, &len, &cap, &bad, ", \"scale\": %.17g, \"center\": %s}", md->scale,
+                    md->center ? "true" : "false");
+    }
+    grow_printf(&j, &len, &cap, &bad, "},\n \"objects\": [");
+    for (int i = 0; i < d->nobjects; ++i) {
+        const clash_object_desc *ob = &d->objects[i];
+        double p[3], r[3];
+        for (int k = 0; k < 3; ++k)
+            p[k] = ob->position[k] + shift * ob->velocity[k], r[k] = ob->rotation_deg[k] + shift * ob->angular_velocity_deg[k];
+        grow_printf(&j, &len, &cap, &bad,
+                    "%s\n  {\"mesh\": \"%s\", \"scale\": %.17g, \"position\": [%.17g, %.17g, %.17g],"
+                    " \"rotation_deg\": [%.17g, %.17g, %.17g], \"velocity\": [%.17g, %.17g, %.17g],"
+                    " \"angular_velocity_deg\": [%.17g, %.17g, %.17g]}",
+                    i ? "," : "", d->meshes[ob->mesh].name, ob->scale, p[0], p[1], p[2], r[0], r[1], r[2],
+                    ob->velocity[0], ob->velocity[1], ob->velocity[2], ob->angular_velocity_deg[0],
+                    ob->angular_velocity_deg[1], ob->angular_velocity_deg[2]);
+    }
+    grow_printf(&j, &len, &cap, &bad, "]}\n");
+    if (bad) {
+        free(j);
+        return NULL;
+    }
+    return j;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -40,6 +40,7 @@ typedef struct bench_opts {
     const char *thread_list;/* scaling: comma-separated thread counts */
     int objects;            /* scaling: objects of the strong study (0: default) */
     int steps;              /* steps per run where a suite allows it (0: default) */
+    const char *midphases;  /* seeds: comma-separated midphase names (NULL: all) */
 } bench_opts;
 
 /* Parses the suite's arguments into o (defaults filled: quick 0, out
@@ -66,6 +67,45 @@ typedef struct bench_run {
  * cfg->stop_at_first); r is filled and must be freed with bench_run_free. */
 int bench_run_scene(clash_scene *sc, const clash_config *cfg, bench_run *r, clash_error *err);
 void bench_run_free(bench_run *r);
+
+/* Per-step medians of o->reps runs of one scene (papers, seeds): the
+ * first repetition is a warm-up when reps >= 3; a checksum or step count
+ * that changes between repetitions fails the suite.  what labels the
+ * progress bar (done of total, *done advanced by one). */
+typedef struct bench_series {
+    int steps;
+    double *ms;             /* median wall time of each step, ms */
+    uint64_t *pairs;        /* pairs of each step */
+    uint64_t checksum, pairs_total;
+    int first_collision;    /* -1: none */
+    int64_t faces;
+    clash_run_totals tot;   /* the first repetition's totals (candidates, stage times) */
+} bench_series;
+int bench_measure(const bench_opts *o, clash_scene *sc, const clash_config *cfg, bench_series *out,
+                  const char *what, int *done, int total);
+void bench_series_free(bench_series *s);
+
+/* The papers' experiment scenes, as clash-scene/1 text (malloc'd, or NULL).
+ * Two UV spheres of the given faces, diameter 3.8, moving into contact so
+ * that their bounding spheres touch in step T (003 Fig. 3.6), plus
+ * crowd - 2 bystanders on a grid above them (Fig. 3.9): papers.c. */
+char *bench_spheres_json(int faces, int crowd, int T);
+/* Zachmann's procedure (001 3.5.10): two copies of the mesh at path, scaled
+ * by scale, box centres d apart along x, the second one revolving about z
+ * once in steps steps (static mode): distance.c. */
+char *bench_revolve_json(const char *path, double scale, double d, int steps);
+/* A mesh named in the shared folder (with or without ".obj") or a path:
+ * 1 when found (out is the path), else 0. */
+int bench_mesh_path(const char *name, char *out, size_t n);
+/* Edge of the mesh's bounding cube (largest box extent) and its faces. */
+int bench_mesh_extent(const char *path, double *extent, int64_t *faces, clash_error *err);
+
+/* A rigid scene description written back as clash-scene/1 text (malloc'd,
+ * or NULL), started `shift` steps later (positions and angles advanced by
+ * shift times their rates: the pose formula is linear in the step) and
+ * run for `steps` steps.  Mesh files are written as absolute paths. */
+struct clash_scene_desc;
+char *bench_desc_json(const struct clash_scene_desc *d, int shift, int steps);
 
 /* Median of n values (the array is sorted in place); 0 when n == 0. */
 double bench_median(double *v, int n);

@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bench/bench.h"
 #include "bench/common.h"
@@ -37,43 +36,6 @@
 
 #define MAX_MESHES 16
 #define MAX_DIST 32
-
-static int mesh_path(const char *name, char *out, size_t n)
-{
-    struct stat st;
-    const char *dir = bench_mesh_dir();
-    if (strchr(name, '/')) {
-        snprintf(out, n, "%s", name);
-        return stat(out, &st) == 0;
-    }
-    if (!dir) return 0;
-    snprintf(out, n, "%s/%s", dir, name);
-    if (stat(out, &st) == 0) return 1;
-    snprintf(out, n, "%s/%s.obj", dir, name);
-    return stat(out, &st) == 0;
-}
-
-/* Edge of the mesh's bounding cube (largest box extent), from a one-object scene. */
-static int mesh_extent(const char *path, double *extent, int64_t *faces, clash_error *err)
-{
-    char json[2048];
-    clash_scene *sc = NULL;
-    snprintf(json, sizeof json,
-             "{\"format\": \"clash-scene/1\", \"meshes\": {\"m\": {\"file\": \"%s\", \"center\": true}},"
-             " \"objects\": [{\"mesh\": \"m\"}]}",
-             path);
-    int rc = bench_scene_json(json, ".", &sc, err);
-    if (rc) return rc;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int64_t v = 0; v < sc->nv; ++v) {
-        const double p[3] = {sc->lx[v], sc->ly[v], sc->lz[v]};
-        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
-    }
-    *extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    *faces = sc->nf;
-    clash_scene_destroy(sc);
-    return CLASH_OK;
-}
 
 int clash_bench_distance(int argc, char **argv);
 int clash_bench_distance(int argc, char **argv)
@@ -94,7 +56,7 @@ int clash_bench_distance(int argc, char **argv)
     char *names[MAX_MESHES], paths[MAX_MESHES][1024];
     int nm = 0;
     for (char *t = strtok(list, ","); t && nm < MAX_MESHES; t = strtok(NULL, ",")) {
-        if (!mesh_path(t, paths[nm], sizeof paths[nm]))
+        if (!bench_mesh_path(t, paths[nm], sizeof paths[nm]))
             return bench_fail(&o, CLASH_EINPUT, "--meshes: '%s' not found (shared meshes: %s)", t,
                               bench_mesh_dir() ? bench_mesh_dir() : "../shared/data/meshes missing");
         names[nm++] = t;
@@ -122,7 +84,7 @@ int clash_bench_distance(int argc, char **argv)
         clash_error err = {0};
         double extent;
         int64_t faces;
-        if ((rc = mesh_extent(paths[m], &extent, &faces, &err))) {
+        if ((rc = bench_mesh_extent(paths[m], &extent, &faces, &err))) {
             bench_fail(&o, rc, "%s", err.msg);
             break;
         }
@@ -132,18 +94,14 @@ int clash_bench_distance(int argc, char **argv)
         uint64_t sums[MAX_DIST], cks[MAX_DIST];
         int contact = -1;
         for (int k = 0; k < nd && !rc; ++k) {
-            char json[4096], what[96];
+            char what[96];
             clash_scene *sc = NULL;
-            snprintf(json, sizeof json,
-                     "{\"format\": \"clash-scene/1\", \"name\": \"distance\", \"steps\": %d, \"mode\": \"static\","
-                     " \"meshes\": {\"m\": {\"file\": \"%s\", \"center\": true}},"
-                     " \"objects\": [{\"mesh\": \"m\", \"scale\": %.9g},"
-                     " {\"mesh\": \"m\", \"scale\": %.9g, \"position\": [%.6f, 0, 0],"
-                     "  \"angular_velocity_deg\": [0, 0, %.9g]}]}",
-                     steps, paths[m], scale, scale, dist[k], 360.0 / steps);
+            char *json = bench_revolve_json(paths[m], scale, dist[k], steps);
             snprintf(what, sizeof what, "%s at d = %.1f", names[m], dist[k]);
             bench_progress(&o, what, done, total);
-            if ((rc = bench_scene_json(json, ".", &sc, &err))) {
+            rc = json ? bench_scene_json(json, ".", &sc, &err) : clash_fail(&err, CLASH_EFAIL, "out of memory");
+            free(json);
+            if (rc) {
                 bench_fail(&o, rc, "%s", err.msg);
                 break;
             }

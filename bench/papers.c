@@ -51,91 +51,7 @@
 #include "base/error.h"
 #include "store/scene.h"
 
-#define MAX_SIZES 16
-
-typedef struct series {
-    int steps;
-    double *ms;            /* median wall time of each step, ms */
-    uint64_t *pairs;       /* pairs of each step */
-    uint64_t checksum, pairs_total;
-    int first_collision;   /* -1: none */
-    int64_t faces;
-} series;
-
-static void series_free(series *s)
-{
-    free(s->ms), free(s->pairs);
-    memset(s, 0, sizeof *s);
-}
-
-/* Runs the scene o->reps times; per-step medians over the counted
- * repetitions; fails when the checksum changes between repetitions. */
-static int measure(const bench_opts *o, clash_scene *sc, const clash_config *cfg, series *out, const char *what,
-                   int *done, int total)
-{
-    clash_error err = {0};
-    bench_run *runs = calloc((size_t)o->reps, sizeof *runs);
-    int rc = 0;
-    memset(out, 0, sizeof *out);
-    if (!runs) return bench_fail(o, CLASH_EFAIL, "out of memory");
-    for (int r = 0; r < o->reps && !rc; ++r) {
-        bench_progress(o, what, *done, total);
-        if ((rc = bench_run_scene(sc, cfg, &runs[r], &err))) bench_fail(o, rc, "%s: %s", what, err.msg);
-        else if (runs[r].tot.checksum != runs[0].tot.checksum || runs[r].steps != runs[0].steps)
-            rc = bench_fail(o, CLASH_EFAIL, "%s: validation failed: checksum %016llx in repetition %d, %016llx in the first",
-                            what, (unsigned long long)runs[r].tot.checksum, r + 1,
-                            (unsigned long long)runs[0].tot.checksum);
-    }
-    ++*done;
-    if (!rc) {
-        const int first = bench_first_rep(o->reps), n = o->reps - first;
-        out->steps = runs[0].steps;
-        out->ms = calloc((size_t)out->steps + 1, sizeof *out->ms);
-        out->pairs = calloc((size_t)out->steps + 1, sizeof *out->pairs);
-        double *v = calloc((size_t)o->reps, sizeof *v);
-        if (!out->ms || !out->pairs || !v) rc = bench_fail(o, CLASH_EFAIL, "out of memory");
-        for (int s = 0; !rc && s < out->steps; ++s) {
-            for (int r = first; r < o->reps; ++r) v[r - first] = 1e3 * runs[r].step_s[s];
-            out->ms[s] = bench_median(v, n);
-            out->pairs[s] = runs[0].step_pairs[s];
-        }
-        free(v);
-        out->checksum = runs[0].tot.checksum;
-        out->pairs_total = runs[0].tot.pairs_total;
-        out->first_collision = runs[0].tot.first_collision_step;
-        out->faces = clash_scene_faces(sc);
-    }
-    for (int r = 0; r < o->reps; ++r) bench_run_free(&runs[r]);
-    free(runs);
-    return rc;
-}
-
-/* Two spheres (and crowd - 2 bystanders) whose bounding spheres touch in step T. */
-static char *sphere_scene_json(int faces, int crowd, int T)
-{
-    size_t cap = 4096 + 256 * (size_t)crowd;
-    char *j = malloc(cap);
-    if (!j) return NULL;
-    const double v = 0.02, xb = 3.8 + 2 * v * (T - 0.5);
-    int n = snprintf(j, cap,
-                     "{\"format\": \"clash-scene/1\", \"name\": \"spheres-%d-x%d\", \"steps\": %d,"
-                     " \"meshes\": {\"s\": {\"sphere\": {\"faces\": %d}}}, \"objects\": ["
-                     "{\"mesh\": \"s\", \"scale\": 1.9, \"velocity\": [%g, 0, 0], \"angular_velocity_deg\": [1, 2, 3]},"
-                     "{\"mesh\": \"s\", \"scale\": 1.9, \"position\": [%.6f, 0.35, 0.2], \"velocity\": [%g, 0, 0],"
-                     " \"angular_velocity_deg\": [-2, 1, 3]}",
-                     faces, crowd, 3 * T, faces, v, xb, -v);
-    const int others = crowd - 2, side = (int)ceil(sqrt(others > 0 ? others : 1));
-    for (int i = 0; i < others; ++i)
-        n += snprintf(j + n, cap - (size_t)n,
-                      ",{\"mesh\": \"s\", \"scale\": 1.9, \"position\": [%d, %d, %d], \"velocity\": [%g, 0, 0],"
-                      " \"angular_velocity_deg\": [%d, %d, 1]}",
-                      6 * (i % side) - 6, 8 + 6 * (i / side / side), 6 * ((i / side) % side) - 6, v, 1 + i % 3,
-                      2 - i % 2);
-    snprintf(j + n, cap - (size_t)n, "]}");
-    return j;
-}
-
-static int run_json(const bench_opts *o, const char *json, int mode, series *out, const char *what, int *done,
+static int run_json(const bench_opts *o, const char *json, int mode, bench_series *out, const char *what, int *done,
                     int total)
 {
     clash_scene *sc = NULL;
@@ -145,12 +61,12 @@ static int run_json(const bench_opts *o, const char *json, int mode, series *out
     cfg.threads = o->threads;
     cfg.stop_at_first = 1;
     if (mode >= 0) cfg.mode = mode;
-    int rc = measure(o, sc, &cfg, out, what, done, total);
+    int rc = bench_measure(o, sc, &cfg, out, what, done, total);
     clash_scene_destroy(sc);
     return rc;
 }
 
-static double mean_before(const series *s)
+static double mean_before(const bench_series *s)
 {
     double sum = 0;
     int n = 0;
@@ -250,7 +166,7 @@ int clash_bench_papers(int argc, char **argv)
     for (int i = 0; i < 2; ++i) {
         clash_scene *sc = NULL;
         clash_error err = {0};
-        series se;
+        bench_series se;
         if (clash_scene_preset(presets[i], NULL, &sc, &err)) {
             bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
             clash_outfile_abort(&fc);
@@ -258,7 +174,7 @@ int clash_bench_papers(int argc, char **argv)
         }
         clash_config cfg = clash_config_default();
         cfg.threads = o.threads;
-        rc = measure(&o, sc, &cfg, &se, presets[i], &done, total);
+        rc = bench_measure(&o, sc, &cfg, &se, presets[i], &done, total);
         clash_scene_destroy(sc);
         if (rc) {
             clash_outfile_abort(&fc);
@@ -273,7 +189,7 @@ int clash_bench_papers(int argc, char **argv)
                    " checksum: \"%016llx\", ms_mean_before_contact: %.4g, ms_max: %.4g}\n",
                 presets[i], (long long)se.faces, se.steps, se.first_collision, (unsigned long long)se.pairs_total,
                 (unsigned long long)se.checksum, mean_before(&se), maxms);
-        series_free(&se);
+        bench_series_free(&se);
     }
     if (bench_close(&o, &fc)) goto fail;
 
@@ -283,9 +199,9 @@ int clash_bench_papers(int argc, char **argv)
     fprintf(y, "  sweep:\n");
     for (int i = 0; i < nsizes; ++i) {
         char what[64];
-        series se;
+        bench_series se;
         snprintf(what, sizeof what, "sweep, 2 spheres of %d faces", sizes[i]);
-        char *json = sphere_scene_json(sizes[i], 2, T);
+        char *json = bench_spheres_json(sizes[i], 2, T);
         rc = json ? run_json(&o, json, -1, &se, what, &done, total) : CLASH_EFAIL;
         free(json);
         if (rc) {
@@ -297,7 +213,7 @@ int clash_bench_papers(int argc, char **argv)
                 mean_before(&se), (unsigned long long)(hit ? se.pairs[se.steps - 1] : 0));
         fprintf(y, "    - {faces: %d, collision_step: %d, checksum: \"%016llx\"}\n", sizes[i], se.first_collision,
                 (unsigned long long)se.checksum);
-        series_free(&se);
+        bench_series_free(&se);
     }
     if (bench_close(&o, &fc)) goto fail;
 
@@ -307,9 +223,9 @@ int clash_bench_papers(int argc, char **argv)
     fprintf(y, "  crowd:\n");
     for (int i = 0; i < 4; ++i) {
         char what[64];
-        series se;
+        bench_series se;
         snprintf(what, sizeof what, "crowd, %d spheres of 528 faces", crowds[i]);
-        char *json = sphere_scene_json(528, crowds[i], T);
+        char *json = bench_spheres_json(528, crowds[i], T);
         rc = json ? run_json(&o, json, -1, &se, what, &done, total) : CLASH_EFAIL;
         free(json);
         if (rc) {
@@ -320,7 +236,7 @@ int clash_bench_papers(int argc, char **argv)
             fprintf(c, "%d,%d,%.6g,%llu\n", crowds[i], s + 1, se.ms[s], (unsigned long long)se.pairs[s]);
         fprintf(y, "    - {objects: %d, collision_step: %d, ms_at_collision: %.4g, checksum: \"%016llx\"}\n", crowds[i],
                 se.first_collision, se.steps ? se.ms[se.steps - 1] : 0.0, (unsigned long long)se.checksum);
-        series_free(&se);
+        bench_series_free(&se);
     }
     if (bench_close(&o, &fc)) goto fail;
 
@@ -332,9 +248,9 @@ int clash_bench_papers(int argc, char **argv)
         const int faces = swept_sizes[i / 2], mode = i % 2 ? CLASH_MODE_SWEPT : CLASH_MODE_STATIC;
         const char *mname = mode == CLASH_MODE_SWEPT ? "swept" : "static";
         char what[64];
-        series se;
+        bench_series se;
         snprintf(what, sizeof what, "fig 4.2, %d faces, %s", faces, mname);
-        char *json = sphere_scene_json(faces, 2, T42);
+        char *json = bench_spheres_json(faces, 2, T42);
         rc = json ? run_json(&o, json, mode, &se, what, &done, total) : CLASH_EFAIL;
         free(json);
         if (rc) {
@@ -347,7 +263,7 @@ int clash_bench_papers(int argc, char **argv)
                    " checksum: \"%016llx\"}\n",
                 faces, mname, se.first_collision, (unsigned long long)(se.steps ? se.pairs[se.steps - 1] : 0),
                 se.steps ? se.ms[se.steps - 1] : 0.0, (unsigned long long)se.checksum);
-        series_free(&se);
+        bench_series_free(&se);
     }
     if (bench_close(&o, &fc)) goto fail;
     bench_progress(&o, "done", total, total);

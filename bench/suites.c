@@ -26,6 +26,7 @@ int clash_bench_scaling(int argc, char **argv);
 int clash_bench_fig43(int argc, char **argv);
 int clash_bench_cull(int argc, char **argv);
 int clash_bench_api(int argc, char **argv);
+int clash_bench_seeds(int argc, char **argv);
 
 const clash_bench_suite clash_bench_suites[] = {
     {"bbox", "S1 face boxes vs STREAM bandwidth, chunk vs stride, SoA vs AoS layout", clash_bench_bbox},
@@ -46,5 +47,7 @@ const clash_bench_suite clash_bench_suites[] = {
     {"scaling", "strong and weak scaling over threads x ranks on the cluttered preset", clash_bench_scaling},
     {"fig43", "the report's Fig. 4.3: collision-step time against workers, every strategy, threads and ranks",
      clash_bench_fig43},
+    {"seeds", "every midphase on the seed papers' own experiments, with each paper's claim checked",
+     clash_bench_seeds},
     {NULL, NULL, NULL},
 };
