@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "cli/suggest.h"
 #include "profile/profile.h"
 
 void clash_cli_usage(FILE *f)
@@ -18,13 +19,13 @@ void clash_cli_usage(FILE *f)
           "  clash run [SCENE.json] [options]   run a scene (no SCENE: the default preset)\n"
           "  clash profile [SCENE.json] [options]  run with per-stage cache-miss counters (hardware, or\n"
           "                         simulated by re-running itself under valgrind's callgrind)\n"
-          "  clash bench SUITE [options]        run a benchmark suite (clash bench lists them)\n"
-          "  clash info                         build options, threads, topology\n"
+          "  clash bench [SUITE [options]]      run a benchmark suite (alone: list them; SUITE --help)\n"
+          "  clash info                         build options, threads, working counter sources, topology\n"
           "  clash --help | --version\n"
           "\n"
           "run options:\n"
           "  --preset NAME          default | ktk94-table1 | ktak94-table1 | cluttered\n"
-          "  --objects N --seed S --density D   parameters of the cluttered preset\n"
+          "  --objects N --seed S --density D   parameters of the cluttered preset (only)\n"
           "  --steps N              steps to run (default: the scene's)\n"
           "  --mode static|swept    face-pair test (default: the scene's, else swept)\n"
           "  --self                 also self-collisions\n"
@@ -50,12 +51,17 @@ void clash_cli_usage(FILE *f)
           "  --counters auto|perf|papi|likwid|callgrind|none   cache-miss counter source\n"
           "                         (default: none for run, auto for profile)\n"
           "  --sim-ll SIZE,ASSOC,LINE   profile: simulated last-level cache for callgrind (--LL=)\n"
-          "  --pairs FILE.csv       write every colliding pair\n"
-          "  --report FILE.yaml     write the run report\n"
+          "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
+          "  --report FILE.yaml     write the run report ('-': standard output)\n"
           "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
+          "  --vtk-format binary|ascii   VTK arrays as raw appended binary (default) or text\n"
+          "  --vtk-steps all|colliding|every:N   which steps get a VTK file (default all)\n"
+          "  --steps-csv FILE       write each step's stage times and counts (CSV)\n"
           "  --stop-at-first        stop after the first step with a collision\n"
           "  --progress | --no-progress   progress line on stderr (default: when a terminal)\n"
-          "  --quiet                no progress and no summary on stderr\n",
+          "  --quiet                no progress, summary or warnings on stderr\n"
+          "\n"
+          "exit status: 0 success, 2 bad usage or input, 130/143 after SIGINT/SIGTERM, 1 other failure\n",
           f);
 }
 
@@ -81,7 +87,37 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
         strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
-    return clash_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'", opt, list, v);
+    char hint[96];
+    clash_suggest_hint(v, names, hint, sizeof hint);
+    return clash_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'%s", opt, list, v, hint);
+}
+
+/* Every option of run/profile/info; the first six take no value. */
+static const char *const known_options[] = {
+    "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help",
+    "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
+    "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density",
+    "--pairs", "--report", "--counters", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
+
+/* 0 when a is an option that takes a value; else "unknown option", with the
+ * nearest known one when a looks like a slip ("--thread"), and the split
+ * form for "--steps=5". */
+static int check_known(const char *a, clash_error *err)
+{
+    for (int k = 6; known_options[k]; ++k)
+        if (!strcmp(a, known_options[k])) return 0;
+    char hint[128];
+    const char *eq = strchr(a, '=');
+    if (eq) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - a < 63 ? eq - a : 63), a);
+        for (int k = 6; known_options[k]; ++k)
+            if (!strcmp(name, known_options[k]))
+                return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (write '%s %s')", a, name, eq + 1);
+    }
+    if (clash_suggest_hint(a, known_options, hint, sizeof hint)[0])
+        return clash_fail(err, CLASH_EINPUT, "unknown option '%s'%s", a, hint);
+    return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
 }
 
 int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *version, clash_error *err)
@@ -99,17 +135,26 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->cfg = clash_config_default();
     cli->progress = -1;
     cli->counters = -1;
+    cli->vtk_every = 1;
     *help = *version = 0;
+    const char *param_opt = "--objects";  /* the last of --objects/--seed/--density given */
+    const char *vtk_opt = NULL;           /* --vtk-format or --vtk-steps, which need --vtk */
     int i = 1;
     if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return *help = 1, 0;
     if (!strcmp(argv[1], "--version")) return *version = 1, 0;
     cli->command = argv[i++];
     if (strcmp(cli->command, "run") && strcmp(cli->command, "info") && strcmp(cli->command, "profile") &&
-        strcmp(cli->command, "bench"))
-        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info)", cli->command);
+        strcmp(cli->command, "bench")) {
+        static const char *const commands[] = {"run", "profile", "bench", "info", NULL};
+        char hint[64];
+        clash_suggest_hint(cli->command, commands, hint, sizeof hint);
+        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info)%s", cli->command,
+                          hint);
+    }
     for (; i < argc; ++i) {
         const char *a = argv[i];
+        int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return *help = 1, 0;
         if (a[0] != '-' || a[1] == 0) {
             if (!strcmp(cli->command, "info")) return clash_fail(err, CLASH_EINPUT, "info: unexpected argument '%s'", a);
@@ -123,10 +168,12 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if (!strcmp(a, "--quiet")) { cli->quiet = 1; continue; }
         if (!strcmp(a, "--progress")) { cli->progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { cli->progress = 0; continue; }
-        if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value (or unknown option)", a);
+        /* an unknown option is named as such wherever it stands, also last */
+        if ((rc = check_known(a, err))) return rc;
+        if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value", a);
         const char *v = argv[++i];
         long x;
-        int e, rc = 0;
+        int e;
         if (!strcmp(a, "--steps")) {
             if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->cfg.steps = (int)x;
         } else if (!strcmp(a, "--mode")) {
@@ -155,10 +202,10 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         } else if (!strcmp(a, "--octree-level")) {
             if (!(rc = parse_int(a, v, 1, 16, &x, err))) cli->cfg.octree_level = (int)x;
         } else if (!strcmp(a, "--preset")) {
-            cli->preset = v;
+            if (!(rc = parse_enum(a, v, clash_preset_names(), &e, err))) cli->preset = v;
         } else if (!strcmp(a, "--objects")) {
             if (!(rc = parse_int(a, v, 1, 100000000, &x, err))) cli->preset_params.objects = (int)x;
-            cli->have_preset_params = 1;
+            cli->have_preset_params = 1, param_opt = a;
         } else if (!strcmp(a, "--seed")) {
             char *end;
             errno = 0;
@@ -166,7 +213,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             if (!*v || *end || errno || v[0] == '-')
                 rc = clash_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
             cli->preset_params.seed = s;
-            cli->have_preset_params = 1;
+            cli->have_preset_params = 1, param_opt = a;
         } else if (!strcmp(a, "--density")) {
             char *end;
             errno = 0;
@@ -174,7 +221,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             if (!*v || *end || errno || !(d > 0 && d <= 0.3))
                 rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
             cli->preset_params.density = d;
-            cli->have_preset_params = 1;
+            cli->have_preset_params = 1, param_opt = a;
         } else if (!strcmp(a, "--pairs")) {
             cli->pairs_path = v;
         } else if (!strcmp(a, "--report")) {
@@ -192,8 +239,28 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             cli->sim_ll = v;
         } else if (!strcmp(a, "--vtk")) {
             cli->vtk_dir = v;
+        } else if (!strcmp(a, "--vtk-format")) {
+            static const char *const formats[] = {"binary", "ascii", NULL}; /* as CLASH_VTK_BINARY, _ASCII */
+            if (!(rc = parse_enum(a, v, formats, &e, err))) cli->vtk_format = e;
+            vtk_opt = a;
+        } else if (!strcmp(a, "--vtk-steps")) {
+            if (!strcmp(v, "all")) cli->vtk_every = 1;
+            else if (!strcmp(v, "colliding")) cli->vtk_every = 0;
+            else if (!strncmp(v, "every:", 6)) {
+                char opt[32];
+                snprintf(opt, sizeof opt, "%s every:N", a);
+                if (!(rc = parse_int(opt, v + 6, 1, INT_MAX, &x, err))) cli->vtk_every = (int)x;
+            } else {
+                static const char *const kinds[] = {"all", "colliding", "every:", NULL};
+                char hint[64];
+                rc = clash_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
+                                clash_suggest_hint(v, kinds, hint, sizeof hint));
+            }
+            vtk_opt = a;
+        } else if (!strcmp(a, "--steps-csv")) {
+            cli->steps_csv = v;
         } else {
-            return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
+            return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);  /* not reached */
         }
         if (rc) return rc;
     }
@@ -201,9 +268,15 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->counters < 0) cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
+    if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
     if (cli->scene && cli->preset)
         return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
         return clash_fail(err, CLASH_EINPUT, "--objects/--seed/--density apply to presets, not to scene files");
+    if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
+        return clash_fail(err, CLASH_EINPUT,
+                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed and "
+                          "--density (add --preset cluttered)",
+                          param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }

@@ -20,6 +20,9 @@ typedef struct clash_cli {
     int have_preset_params;
     clash_config cfg;
     const char *pairs_path, *report_path, *vtk_dir;
+    const char *steps_csv;     /* --steps-csv FILE: per-step stage times and counts */
+    int vtk_format;            /* --vtk-format: CLASH_VTK_BINARY (default) or CLASH_VTK_ASCII (vtk.h) */
+    int vtk_every;             /* --vtk-steps: 1 all (default), N every N-th step, 0 the colliding ones */
     int quiet;
     int progress;              /* -1 auto (terminal), 0 off, 1 on */
     int counters;              /* --counters: enum clash_counter_source (profile.h); run: none, profile: auto */

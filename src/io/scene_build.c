@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -67,6 +68,19 @@ static int load_mesh(const clash_mesh_desc *md, clash_mesh *m, clash_error *err)
     return CLASH_OK;
 }
 
+/* Puts "SCENE.json: KEY.PATH: " before the message in err (a mesh or frame
+ * file that failed to load names the key that named it); returns rc. */
+static int at_key(int rc, clash_error *err, const char *source, const char *key)
+{
+    if (!err) return rc;
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    msg[sizeof msg - 1] = 0;
+    if (source) clash_fail(err, rc, "%s: %s: %s", source, key, msg);
+    else clash_fail(err, rc, "%s: %s", key, msg);
+    return rc;
+}
+
 /* Rigid scenes: each mesh used by an object enters the store once
  * (clash_store_add_mesh), each object is an instance of it in the state 0 of
  * its law (clash_store_add_object, the API's own path) and keeps the law. */
@@ -89,7 +103,14 @@ static int build_rigid(const clash_scene_desc *d, clash_scene *sc, clash_error *
         id[mi] = 1;
     }
     for (int mi = 0; mi < d->nmeshes; ++mi)
-        if (id[mi] && (rc = load_mesh(&d->meshes[mi], &meshes[mi], err))) goto done;
+        if (id[mi] && (rc = load_mesh(&d->meshes[mi], &meshes[mi], err))) {
+            if (d->meshes[mi].kind == CLASH_MESH_FILE) {
+                char key[300];
+                snprintf(key, sizeof key, "meshes.%.256s.file", d->meshes[mi].name ? d->meshes[mi].name : "?");
+                at_key(rc, err, d->source, key);
+            }
+            goto done;
+        }
     int64_t nv = 0, nf = 0;
     for (int o = 0; o < d->nobjects; ++o) {
         nv += meshes[d->objects[o].mesh].nverts;
@@ -165,7 +186,7 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     int64_t *forder = NULL;
     double *gxyz = NULL;
     int32_t *gtri = NULL;
-    if ((rc = clash_mesh_load(d->frame_files[0], &first, err))) return rc;
+    if ((rc = clash_mesh_load(d->frame_files[0], &first, err))) return at_key(rc, err, d->source, "frames.files[0]");
     const int64_t nv_in = first.nverts, nf = first.nfaces;
     if (nv_in > INT32_MAX || nf > UINT32_MAX) {
         rc = clash_fail(err, CLASH_EINPUT, "%s: mesh too large", d->frame_files[0]);
@@ -273,18 +294,26 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     for (int k = 0; k < d->nframes; ++k) {
         const clash_mesh *fm = &first;
         if (k > 0) {
-            if ((rc = clash_mesh_load(d->frame_files[k], &m, err))) goto done;
+            char key[48];
+            snprintf(key, sizeof key, "frames.files[%d]", k);
+            if ((rc = clash_mesh_load(d->frame_files[k], &m, err))) {
+                at_key(rc, err, d->source, key);
+                goto done;
+            }
             if (m.nverts != nv_in || m.nfaces != nf) {
                 rc = clash_fail(err, CLASH_EINPUT,
                                 "%s: frame %d has %lld vertices and %lld faces, but frame 0 (%s) has %lld and %lld",
                                 d->frame_files[k], k, (long long)m.nverts, (long long)m.nfaces, d->frame_files[0],
                                 (long long)nv_in, (long long)nf);
+                at_key(rc, err, d->source, key);
                 goto done;
             }
             for (int64_t i = 0; i < 3 * nf; ++i)
                 if (m.tri[i] != first.tri[i]) {
-                    rc = clash_fail(err, CLASH_EINPUT, "%s: face %lld differs from frame 0 (%s): frames must share faces",
-                                    d->frame_files[k], (long long)(i / 3) + 1, d->frame_files[0]);
+                    rc = clash_fail(err, CLASH_EINPUT,
+                                    "%s: face %lld (0-based) differs from frame 0 (%s): frames must share faces",
+                                    d->frame_files[k], (long long)(i / 3), d->frame_files[0]);
+                    at_key(rc, err, d->source, key);
                     goto done;
                 }
             fm = &m;
@@ -299,8 +328,11 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
             for (int c = 0; c < 3; ++c) {
                 double x = fm->xyz[3 * v + c];
                 if (fabs(x) > 3.0e38) {
-                    rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld: coordinate out of float range",
-                                    d->frame_files[k], (long long)v + 1);
+                    char key[48];
+                    snprintf(key, sizeof key, "frames.files[%d]", k);
+                    rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld (1-based, as in OBJ files): coordinate out "
+                                    "of float range", d->frame_files[k], (long long)v + 1);
+                    at_key(rc, err, d->source, key);
                     goto done;
                 }
                 fr[(size_t)c * (size_t)nv + (size_t)vmap[v]] = (float)x;
@@ -341,6 +373,7 @@ int clash_scene_load(const char *json_path, clash_scene **out, clash_error *err)
     *out = NULL;
     int rc = clash_scene_desc_parse_file(json_path, &d, err);
     if (rc) return rc;
+    d.source = json_path;
     rc = clash_scene_build(&d, out, err);
     clash_scene_desc_free(&d);
     return rc;

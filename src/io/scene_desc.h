@@ -43,6 +43,7 @@ typedef struct clash_scene_desc {
     int nframes;
     char **frame_files;  /* resolved paths */
     int frames_objects;  /* clash_frames_objects */
+    const char *source;  /* the scene file, for messages (not owned; NULL: a preset or a string) */
 } clash_scene_desc;
 
 /* Parses a clash-scene/1 JSON file.  Errors (exit 2) name the file and the
