@@ -8,7 +8,8 @@
  *   face       Int32   the face's number inside its object (as in the pairs CSV)
  *   colliding  UInt8   1 when the face is in a colliding pair of this step
  * and an index DIR/clash.pvd (a "Collection" of DataSets, timestep = step)
- * that ParaView opens as one animated series.  The files are ASCII.
+ * that ParaView opens as one animated series.  The arrays are binary
+ * (appended raw data, the default) or ASCII text (clash_vtk_set_format).
  *
  * Atomic: every file is first written under a temporary name inside a
  * temporary folder beside DIR ("DIR.tmp.PID"); clash_vtk_commit writes the
@@ -25,8 +26,12 @@
 
 typedef struct clash_vtk clash_vtk;
 
-/* Checks DIR and creates the temporary folder.  NULL on error (err set). */
+enum { CLASH_VTK_BINARY = 0, CLASH_VTK_ASCII = 1 };
+
+/* Checks DIR and creates the temporary folder.  NULL on error (err set).
+ * The step files are binary unless clash_vtk_set_format says ASCII. */
 clash_vtk *clash_vtk_open(const char *dir, clash_scene *sc, clash_error *err);
+void clash_vtk_set_format(clash_vtk *v, int format);
 /* Writes the file of step s: the scene's state s and the step's pairs. */
 int clash_vtk_step(clash_vtk *v, int s, const clash_pairs *pairs, clash_error *err);
 /* Writes the .pvd index and moves the series into DIR; frees v. */
