@@ -6,7 +6,8 @@
 #   test_faults.sh CLASH_BIN MESH_DATA_DIR
 #
 # Checked, each against the contract (CONTRACT.md, README "Exit status"):
-#   - SIGINT in the middle of a long run: exit status 1, the message
+#   - SIGINT or SIGTERM in the middle of a long run: exit status 130 or 143
+#     (128 + the signal, as shells and batch systems expect), the message
 #     "interrupted after step N of M; no output written", and no file left in the
 #     output folder (neither the pairs/report files nor their temporaries);
 #   - a missing scene file, a scene naming a missing mesh file, a scene that
@@ -26,29 +27,57 @@ check() { # check COND_STATUS MESSAGE
 }
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 
-# ---- SIGINT mid-run ---------------------------------------------------------
-mkdir -p "$W/int"
-"$BIN" run --preset ktk94-table1 --steps 100000000 --quiet --pairs "$W/int/pairs.csv" \
-  --report "$W/int/report.yaml" 2>"$W/int.err" &
-pid=$!
-# wait (at most 10 s) until the run is inside its step loop: the temporary
-# pairs file exists once the outputs are open, the loop starts right after
-for _ in $(seq 100); do
-  ls "$W/int/" 2>/dev/null | grep -q 'pairs.csv.tmp' && break
-  sleep 0.1
-done
-sleep 0.5
-kill -INT "$pid"
-# wait at most 10 s for it to stop
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$pid" 2>/dev/null; then
-  kill -9 "$pid"; check 1 "SIGINT: still running 10 s after the signal"
+# ---- SIGINT / SIGTERM mid-run --------------------------------------------------
+# interrupt_case SIG WANT_STATUS: the same clean stop for both signals, and the
+# status shells and batch systems expect (128 + the signal: 130, 143)
+interrupt_case() {
+  local sig=$1 want=$2 d="$W/$1"
+  mkdir -p "$d"
+  "$BIN" run --preset ktk94-table1 --steps 100000000 --progress --pairs "$d/pairs.csv" \
+    --report "$d/report.yaml" 2>"$d.err" &
+  local pid=$!
+  # wait (at most 10 s) until the run is inside its step loop: its progress
+  # line shows a step
+  for _ in $(seq 100); do
+    grep -q 'step [0-9]' "$d.err" 2>/dev/null && break
+    sleep 0.1
+  done
+  kill "-$sig" "$pid"
+  # wait at most 10 s for it to stop
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"; check 1 "$sig: still running 10 s after the signal"
+  fi
+  wait "$pid"; local st=$?
+  check $((st == want ? 0 : 1)) "$sig: exit status $st, want $want"
+  grep -Eq '^clash: error: interrupted after step [0-9]+ of 100000000; no output written$' "$d.err"
+  check $? "$sig: message names the step: $(cat "$d.err")"
+  empty_dir "$d"; check $? "$sig: files left behind: $(ls "$d")"
+}
+interrupt_case INT 130
+interrupt_case TERM 143
+
+# `clash profile` re-running itself under valgrind: a SIGTERM to the parent
+# (what a batch system sends) reaches the child, which stops cleanly; the
+# parent passes 143 on and removes its temporary folder.
+if "$BIN" info | grep -Eq '^ +callgrind +works'; then
+  mkdir -p "$W/prof" "$W/proftmp"
+  TMPDIR="$W/proftmp" "$BIN" profile --counters callgrind --preset ktk94-table1 --steps 100000000 --progress \
+    --report "$W/prof/report.yaml" >/dev/null 2>"$W/prof.err" &
+  pid=$!
+  for _ in $(seq 300); do grep -q 'step [0-9]' "$W/prof.err" 2>/dev/null && break; sleep 0.1; done
+  kill -TERM "$pid"
+  for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"; check 1 "profile TERM: still running 20 s after the signal"
+  fi
+  wait "$pid"; st=$?
+  check $((st == 143 ? 0 : 1)) "profile TERM: exit status $st, want 143 ($(cat "$W/prof.err"))"
+  grep -Eq '^clash: error: interrupted after step [0-9]+ of 100000000; no output written$' "$W/prof.err"
+  check $? "profile TERM: the child's message: $(cat "$W/prof.err")"
+  empty_dir "$W/prof"; check $? "profile TERM: files left behind: $(ls "$W/prof")"
+  empty_dir "$W/proftmp"; check $? "profile TERM: temporary folder left: $(ls "$W/proftmp")"
 fi
-wait "$pid"; st=$?
-check $((st == 1 ? 0 : 1)) "SIGINT: exit status $st, want 1"
-grep -Eq '^clash: error: interrupted after step [0-9]+ of 100000000; no output written$' "$W/int.err"
-check $? "SIGINT: message names the step: $(cat "$W/int.err")"
-empty_dir "$W/int"; check $? "SIGINT: files left behind: $(ls "$W/int")"
 
 # ---- bad inputs: exit 2, one clear message naming the file, no output -------
 # expect_input_error NAME PATTERN ARGS...
@@ -70,7 +99,9 @@ expect_input_error missing_scene "$W/nope.json" "$W/nope.json"
 cat >"$W/missing_mesh.json" <<'EOF'
 {"format": "clash-scene/1", "meshes": {"m": {"file": "no/such/mesh.obj"}}, "objects": [{"mesh": "m"}]}
 EOF
-expect_input_error missing_mesh "no/such/mesh.obj" "$W/missing_mesh.json"
+# the scene file and the key that named the mesh, then the mesh file (issue 20)
+expect_input_error missing_mesh "missing_mesh.json: meshes\.m\.file: .*no/such/mesh\.obj: cannot open" \
+  "$W/missing_mesh.json"
 
 printf '{"format": "clash-scene/1", "meshes": {' >"$W/truncated.json"
 expect_input_error not_json "truncated.json" "$W/truncated.json"
@@ -84,7 +115,7 @@ cp "$MESH/bad/obj_nan.obj" "$W/corrupt.obj"
 cat >"$W/corrupt_mesh.json" <<'EOF'
 {"format": "clash-scene/1", "meshes": {"m": {"file": "corrupt.obj"}}, "objects": [{"mesh": "m"}]}
 EOF
-expect_input_error corrupt_mesh "corrupt.obj" "$W/corrupt_mesh.json"
+expect_input_error corrupt_mesh "corrupt_mesh.json: meshes\.m\.file: .*corrupt\.obj" "$W/corrupt_mesh.json"
 
 rm -rf "$W/out"; mkdir -p "$W/out"
 timeout -k 5 30 "$BIN" run --preset ktk94-table1 --steps 2 --quiet --pairs "$W/out/missing-dir/pairs.csv" \

@@ -21,6 +21,8 @@
 #include "bench/bench.h"
 #include "cli/options.h"
 #include "base/error.h"
+#include "cli/suggest.h"
+#include "cli/summary.h"
 #include "out/report.h"
 #include "sched/bind.h"
 #include "core/run.h"
@@ -31,11 +33,12 @@
 #include "cli/profile_cmd.h"
 #include "profile/profile.h"
 
+/* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
+ * the step loop stops cleanly and the command exits with 128 + signal. */
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
 
 /* Prints the error on the rank that met it ("rank R: " when there are several). */
@@ -68,6 +71,29 @@ static int cmd_info(void)
            b->openmp ? "yes" : "no", b->mpi ? "yes" : "no", b->hwloc ? "yes" : "no", b->likwid ? "yes" : "no",
            b->papi ? "yes" : "no", b->valgrind ? "yes" : "no");
     printf("threads:  %d by default (cores of this process's binding)\n", clash_sched_threads(0));
+    /* Whether each counter source works here, tried, not only built: perf
+     * opens its events, PAPI initialises and adds its events, likwid needs
+     * likwid-perfctr around the run, callgrind needs valgrind. */
+    for (int src = CLASH_CTR_PERF; src <= CLASH_CTR_CALLGRIND; ++src) {
+        char why[1100] = "";
+        int works = 0;
+        if (src == CLASH_CTR_CALLGRIND) {
+            char vg[1024];
+            works = clash_profile_callgrind_usable(vg, sizeof vg) == 0;
+            snprintf(why, sizeof why, works ? "%s; clash profile re-runs itself under it (simulated)" : "%s", vg);
+        } else {
+            clash_counters probe;
+            clash_counters_open(src, &probe);
+            works = probe.source != CLASH_CTR_NONE;
+            const char *r = works ? probe.model : probe.reason;
+            const size_t k = strlen(clash_counter_source_names[src]);  /* reasons start "perf: " */
+            if (!works && !strncmp(r, clash_counter_source_names[src], k) && r[k] == ':') r += k + 2;
+            snprintf(why, sizeof why, "%s", r);
+            clash_counters_close(&probe);
+        }
+        printf("%s %-9s %s: %s\n", src == CLASH_CTR_PERF ? "counters:" : "         ", clash_counter_source_names[src],
+               works ? "works" : "not usable", why);
+    }
     printf("machine:  %s (from %s)\n", desc, t.source);
     printf("presets: ");
     for (const char *const *p = clash_preset_names(); *p; ++p) printf(" %s", *p);
@@ -81,6 +107,34 @@ static void progress_line(int s, int steps, size_t pairs_total, double elapsed)
     fprintf(stderr, "\r[%.*s%*s] step %d/%d, %zu pairs, %.1f s", done, "==============================",
             width - done, "", s, steps, pairs_total, elapsed);
     fflush(stderr);
+}
+
+/* --steps-csv: one row per step for users' own plots (README "Outputs"). */
+static void steps_csv_header(FILE *f)
+{
+    fputs("step", f);
+    for (int k = 0; k < CLASH_NSTAGES; ++k) fprintf(f, ",%s_s", clash_stage_name(k));
+    fputs(",step_s,object_pairs,faces_kept,candidates,tests,hits,pairs\n", f);
+}
+
+/* Under MPI every rank calls this (a collective): stage and step times are
+ * the slowest rank's, the shared S4/S5 work is summed; rank 0 writes (f). */
+static int steps_csv_row(const clash_ranks *W, FILE *f, int step, const clash_step_stats *st, double step_s,
+                         size_t pairs)
+{
+    double t[CLASH_NSTAGES + 1];
+    for (int k = 0; k < CLASH_NSTAGES; ++k) t[k] = st->seconds[k];
+    t[CLASH_NSTAGES] = step_s;
+    int64_t shared[2] = {st->candidates, st->tests};
+    if (W->size > 1) {
+        clash_ranks_max_f64(W, t, CLASH_NSTAGES + 1);
+        clash_ranks_sum_i64(W, shared, 2);
+    }
+    if (!f) return 0;
+    fprintf(f, "%d", step);
+    for (int k = 0; k <= CLASH_NSTAGES; ++k) fprintf(f, ",%.9g", t[k]);
+    return fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%zu\n", (long long)st->object_pairs, (long long)st->faces_kept,
+                   (long long)shared[0], (long long)shared[1], (long long)st->hits, pairs) < 0 ? -1 : 0;
 }
 
 static int cmd_run(const clash_cli *cli)
@@ -111,23 +165,39 @@ static int cmd_run(const clash_cli *cli)
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
     const int root = W->rank == 0, ranks = W->size;
-    clash_outfile pairs_out = {0};
+    clash_outfile pairs_out = {0}, steps_out = {0};
     clash_vtk *vtk = NULL;
     if (cli->pairs_path && root) {
         if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
         clash_pairs_csv_header(pairs_out.f);
     }
+    if (cli->steps_csv && root) {
+        if ((rc = clash_outfile_open(&steps_out, cli->steps_csv, &err))) goto setup_done;
+        steps_csv_header(steps_out.f);
+    }
     if (cli->vtk_dir && root && !(vtk = clash_vtk_open(cli->vtk_dir, sc, &err))) {
         rc = err.code;
         goto setup_done;
     }
+    if (vtk) clash_vtk_set_format(vtk, cli->vtk_format);
 setup_done:
     if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
         return rc ? die(&err) : code;
+    }
+    /* More threads than the cores this process may run on (its affinity, set
+     * by taskset, a batch system or mpirun's binding): they take turns. */
+    const int cores = clash_sched_cores();
+    int oversubscribed = cfg.threads > cores;
+    if (ranks > 1) oversubscribed = clash_ranks_any(W, oversubscribed);
+    if (oversubscribed && root && !cli->quiet) {
+        char cb[64];
+        fprintf(stderr, "clash: warning: --threads %d exceeds the %s of %s binding; threads will share cores\n",
+                cfg.threads, clash_plural(cb, sizeof cb, cores, "core"), ranks > 1 ? "a rank's" : "this process's");
     }
     const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
     signal(SIGINT, on_sigint);
@@ -137,22 +207,33 @@ setup_done:
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
     clash_run_set_counters(run, &ctr);
+    const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv : 0; /* writing timed */
     const double t0 = now();
-    int s, in_steps = 1;
+    int s, in_steps = 1, stop_sig = 0; /* stop_sig: the signal that ended the steps, 0: none */
     for (s = 1; s <= cfg.steps; ++s) {
-        if (ranks > 1 ? clash_ranks_any(W, interrupted) : interrupted) {
-            interrupted = 1;
+        const int sig = ranks > 1 ? clash_ranks_max_int(W, interrupted) : interrupted;
+        if (sig) { /* every rank stops after the same step, with the same status */
+            stop_sig = sig;
             break;
         }
         clash_pairs pairs;
         clash_step_stats st;
+        const double ts = now();
         if ((rc = clash_step(run, s, &pairs, &st, &err))) goto fail;
+        const double te = now();
+        tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
         clash_totals_add(&tot, s, &pairs, &st);
         if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &pairs)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
             goto fail;
         }
-        if (vtk && (rc = clash_vtk_step(vtk, s, &pairs, &err))) goto fail;
+        const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs.count > 0; /* --vtk-steps */
+        if (vtk && vtk_this && (rc = clash_vtk_step(vtk, s, &pairs, &err))) goto fail;
+        if (cli->steps_csv && steps_csv_row(W, steps_out.f, s, &st, te - ts, pairs.count)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->steps_csv);
+            goto fail;
+        }
+        if (outputs) tot.output_s += now() - te;
         if (progress) progress_line(s, cfg.steps, (size_t)tot.pairs_total, now() - t0);
         if (cfg.stop_at_first && clash_ranks_any(W, pairs.count > 0)) break;
     }
@@ -163,6 +244,7 @@ setup_done:
         clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
         clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
         clash_ranks_max_f64(W, &tot.wall_s, 1);
+        clash_ranks_max_f64(W, &tot.steps_s, 1);
         int64_t shared[2] = {tot.candidates, tot.tests};
         clash_ranks_sum_i64(W, shared, 2);
         tot.candidates = shared[0], tot.tests = shared[1];
@@ -170,21 +252,24 @@ setup_done:
     clash_counters_finish(&ctr);
     clash_run_set_counters(run, NULL);
     if (progress) fputc('\n', stderr);
-    if (interrupted) {
+    if (stop_sig) {
         rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
         if (!root) {
             clash_run_destroy(run);
             clash_scene_destroy(sc);
-            return rc;
+            return 128 + stop_sig;
         }
         goto fail;
     }
+    const double tc = now();
     if ((rc = clash_outfile_commit(&pairs_out, &err))) goto fail;
+    if ((rc = clash_outfile_commit(&steps_out, &err))) goto fail;
     if (vtk) {
         rc = clash_vtk_commit(vtk, &err);
         vtk = NULL;
         if (rc) goto fail;
     }
+    tot.output_s += now() - tc;  /* the report's own writing comes after it and is not counted */
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
@@ -197,13 +282,11 @@ setup_done:
         if ((rc = clash_outfile_commit(&rep, &err))) goto fail;
     }
     if (!cli->quiet && root) {
-        fprintf(stderr, "%s: %d objects, %lld faces, %d steps (%s%s), %llu colliding pairs",
-                clash_scene_name(sc), clash_scene_objects(sc), (long long)clash_scene_faces(sc), tot.steps_run,
-                cfg.mode == CLASH_MODE_SWEPT ? "swept" : "static", cfg.self_collision ? ", self" : "",
-                (unsigned long long)tot.pairs_total);
-        if (tot.first_collision_step >= 0) fprintf(stderr, ", first at step %d", tot.first_collision_step);
-        fprintf(stderr, "; %.3g ms per step on %d thread%s\n", 1e3 * tot.wall_s / (tot.steps_run ? tot.steps_run : 1),
-                threads, threads == 1 ? "" : "s");
+        const clash_summary sum = {clash_scene_name(sc), clash_scene_objects(sc), (long long)clash_scene_faces(sc),
+                                   tot.steps_run, cfg.mode == CLASH_MODE_SWEPT, cfg.self_collision,
+                                   (unsigned long long)tot.pairs_total, tot.first_collision_step, tot.steps_s,
+                                   tot.output_s, outputs, threads, ranks};
+        clash_summary_print(stderr, &sum);
     }
     if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
     clash_run_destroy(run);
@@ -213,30 +296,52 @@ fail:
     if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
         die(&err);
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_ranks_abort(W, rc);
     }
     clash_counters_close(&ctr);
     clash_outfile_abort(&pairs_out);
+    clash_outfile_abort(&steps_out);
     clash_vtk_abort(vtk);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
-    return die(&err);
+    rc = die(&err);
+    return stop_sig ? 128 + stop_sig : rc; /* 130 after SIGINT, 143 after SIGTERM, as shells expect */
 }
 
-/* clash bench SUITE [options]: the suite parses its own options. */
+/* `clash bench` alone (or --help): the suites, one line each. */
+static void bench_list(FILE *f)
+{
+    fprintf(f, "usage: clash bench SUITE [options]   (clash bench SUITE --help: its options)\nsuites:\n");
+    for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s) fprintf(f, "  %-11s %s\n", s->name, s->summary);
+}
+
+/* clash bench SUITE [options]: the suite parses its own options; --help
+ * anywhere after the suite's name prints the suite's usage line. */
 static int cmd_bench(int argc, char **argv)
 {
     clash_error err;
-    if (argc < 3 || argv[2][0] == '-') {
-        fprintf(stderr, "clash: error: bench: name a suite:");
-        for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s) fprintf(stderr, " %s", s->name);
-        fprintf(stderr, "%s\n", clash_bench_suites[0].name ? "" : " (none built yet)");
-        return CLASH_EINPUT;
+    if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+        bench_list(stdout);
+        return 0;
     }
-    for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s)
-        if (!strcmp(s->name, argv[2])) return s->run(argc - 3, argv + 3);
-    clash_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'", argv[2]);
+    const char *names[64];
+    int n = 0;
+    for (const clash_bench_suite *s = clash_bench_suites; s->name; ++s) {
+        if (n < 63) names[n++] = s->name;
+        if (strcmp(s->name, argv[2])) continue;
+        for (int i = 3; i < argc; ++i)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                printf("usage: clash bench %s %s\n%s.\n", s->name, s->usage, s->summary);
+                return 0;
+            }
+        return s->run(argc - 3, argv + 3);
+    }
+    names[n] = NULL;
+    char hint[96];
+    clash_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'%s (clash bench lists them)", argv[2],
+               clash_suggest_hint(argv[2], names, hint, sizeof hint));
     return die(&err);
 }
 

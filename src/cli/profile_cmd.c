@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +33,11 @@
 #include <unistd.h>
 
 #include "cli/profile_cmd.h"
+#include "clash/clash.h"
 #include "profile/profile.h"
 
 /* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
-static int find_valgrind(char *out, size_t n)
+int clash_profile_find_valgrind(char *out, size_t n)
 {
     const char *over = getenv("CLASH_VALGRIND");
     if (over) {
@@ -51,6 +53,24 @@ static int find_valgrind(char *out, size_t n)
         path += len + (path[len] == ':');
     }
     return -1;
+}
+
+int clash_profile_callgrind_usable(char *out, size_t n)
+{
+    if (!clash_build()->valgrind) {
+        snprintf(out, n, "not built in (valgrind/callgrind.h was not found at configure time)");
+        return -1;
+    }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
+    return -1;
+#endif
+    if (clash_profile_find_valgrind(out, n)) {
+        snprintf(out, n, "valgrind is not installed (%s)",
+                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
+        return -1;
+    }
+    return 0;
 }
 
 static void remove_dir(const char *dir)
@@ -69,6 +89,10 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* The signal the parent received while waiting for the valgrind child. */
+static volatile sig_atomic_t parent_signal;
+static void on_parent_signal(int sig) { parent_signal = sig; }
+
 int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *status)
 {
     if (cli->counters != CLASH_CTR_AUTO && cli->counters != CLASH_CTR_CALLGRIND) return 0;
@@ -86,10 +110,9 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
         }
     }
     char vg[PATH_MAX];
-    if (find_valgrind(vg, sizeof vg)) {
+    if (clash_profile_callgrind_usable(vg, sizeof vg)) {
         const size_t k = strlen(note);
-        snprintf(note + k, sizeof note - k, "%scallgrind: valgrind is not installed (%s)", k ? "; " : "",
-                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
+        snprintf(note + k, sizeof note - k, "%scallgrind: %.200s", k ? "; " : "", vg);
         setenv("CLASH_COUNTERS_NOTE", note, 1);
         return 0;
     }
@@ -111,9 +134,12 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
         *status = 1;
         return 1;
     }
-    char out_opt[PATH_MAX + 64], out_base[PATH_MAX + 16], ll_opt[128];
+    char out_opt[PATH_MAX + 64], out_base[PATH_MAX + 16], ll_opt[128], log_opt[PATH_MAX + 32],
+        log_path[PATH_MAX + 16];
     snprintf(out_base, sizeof out_base, "%s/cg.out", dir);
     snprintf(out_opt, sizeof out_opt, "--callgrind-out-file=%s", out_base);
+    snprintf(log_path, sizeof log_path, "%s/valgrind.log", dir);
+    snprintf(log_opt, sizeof log_opt, "--log-file=%s", log_path);
     char **av = calloc((size_t)argc + 16, sizeof *av);
     if (!av) {
         remove_dir(dir);
@@ -126,6 +152,7 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     av[k++] = "--cache-sim=yes";
     av[k++] = "-q";
     av[k++] = out_opt;
+    av[k++] = log_opt; /* valgrind's own "--PID-- warning" lines: not in the command's output */
     if (cli->sim_ll) {
         snprintf(ll_opt, sizeof ll_opt, "--LL=%s", cli->sim_ll);
         av[k++] = ll_opt;
@@ -145,12 +172,28 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
         setenv("CLASH_CALLGRIND_OUT", out_base, 1);
         if (note[0]) setenv("CLASH_COUNTERS_NOTE", note, 1);
         setenv("OMP_WAIT_POLICY", "passive", 0); /* spinning threads crawl under valgrind */
+        /* hwloc's x86 backend cannot read CPUID under valgrind and says so
+         * on stderr (three lines); the Linux backend finds the topology. */
+        setenv("HWLOC_COMPONENTS", "-x86", 0);
         execv(vg, av);
         fprintf(stderr, "clash: error: profile: cannot run %s: %s\n", vg, strerror(errno));
         _exit(1);
     }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+    /* SIGINT/SIGTERM sent to this process (a batch system's SIGTERM goes to
+     * the parent only) are passed to the child, which stops cleanly and
+     * exits 128 + signal; that status is passed on below. */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_parent_signal; /* no SA_RESTART: waitpid returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int st = 0, w = -1;
+    while (pid > 0 && (w = (int)waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        if (parent_signal) kill(pid, parent_signal), parent_signal = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (pid < 0 || w < 0) {
         fprintf(stderr, "clash: error: profile: cannot start valgrind: %s\n", strerror(errno));
         *status = 1;
     } else if (WIFEXITED(st)) {
@@ -158,6 +201,14 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     } else {
         fprintf(stderr, "clash: error: profile: valgrind ended by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
         *status = 1;
+    }
+    /* A child that failed otherwise than by its own clean stop or a clear
+     * input error: valgrind's log may say why. */
+    if (*status != 0 && *status != CLASH_EINPUT && *status != 128 + SIGINT && *status != 128 + SIGTERM) {
+        FILE *lf = fopen(log_path, "r");
+        char line[1024];
+        while (lf && fgets(line, sizeof line, lf)) fprintf(stderr, "clash: profile: valgrind: %s", line);
+        if (lf) fclose(lf);
     }
     free(av);
     remove_dir(dir);

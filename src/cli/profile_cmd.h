@@ -6,10 +6,21 @@
 #ifndef CLASH_CLI_PROFILE_CMD_H
 #define CLASH_CLI_PROFILE_CMD_H
 
+#include <stddef.h>
+
 #include "cli/options.h"
 
 /* Returns 1 when it ran the profile in a valgrind child (*status: its exit
  * status), 0 when the caller should run it in-process. */
 int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *status);
+
+/* Path of the valgrind the re-run would use (PATH, or CLASH_VALGRIND):
+ * 0 and out filled when there is one, -1 when not. */
+int clash_profile_find_valgrind(char *out, size_t n);
+
+/* Whether the callgrind re-run can work here: 0 with the valgrind path in
+ * out, or -1 with the reason in out (not built in, valgrind missing, a
+ * sanitizer build, which valgrind cannot run). */
+int clash_profile_callgrind_usable(char *out, size_t n);
 
 #endif

@@ -58,6 +58,12 @@ void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const
 int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err)
 {
     memset(o, 0, sizeof *o);
+    if (!strcmp(path, "-")) { /* standard output: written as it comes, never closed */
+        if (!(o->path = malloc(2))) return clash_fail(err, CLASH_EFAIL, "out of memory");
+        strcpy(o->path, "-");
+        o->f = stdout;
+        return CLASH_OK;
+    }
     size_t n = strlen(path) + 32;
     o->path = malloc(strlen(path) + 1);
     o->tmp = malloc(n);
@@ -80,10 +86,16 @@ int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err)
 int clash_outfile_commit(clash_outfile *o, clash_error *err)
 {
     if (!o->f) return CLASH_OK;
+    int rc = CLASH_OK;
+    if (!o->tmp) { /* standard output */
+        if (fflush(o->f) != 0 || ferror(o->f)) rc = clash_fail(err, CLASH_EFAIL, "standard output: write failed");
+        free(o->path);
+        memset(o, 0, sizeof *o);
+        return rc;
+    }
     int bad = ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
-    int rc = CLASH_OK;
     if (bad || rename(o->tmp, o->path) != 0) {
         rc = clash_fail(err, CLASH_EFAIL, "%s: write failed: %s", o->path, strerror(errno));
         remove(o->tmp);
@@ -96,6 +108,12 @@ int clash_outfile_commit(clash_outfile *o, clash_error *err)
 void clash_outfile_abort(clash_outfile *o)
 {
     if (!o->f && !o->tmp) return;
+    if (o->f && !o->tmp) { /* standard output: what was written stays written */
+        fflush(o->f);
+        free(o->path);
+        memset(o, 0, sizeof *o);
+        return;
+    }
     if (o->f) fclose(o->f);
     if (o->tmp) remove(o->tmp);
     free(o->path), free(o->tmp);
@@ -276,6 +294,8 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     fprintf(f, "pairs_total: %llu\n", (unsigned long long)t->pairs_total);
     fprintf(f, "pairs_checksum: \"%016llx\"\n", (unsigned long long)t->checksum);
     fprintf(f, "wall_s: %.6g\n", t->wall_s);
+    fprintf(f, "steps_s: %.6g   # in the steps: mean per step = steps_s / steps\n", t->steps_s);
+    fprintf(f, "output_s: %.6g   # writing the outputs (pairs, VTK, step CSV), not this report\n", t->output_s);
     fprintf(f, "stages:\n");
     const int n = t->steps_run > 0 ? t->steps_run : 1;
     for (int s = 0; s < CLASH_NSTAGES; ++s) {

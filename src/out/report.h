@@ -30,13 +30,17 @@ typedef struct clash_run_totals {
     double mid_update_s;                      /* their updates, summed over steps, */
     int64_t mid_interfering;                  /* interfering nodes, summed over steps */
     double wall_s;
+    double steps_s;              /* time in clash_step over all steps (the per-step time's numerator) */
+    double output_s;             /* time writing the pairs CSV, VTK series, step CSV (not the report itself) */
 } clash_run_totals;
 
 void clash_totals_init(clash_run_totals *t);
 void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st);
 uint64_t clash_pair_hash(int step, const clash_pair *p);
 
-/* An output file written atomically. */
+/* An output file written atomically.  The path "-" is standard output
+ * (tmp NULL): rows are written as they come, and it is flushed, never
+ * closed, by commit and abort. */
 typedef struct clash_outfile {
     char *path, *tmp;
     FILE *f;

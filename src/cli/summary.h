@@ -1,0 +1,34 @@
+/*
+ * summary.h — the one-line summary `clash run` prints on stderr, and the
+ * wording it shares with other messages (plurals, durations).
+ */
+#ifndef CLASH_CLI_SUMMARY_H
+#define CLASH_CLI_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct clash_summary {
+    const char *scene;            /* scene name */
+    int objects;
+    long long faces;
+    int steps;                    /* steps run */
+    int swept, self;              /* mode, self-collision */
+    unsigned long long pairs;     /* colliding pairs over all steps */
+    int first_collision;          /* step, or -1 */
+    double steps_s;               /* time in the steps (clash_step), all steps */
+    double output_s;              /* time writing outputs; shown when outputs > 0 */
+    int outputs;                  /* output files or streams requested */
+    int threads, ranks;           /* ranks > 1: under MPI */
+} clash_summary;
+
+/* "1 step", "2 steps": count and noun, the noun plural unless count is 1. */
+const char *clash_plural(char *buf, size_t n, long long count, const char *noun);
+/* A duration in milliseconds below one second, else in seconds: "5.21 ms", "1.5 s". */
+const char *clash_duration(char *buf, size_t n, double seconds);
+/* The summary line, e.g.
+ * "two-spheres: 2 objects, 336 faces, 200 steps (swept), 1 colliding pair, first at step 93;
+ *  0.21 ms per step on 2 ranks x 2 threads; outputs 12.5 ms". */
+void clash_summary_print(FILE *f, const clash_summary *s);
+
+#endif
