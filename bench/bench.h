@@ -16,7 +16,8 @@
 
 typedef struct clash_bench_suite {
     const char *name;
-    const char *summary;
+    const char *summary;    /* one line: what it measures */
+    const char *usage;      /* its options, as `clash bench NAME --help` prints them */
     int (*run)(int argc, char **argv);
 } clash_bench_suite;
 

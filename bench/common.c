@@ -132,7 +132,8 @@ int bench_parse(const char *suite, int argc, char **argv, const char *const *ext
 
 void bench_progress(const bench_opts *o, const char *what, int done, int total)
 {
-    if (o->quiet || total <= 0) return;
+    /* redrawn with '\r': only where it is seen (2>log would keep every redraw) */
+    if (o->quiet || total <= 0 || !isatty(2)) return;
     const int width = 24, fill = (int)((double)width * done / total);
     fprintf(stderr, "\r[%.*s%*s] %s: %-40.40s %d/%d", fill, "========================", width - fill, "", o->suite,
             what, done, total);

@@ -50,7 +50,8 @@ typedef struct bench_opts {
 int bench_parse(const char *suite, int argc, char **argv, const char *const *extra, const char *usage,
                 bench_opts *o);
 
-/* Progress bar on stderr (nothing when o->quiet); done == total ends the line. */
+/* Progress bar on stderr, only when stderr is a terminal (nothing when
+ * o->quiet); done == total ends the line. */
 void bench_progress(const bench_opts *o, const char *what, int done, int total);
 
 /* A scene from clash-scene/1 JSON text; relative mesh paths resolve from base_dir. */
