@@ -51,6 +51,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Everything declared here is the shared library's interface: libclash.so is
+ * built with hidden visibility and exports these functions only. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 #define CLASH_VERSION_STRING "0.1.0"
 
@@ -312,6 +317,9 @@ typedef struct clash_build_info {
 } clash_build_info;
 const clash_build_info *clash_build(void);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
