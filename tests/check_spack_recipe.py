@@ -8,11 +8,12 @@ Fails when
   * the recipe does not compile or does not define one CMakePackage;
   * a variant switches no CMake option (no define_from_variant for it);
   * a define_from_variant names a variant the recipe does not declare;
-  * a CMake option the recipe sets (CLASH_...) is not an option() of the
-    top-level CMakeLists.txt;
+  * a variant's CMake option is not an option() of the top-level
+    CMakeLists.txt, or another CLASH_... definition is neither an option()
+    nor a CACHE variable of the CMake files given;
   * a `when="+NAME"` condition names a variant that does not exist.
 
-Usage: check_spack_recipe.py [--self-test] RECIPE CMAKELISTS
+Usage: check_spack_recipe.py [--self-test] RECIPE CMAKELISTS [MORE_CMAKE_FILES...]
 `--self-test` first checks that the checker fails on the recipe with a
 renamed option (CLASH_WITH_MPI -> CLASH_WITH_MPIX) and with an added
 variant that switches nothing.
@@ -84,6 +85,7 @@ def check(recipe_text, cmake_text, name="package.py"):
     if not isinstance(args, list):
         problems.append("cmake_args() does not return a list")
     options = set(re.findall(r"^\s*option\(\s*(\w+)", cmake_text, flags=re.M))
+    cache = options | set(re.findall(r"^\s*set\(\s*(\w+)\s[^)]*\bCACHE\b", cmake_text, flags=re.M))
     variants = [a[0] for a, _ in record.get("variant", [])]
     switched = {}
     for opt, var in record.get("define_from_variant", []):
@@ -93,9 +95,12 @@ def check(recipe_text, cmake_text, name="package.py"):
     for var in variants:
         if var not in switched:
             problems.append(f"variant {var!r} switches no CMake option (no define_from_variant)")
-    for opt in [o for o, _ in record.get("define_from_variant", [])] + [o for o, _ in record.get("define", [])]:
-        if opt.startswith("CLASH_") and opt not in options:
+    for opt, _ in record.get("define_from_variant", []):
+        if opt not in options:
             problems.append(f"{opt} is not an option() of CMakeLists.txt (it has: {', '.join(sorted(options))})")
+    for opt, _ in record.get("define", []):
+        if opt.startswith("CLASH_") and opt not in cache:
+            problems.append(f"{opt} is neither an option() nor a CACHE variable of the CMake files")
     for a, kw in record.get("depends_on", []) + record.get("conflicts", []):
         for v in re.findall(r"[+~]([A-Za-z_][\w-]*)", kw.get("when", "")):
             if v not in variants:
@@ -123,12 +128,14 @@ def self_test(recipe_text, cmake_text):
 def main(argv):
     test = "--self-test" in argv
     args = [a for a in argv if a != "--self-test"]
-    if len(args) != 2:
+    if len(args) < 2:
         sys.exit(__doc__)
     with open(args[0], encoding="utf-8") as f:
         recipe = f.read()
-    with open(args[1], encoding="utf-8") as f:
-        cmake = f.read()
+    cmake = ""
+    for path in args[1:]:
+        with open(path, encoding="utf-8") as f:
+            cmake += f.read() + "\n"
     if test:
         self_test(recipe, cmake)
     problems = check(recipe, cmake, args[0])

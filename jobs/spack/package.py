@@ -59,5 +59,12 @@ class Clash(CMakePackage):
             self.define("CLASH_BUILD_TESTS", self.run_tests),
             self.define("CLASH_WITH_PEERS", False),  # the FCL/CGAL/Bullet peer programs of bench/
             self.define("CLASH_WERROR", False),
+            self.define("CLASH_PYTHON_INSTALL_DIR", self.python_dir),
         ]
         return args
+
+    # The ctypes module `clash` (it finds libclash by a relative path).
+    python_dir = "lib/python3/site-packages"
+
+    def setup_run_environment(self, env):
+        env.prepend_path("PYTHONPATH", join_path(self.prefix, self.python_dir))
