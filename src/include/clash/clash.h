@@ -10,20 +10,23 @@
  *
  *     clash_error err;
  *     clash_scene *sc;
- *     if (clash_scene_load("scene.json", &sc, &err)) { puts(err.msg); ... }
+ *     if (clash_scene_load("scene.json", &sc, &err)) { puts(err.msg); return 1; }
  *     clash_config cfg = clash_config_default();
  *     clash_scene_apply_defaults(sc, &cfg);      // mode/self/steps from scene
  *     clash_run *run = clash_run_create(sc, &cfg, &err);
  *     for (int s = 1; s <= cfg.steps; ++s) {
- *         clash_pairs pairs;
- *         clash_step(run, s, &pairs, &err);      // pairs valid until next step
+ *         clash_pairs pairs;                     // valid until the next step
+ *         clash_step(run, s, &pairs, NULL, &err); // NULL: no step statistics
  *     }
  *     clash_run_destroy(run); clash_scene_destroy(sc);
  *
  * A host simulation that owns its meshes and motion builds the scene from
- * arrays instead and drives it state by state (see "Scenes from memory"
+ * its arrays instead (vertices xyz[3*nv], triangles tri[3*nf], a pose
+ * rot[9], trans[3]) and drives it state by state (see "Scenes from memory"
  * below):
  *
+ *     clash_error err;
+ *     clash_scene *sc;
  *     clash_scene_create(&sc, &err);
  *     int m = clash_scene_add_mesh(sc, xyz, nv, tri, nf, &err);   // mesh id, or -CLASH_EINPUT
  *     int a = clash_scene_add_object(sc, m, NULL, NULL, 0, &err);  // object id (state 0: as added)
@@ -32,6 +35,7 @@
  *     cfg.mode = CLASH_MODE_SWEPT;
  *     clash_run *run = clash_run_create(sc, &cfg, &err);
  *     for (;;) {                                  // every step of the host
+ *         clash_pairs pairs;
  *         clash_run_set_pose(run, b, rot, trans, &err);           // b's next state
  *         clash_run_advance(run, &pairs, NULL, &err);             // current -> next
  *     }
@@ -50,6 +54,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+/* Everything declared here is the shared library's interface: libclash.so is
+ * built with hidden visibility and exports these functions only. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 #define CLASH_VERSION_STRING "0.1.0"
@@ -312,6 +321,9 @@ typedef struct clash_build_info {
 } clash_build_info;
 const clash_build_info *clash_build(void);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
