@@ -10,5 +10,6 @@ add_test(NAME install_consumer
     -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/consumer-work
     -DC_COMPILER=${CMAKE_C_COMPILER}
     -DPKG_CONFIG=${PKG_CONFIG_EXECUTABLE}
+    -DDATA_DIR=${CLASH_DATA_DIR}
     -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_consumer.cmake)
 set_tests_properties(install_consumer PROPERTIES TIMEOUT 600)

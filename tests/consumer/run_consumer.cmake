@@ -16,11 +16,17 @@
 #      libclash.so).
 #   3. find_package(clash): the project beside this script built once with
 #      clash::clash (shared) and once with clash::clash_static.
+#   4. issue 14's acceptance program (api_equiv.c, the public header alone,
+#      built with `pkg-config --cflags --libs clash`): a mesh nobody here
+#      made, moved by poses, and a ccd-frames cloth moved by set_vertices,
+#      give the same pairs as the installed `clash run` on the equivalent
+#      scene files (skipped with a message when DATA_DIR lacks the data).
 # Each program runs and must print its summary line; the script fails
 # (FATAL_ERROR, non-zero exit) on the first thing that goes wrong.
 #
 # Inputs: BUILD_DIR, SOURCE_DIR (this folder), WORK_DIR, C_COMPILER,
-# PKG_CONFIG (empty: the pkg-config half is skipped with a warning).
+# PKG_CONFIG (empty: the pkg-config half is skipped with a warning),
+# DATA_DIR (../shared/data).
 cmake_minimum_required(VERSION 3.25)
 set(expect "consumer: clash [0-9.]+, 6 objects, [0-9]+ faces, [0-9]+ pairs in 3 steps")
 
@@ -121,4 +127,32 @@ foreach(kind shared static)
   endif()
   check_consumer("find_package ${kind} (${target})" ${bdir}/consumer ${kind} ${libdir})
 endforeach()
+
+# --- 4. the in-memory API against scene files, on the installed clash -----------------
+set(mesh ${DATA_DIR}/meshes/cow.obj)
+set(f0 ${DATA_DIR}/ccd-frames/cloth-funnel/frames/227.ply)
+set(f1 ${DATA_DIR}/ccd-frames/cloth-funnel/frames/228.ply)
+if(NOT PKG_CONFIG)
+  message(WARNING "no pkg-config: api_equiv is not built")
+elseif(NOT DATA_DIR OR NOT EXISTS ${mesh} OR NOT EXISTS ${f1})
+  message(STATUS "api_equiv: SKIPPED, the shared data (${mesh}, ${f1}) is missing")
+else()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pcdir} PKG_CONFIG_LIBDIR=${pcdir}
+    ${PKG_CONFIG} --cflags --libs clash OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(args UNIX_COMMAND "${flags}")
+  file(MAKE_DIRECTORY ${WORK_DIR}/api)
+  execute_process(COMMAND ${C_COMPILER} -std=c11 -D_POSIX_C_SOURCE=200809L ${SOURCE_DIR}/api_equiv.c
+    -o ${WORK_DIR}/api/api_equiv ${args} -lm RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "api_equiv: building failed (${rc}):\n${out}${err}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir}
+    ${WORK_DIR}/api/api_equiv ${prefix}/bin/clash ${mesh} ${WORK_DIR}/api ${f0} ${f1}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(STRIP "${out}" out)
+  if(rc)
+    message(FATAL_ERROR "api_equiv failed (${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endif()
 message(STATUS "install_consumer: every consumer built and ran")
