@@ -7,14 +7,22 @@
  *                          swept: the two faces' swept hulls meet.
  * Everything here reads the run's store; the pair test is inline so that the
  * narrow stage's loop and the octree's producer-consumer path inline it.
+ *
+ * Turning objects (swept mode).  A face of an object that turns during the
+ * step leaves its hull by up to its arc margin (store/turn.c): every swept
+ * test of it takes that margin as its tolerance (a pair: the sum of the
+ * two faces' margins), and S1 grew its box by it.  The margin is 0 for the
+ * faces of objects that do not turn, and the tests are then the same as
+ * without it.
  */
 #ifndef CLASH_CORE_FACETEST_H
 #define CLASH_CORE_FACETEST_H
 
+#include <math.h>
+
 #include "core/run.h"
 #include "kernels/kernels.h"
 
-/* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
 /* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
 static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6][3])
 {
@@ -26,6 +34,26 @@ static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6
     return 6;
 }
 
+/* The arc margin of face f during the step (store/scene.h, clash_turn):
+ * how far its swept path may leave the hull of its 6 positions; 0 when its
+ * object does not turn.  Swept mode only. */
+static inline double clash_face_margin(const clash_scene *sc, const clash_turn *t, uint32_t f)
+{
+    if (t->kind == CLASH_TURN_NONE) return 0;
+    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+    double r2 = 0;
+    for (int k = 0; k < 3; ++k) {
+        double a, b, c;
+        if (t->kind == CLASH_TURN_RADIUS) a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]];
+        else
+            a = (double)sc->x[v[k]] - sc->px[v[k]], b = (double)sc->y[v[k]] - sc->py[v[k]],
+            c = (double)sc->z[v[k]] - sc->pz[v[k]];
+        const double q = a * a + b * b + c * c;
+        r2 = q > r2 ? q : r2;
+    }
+    return t->k * sqrt(r2) + t->eps;
+}
+
 /* The S5 face-pair test of faces a and b (global store numbers). */
 static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
 {
@@ -33,14 +61,19 @@ static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
     const int np = clash_face_points(run, a, p);
     clash_face_points(run, b, q);
     if (np == 3) return ck_tritri(p[0], p[1], p[2], q[0], q[1], q[2]);
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, 0.0);
+    const clash_scene *sc = run->sc;
+    double tol = 0;
+    if (sc->nturning)
+        tol = clash_face_margin(sc, &sc->turn[run->face_obj[a]], a) + clash_face_margin(sc, &sc->turn[run->face_obj[b]], b);
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
 }
 
 /* The same, out of line (for callers outside the hot loops). */
 int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b);
 
 /* Exact test of face f against box [lo, hi] grown by delta: the report's
- * triangle/box test in static mode, the swept hull against the box in swept mode. */
+ * triangle/box test in static mode, the swept hull against the box in swept
+ * mode (grown by delta and the face's arc margin). */
 int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3]);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * finegrain.c — S1 and S3 as fine-grain parallel loops over faces, with
  * per-worker results in cache-line-padded slots merged after the loop.
+ * (Swept mode: the boxes of a turning object's faces grow by their arc
+ * margins, core/facetest.h.)
  *
  * The face range [0, nf) is split by the run's partition (sched.h):
  *   chunk  (chunk = 0): worker w takes [w*nf/T, (w+1)*nf/T)
@@ -119,6 +121,35 @@ static int object_of(const int64_t *ofs, int n, int64_t i)
  * --chunk 16). */
 #define FG_NT_MIN_RANGE 4096
 
+/* The float at or below / at or above x. */
+static inline float round_down(double x)
+{
+    const float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+static inline float round_up(double x)
+{
+    const float f = (float)x;
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+/* Swept mode, an object that turns: its faces [f, e) (by step) leave their
+ * hulls by up to their arc margins (core/facetest.h), so their boxes grow
+ * by them, rounded outward; lo/hi become the grown boxes' bounds. */
+static void grow_turning(clash_run *run, const clash_turn *t, int64_t f, int64_t e, int64_t step, float lo[3],
+                         float hi[3])
+{
+    float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
+    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+    for (; f < e; f += step) {
+        const double m = clash_face_margin(run->sc, t, (uint32_t)f);
+        for (int d = 0; d < 3; ++d) {
+            L[d][f] = round_down(L[d][f] - m), H[d][f] = round_up(H[d][f] + m);
+            lo[d] = fminf(lo[d], L[d][f]), hi[d] = fmaxf(hi[d], H[d][f]);
+        }
+    }
+}
+
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
@@ -144,6 +175,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
                 ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
                                       swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
                                       run->hiy, run->hiz, lo, hi);
+            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) grow_turning(run, &sc->turn[o], f, oe, step, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
             f += (oe - f + step - 1) / step * step;
