@@ -121,17 +121,19 @@ static int object_of(const int64_t *ofs, int n, int64_t i)
  * --chunk 16). */
 #define FG_NT_MIN_RANGE 4096
 
-/* The float at or below / at or above x. */
+/* The float at or below / at or above x (finite; one bit step, no libm call). */
 static inline float round_down(double x)
 {
-    const float f = (float)x;
-    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+    float f = (float)x;
+    if ((double)f > x) {
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        u = f > 0 ? u - 1 : f < 0 ? u + 1 : 0x80000001u; /* below +-0: the smallest negative subnormal */
+        memcpy(&f, &u, sizeof f);
+    }
+    return f;
 }
-static inline float round_up(double x)
-{
-    const float f = (float)x;
-    return (double)f < x ? nextafterf(f, INFINITY) : f;
-}
+static inline float round_up(double x) { return -round_down(-x); }
 
 /* Swept mode, an object that turns: its faces [f, e) (by step) leave their
  * hulls by up to their arc margins (core/facetest.h), so their boxes grow
@@ -144,8 +146,9 @@ static void grow_turning(clash_run *run, const clash_turn *t, int64_t f, int64_t
     for (; f < e; f += step) {
         const double m = clash_face_margin(run->sc, t, (uint32_t)f);
         for (int d = 0; d < 3; ++d) {
-            L[d][f] = round_down(L[d][f] - m), H[d][f] = round_up(H[d][f] + m);
-            lo[d] = fminf(lo[d], L[d][f]), hi[d] = fmaxf(hi[d], H[d][f]);
+            const float l = round_down(L[d][f] - m), h = round_up(H[d][f] + m);
+            L[d][f] = l, H[d][f] = h;
+            lo[d] = l < lo[d] ? l : lo[d], hi[d] = h > hi[d] ? h : hi[d];
         }
     }
 }
