@@ -290,15 +290,14 @@ static void check_reference(const clash_run *run, int s, const char *what)
                           b + 5 * nf, lo, hi);
         if (swept && sc->turn[o].kind != CLASH_TURN_NONE) /* a turning object: its faces' arc margins */
             for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) {
-                const double m = clash_face_margin(sc, &sc->turn[o], (uint32_t)f);
+                const double m = clash_face_margin(run, (uint32_t)f);
                 if (f == sc->fofs[o])
                     for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
                 for (int d = 0; d < 3; ++d) {
                     float *l = b + (size_t)d * nf + f, *h = b + (size_t)(3 + d) * nf + f;
                     const double gl = *l - m, gh = *h + m;
-                    *l = (float)gl, *h = (float)gh;
-                    if ((double)*l > gl) *l = nextafterf(*l, -INFINITY);
-                    if ((double)*h < gh) *h = nextafterf(*h, INFINITY);
+                    clash_grow_side(l, h, m);
+                    CHECK(*l <= gl && *h >= gh, "%s: face %lld grown by less than its margin", what, (long long)f);
                     lo[d] = fminf(lo[d], *l), hi[d] = fmaxf(hi[d], *h);
                 }
             }

@@ -36,22 +36,34 @@ static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6
 
 /* The arc margin of face f during the step (store/scene.h, clash_turn):
  * how far its swept path may leave the hull of its 6 positions; 0 when its
- * object does not turn.  Swept mode only. */
-static inline double clash_face_margin(const clash_scene *sc, const clash_turn *t, uint32_t f)
+ * object does not turn.  Swept mode only, after S1 (which fills
+ * run->face_r, the faces' local radii, clash_fg_boxes). */
+static inline double clash_face_margin(const clash_run *run, uint32_t f)
 {
+    const clash_scene *sc = run->sc;
+    const clash_turn *t = &sc->turn[run->face_obj[f]];
     if (t->kind == CLASH_TURN_NONE) return 0;
+    if (t->kind == CLASH_TURN_RADIUS) return t->k * run->face_r[f] + t->eps;
     const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
     double r2 = 0;
     for (int k = 0; k < 3; ++k) {
-        double a, b, c;
-        if (t->kind == CLASH_TURN_RADIUS) a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]];
-        else
-            a = (double)sc->x[v[k]] - sc->px[v[k]], b = (double)sc->y[v[k]] - sc->py[v[k]],
-            c = (double)sc->z[v[k]] - sc->pz[v[k]];
+        const double a = (double)sc->x[v[k]] - sc->px[v[k]], b = (double)sc->y[v[k]] - sc->py[v[k]],
+                     c = (double)sc->z[v[k]] - sc->pz[v[k]];
         const double q = a * a + b * b + c * c;
         r2 = q > r2 ? q : r2;
     }
     return t->k * sqrt(r2) + t->eps;
+}
+
+/* A face box's side [l, h] (floats) grown by m >= 0 outward: the result
+ * holds [l - m, h + m] without a rounding branch.  fl((double)l - g) with
+ * g = m (1 + 2^-20) + 2^-22 |l| is at most l - g + 2^-24 (|l| + g) <= l - m
+ * (float rounding is half an ulp, 2^-24 relative), likewise above. */
+static inline void clash_grow_side(float *l, float *h, double m)
+{
+    const double a = *l, b = *h, g = m * (1 + 0x1p-20);
+    *l = (float)(a - (g + 0x1p-22 * fabs(a)));
+    *h = (float)(b + (g + 0x1p-22 * fabs(b)));
 }
 
 /* The S5 face-pair test of faces a and b (global store numbers). */
@@ -64,7 +76,7 @@ static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
     const clash_scene *sc = run->sc;
     double tol = 0;
     if (sc->nturning)
-        tol = clash_face_margin(sc, &sc->turn[run->face_obj[a]], a) + clash_face_margin(sc, &sc->turn[run->face_obj[b]], b);
+        tol = clash_face_margin(run, a) + clash_face_margin(run, b);
     return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
 }
 

@@ -121,36 +121,26 @@ static int object_of(const int64_t *ofs, int n, int64_t i)
  * --chunk 16). */
 #define FG_NT_MIN_RANGE 4096
 
-/* The float at or below / at or above x (finite; one bit step, no libm call). */
-static inline float round_down(double x)
-{
-    float f = (float)x;
-    if ((double)f > x) {
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        u = f > 0 ? u - 1 : f < 0 ? u + 1 : 0x80000001u; /* below +-0: the smallest negative subnormal */
-        memcpy(&f, &u, sizeof f);
-    }
-    return f;
-}
-static inline float round_up(double x) { return -round_down(-x); }
-
 /* Swept mode, an object that turns: its faces [f, e) (by step) leave their
  * hulls by up to their arc margins (core/facetest.h), so their boxes grow
- * by them, rounded outward; lo/hi become the grown boxes' bounds. */
-static void grow_turning(clash_run *run, const clash_turn *t, int64_t f, int64_t e, int64_t step, float lo[3],
-                         float hi[3])
+ * by them (clash_grow_side, outward); lo/hi become the grown boxes' bounds.
+ * The piece is one object's: its turn is read once. */
+static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, float lo[3], float hi[3])
 {
     float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
-    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+    const clash_turn *t = &run->sc->turn[run->face_obj[f]];
+    const double k = t->k, eps = t->eps;
+    const float *r = run->face_r;
+    float l0 = INFINITY, l1 = INFINITY, l2 = INFINITY, h0 = -INFINITY, h1 = -INFINITY, h2 = -INFINITY;
     for (; f < e; f += step) {
-        const double m = clash_face_margin(run->sc, t, (uint32_t)f);
-        for (int d = 0; d < 3; ++d) {
-            const float l = round_down(L[d][f] - m), h = round_up(H[d][f] + m);
-            L[d][f] = l, H[d][f] = h;
-            lo[d] = l < lo[d] ? l : lo[d], hi[d] = h > hi[d] ? h : hi[d];
-        }
+        const double m = t->kind == CLASH_TURN_RADIUS ? k * r[f] + eps : clash_face_margin(run, (uint32_t)f);
+        clash_grow_side(&L[0][f], &H[0][f], m);
+        clash_grow_side(&L[1][f], &H[1][f], m);
+        clash_grow_side(&L[2][f], &H[2][f], m);
+        l0 = L[0][f] < l0 ? L[0][f] : l0, l1 = L[1][f] < l1 ? L[1][f] : l1, l2 = L[2][f] < l2 ? L[2][f] : l2;
+        h0 = H[0][f] > h0 ? H[0][f] : h0, h1 = H[1][f] > h1 ? H[1][f] : h1, h2 = H[2][f] > h2 ? H[2][f] : h2;
     }
+    lo[0] = l0, lo[1] = l1, lo[2] = l2, hi[0] = h0, hi[1] = h1, hi[2] = h2;
 }
 
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
@@ -178,7 +168,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
                 ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
                                       swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
                                       run->hiy, run->hiz, lo, hi);
-            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) grow_turning(run, &sc->turn[o], f, oe, step, lo, hi);
+            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) grow_turning(run, f, oe, step, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
             f += (oe - f + step - 1) / step * step;
@@ -197,10 +187,32 @@ int clash_fg_boxes(clash_run *run)
  * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
  * threads (one core's outstanding misses, not DRAM, bound it there);
  * `clash bench bbox --stores both` measures both on other machines. */
+/* run->face_r, once per run (the local vertices never change while a run
+ * exists; Morton reordering happened at its creation). */
+static int face_radii(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    if (!(run->face_r = malloc(sizeof(float) * (size_t)(sc->nf ? sc->nf : 1)))) return -1;
+    for (int64_t f = 0; f < sc->nf; ++f) {
+        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+        double r2 = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]];
+            r2 = fmax(r2, a * a + b * b + c * c);
+        }
+        const double r = sqrt(r2) * (1 + 1e-15);
+        float u = (float)r;
+        if ((double)u < r) u = nextafterf(u, INFINITY);
+        run->face_r[f] = u;
+    }
+    return 0;
+}
+
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
+    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     fg->s1_nt = streaming != 0;
     for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
     clash_par_for(&run->exec, run->sc->nf, boxes_range, run);
