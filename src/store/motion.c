@@ -208,6 +208,8 @@ int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *
         sc->nturning += sc->turn[o].kind != CLASH_TURN_NONE;
         sc->prev[o] = sc->cur[o];
         if (k == CLASH_NEXT_POSE || k == CLASH_NEXT_LAW) sc->cur[o] = sc->next[o];
+        /* positions set, not posed: no pose to turn from in the next step */
+        if (k == CLASH_NEXT_VERTS || k == CLASH_NEXT_FRAME) sc->cur[o].R[0] = NAN;
         sc->next_kind[o] = CLASH_NEXT_NONE;
     }
     sc->state++;

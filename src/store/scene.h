@@ -104,7 +104,8 @@ struct clash_scene {
     int32_t *obj_mesh;                   /* the mesh it was made of */
     uint8_t *obj_deforming;
     double *obj_scale;                   /* 1 for objects from memory; a scene file's object scale */
-    clash_xform *pose0, *cur, *next;     /* pose of state 0, of the current state (when posed), and the next one */
+    clash_xform *pose0, *cur, *next;     /* pose of state 0, of the current state (when posed; R[0] NaN
+                                            when its positions were set), and the next one */
     clash_xform *prev;                   /* pose of the state before the current one (the swept
                                             object-tree midphases move their trees from it) */
     uint8_t *next_kind;                  /* CLASH_NEXT_*: what was set for the next state */

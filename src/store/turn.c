@@ -59,7 +59,9 @@
  *    rotation Q_i), the motion is the screw from Q0 to Q1 plus the linear
  *    blend of the residues R_i - Q_i; its angle is computed from
  *    ‖R1 - R0‖ + e0 + e1 >= ‖Q1 - Q0‖, and eps gets (e0 + e1) M for the
- *    chords' difference.
+ *    chords' difference.  A pose that follows positions set directly (a
+ *    deforming object, S0 marks its pose NaN) has no pose to turn from: its
+ *    vertices move on straight lines, as between set positions.
  *
  * Rounding.  S0 rounds every end position to float: each moves by at most
  * half an ulp per coordinate, √3/2 · 2^-23 M in all, where M bounds the
@@ -118,7 +120,7 @@ static double skew_of(const double R[9])
 
 void clash_turn_screw(const clash_xform *a, const clash_xform *b, double scale, double radius, clash_turn *t)
 {
-    if (!memcmp(a->R, b->R, sizeof a->R)) {
+    if (!memcmp(a->R, b->R, sizeof a->R) || isnan(a->R[0])) { /* not turning, or from set positions */
         *t = (clash_turn){.kind = CLASH_TURN_NONE};
         return;
     }

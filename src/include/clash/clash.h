@@ -232,7 +232,8 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
  * with the translation along that line, both growing evenly with time (the
  * one rigid motion of least turn between the poses).  A vertex set by
  * clash_run_set_vertices moves on the straight line between its two
- * positions; so does every vertex of an object that does not turn.  (Objects
+ * positions, and so does every vertex of an object that does not turn, or
+ * of a deforming object posed right after its vertices were set.  (Objects
  * of a scene file follow their own pose formula, clash_step.)  Swept mode
  * tests the convex hull of each face's positions at the two states, which
  * holds the face's whole path under straight-line motion.  A turning face
