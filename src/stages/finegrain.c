@@ -131,16 +131,25 @@ static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, flo
     const clash_turn *t = &run->sc->turn[run->face_obj[f]];
     const double k = t->k, eps = t->eps;
     const float *r = run->face_r;
-    float l0 = INFINITY, l1 = INFINITY, l2 = INFINITY, h0 = -INFINITY, h1 = -INFINITY, h2 = -INFINITY;
-    for (; f < e; f += step) {
-        const double m = t->kind == CLASH_TURN_RADIUS ? k * r[f] + eps : clash_face_margin(run, (uint32_t)f);
-        clash_grow_side(&L[0][f], &H[0][f], m);
-        clash_grow_side(&L[1][f], &H[1][f], m);
-        clash_grow_side(&L[2][f], &H[2][f], m);
-        l0 = L[0][f] < l0 ? L[0][f] : l0, l1 = L[1][f] < l1 ? L[1][f] : l1, l2 = L[2][f] < l2 ? L[2][f] : l2;
-        h0 = H[0][f] > h0 ? H[0][f] : h0, h1 = H[1][f] > h1 ? H[1][f] : h1, h2 = H[2][f] > h2 ? H[2][f] : h2;
+    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face, an axis at a time */
+        for (int d = 0; d < 3; ++d) {
+            float *restrict Ld = L[d], *restrict Hd = H[d], l = INFINITY, h = -INFINITY;
+            for (int64_t g = f; g < e; g += step) {
+                clash_grow_side(&Ld[g], &Hd[g], k * r[g] + eps);
+                l = Ld[g] < l ? Ld[g] : l, h = Hd[g] > h ? Hd[g] : h;
+            }
+            lo[d] = l, hi[d] = h;
+        }
+        return;
     }
-    lo[0] = l0, lo[1] = l1, lo[2] = l2, hi[0] = h0, hi[1] = h1, hi[2] = h2;
+    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+    for (; f < e; f += step) { /* the screw: the margin from the vertices' chords, once per face */
+        const double m = clash_face_margin(run, (uint32_t)f);
+        for (int d = 0; d < 3; ++d) {
+            clash_grow_side(&L[d][f], &H[d][f], m);
+            lo[d] = L[d][f] < lo[d] ? L[d][f] : lo[d], hi[d] = H[d][f] > hi[d] ? H[d][f] : hi[d];
+        }
+    }
 }
 
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
