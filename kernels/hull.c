@@ -47,6 +47,14 @@
  * small to certify, a few cheap candidate axes (the AABB axes, the normals of
  * the triangles the lists stand for) are tried, and otherwise 1 is returned.
  *
+ * Within tol.  With tol > 0 (swept mode's arc margins) many sets are apart
+ * but closer than tol: GJK then converges to their distance without a
+ * certificate and would end in the complete axis set.  Instead it stops as
+ * soon as its estimate v, a point of D (a convex combination of support
+ * differences, each coordinate off by a few u 2M at most), has
+ * |v| <= tol - 64 DBL_EPSILON M: then the distance is below tol and the
+ * answer "meet" is the reference's too.  With tol = 0 nothing changes.
+ *
  * ck_hulls_meet_ref — brute separating-axis test over an axis set that is
  * complete for polytopes, degenerate ones included.  The sets are disjoint iff
  * 0 is not in the polytope D = conv{p - q}.  Cases by the dimension of D:
@@ -363,8 +371,13 @@ static inline int h_gjk(const double (*P)[3], int np, const double (*Q)[3], int 
     s[0].id = v0id;
     int n = 1;
     double vv = h_dot(v, v);
+    /* tol > 0: v is a point of D, so |v| bounds the distance from above;
+     * once it is below tol by far more than its rounding, the sets are
+     * within tol: meet (see "Within tol" above) */
+    const double acc = tol > 0 ? tol - 64.0 * DBL_EPSILON * M : -1;
     for (int it = 0; it < GJK_MAXIT; ++it) {
         if (!(vv > 0)) return 0; /* origin reached (or NaN) */
+        if (acc > 0 && vv <= acc * acc) return 0;
         /* support of D in direction -v, and the certificate for v */
         int ip = 0, iq = 0;
         double minp = h_dot(v, P[0]);
@@ -574,7 +587,9 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
         const double cl = P[0][k] < B[0][k] ? B[0][k] : (P[0][k] > B[1][k] ? B[1][k] : P[0][k]);
         v0[k] = P[0][k] - cl;
     }
-    if (h_gjk((const double(*)[3])P, np, NULL, 0, B[0], B[1], v0, -1, M, tol) == 1) return 0;
+    const int g = h_gjk((const double(*)[3])P, np, NULL, 0, B[0], B[1], v0, -1, M, tol);
+    if (g == 1) return 0;
+    if (g == 0 && tol > 0) return 1; /* within tol (above), or the origin reached */
     double ax[2][3];
     const int na = h_normal_axes((const double(*)[3])P, np, ax);
     for (int i = 0; i < na; ++i)

@@ -68,6 +68,7 @@ void clash_run_destroy(clash_run *run)
     free(run->face_obj);
     free(run->lox), free(run->loy), free(run->loz), free(run->hix), free(run->hiy), free(run->hiz);
     free(run->obox), free(run->op), free(run->reg_ofs), free(run->regs), free(run->keep), free(run->kept);
+    free(run->face_r);
     if (run->wbuf)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
     free(run->wbuf);

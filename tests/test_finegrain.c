@@ -9,7 +9,8 @@
  * clash_scene_vertex_at (CONTRACT.md's pose formula, double) rounded to float
  * is not bit-exact with the kernel, so S0 is compared against
  * ck_transform_ref run serially per object; S1 against ck_face_boxes_ref per
- * object.  S3's kept list and the final pairs are compared against the
+ * object (grown by the arc margins of turning objects, core/facetest.h,
+ * in swept mode).  S3's kept list and the final pairs are compared against the
  * serial run (1 thread, omp, chunk), and the kept list must be strictly
  * ascending.  Strided kernels are compared with their references.
  */
@@ -20,6 +21,7 @@
 
 #include "check.h"
 #include "kernels/kernels.h"
+#include "core/facetest.h"
 #include "core/run.h"
 #include "store/scene.h"
 #include "sched/sched.h"
@@ -286,6 +288,19 @@ static void check_reference(const clash_run *run, int s, const char *what)
         ck_face_boxes_ref(sc->fofs[o], sc->fofs[o + 1], sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
                           swept ? sc->px : NULL, sc->py, sc->pz, b, b + nf, b + 2 * nf, b + 3 * nf, b + 4 * nf,
                           b + 5 * nf, lo, hi);
+        if (swept && sc->turn[o].kind != CLASH_TURN_NONE) /* a turning object: its faces' arc margins */
+            for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) {
+                const double m = clash_face_margin(run, (uint32_t)f);
+                if (f == sc->fofs[o])
+                    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+                for (int d = 0; d < 3; ++d) {
+                    float *l = b + (size_t)d * nf + f, *h = b + (size_t)(3 + d) * nf + f;
+                    const double gl = *l - m, gh = *h + m;
+                    clash_grow_side(l, h, m);
+                    CHECK(*l <= gl && *h >= gh, "%s: face %lld grown by less than its margin", what, (long long)f);
+                    lo[d] = fminf(lo[d], *l), hi[d] = fmaxf(hi[d], *h);
+                }
+            }
         obox_ok &= !memcmp(lo, run->obox[o].lo, sizeof lo) && !memcmp(hi, run->obox[o].hi, sizeof hi);
     }
     const float *box[6] = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};

@@ -7,14 +7,22 @@
  *                          swept: the two faces' swept hulls meet.
  * Everything here reads the run's store; the pair test is inline so that the
  * narrow stage's loop and the octree's producer-consumer path inline it.
+ *
+ * Turning objects (swept mode).  A face of an object that turns during the
+ * step leaves its hull by up to its arc margin (store/turn.c): every swept
+ * test of it takes that margin as its tolerance (a pair: the sum of the
+ * two faces' margins), and S1 grew its box by it.  The margin is 0 for the
+ * faces of objects that do not turn, and the tests are then the same as
+ * without it.
  */
 #ifndef CLASH_CORE_FACETEST_H
 #define CLASH_CORE_FACETEST_H
 
+#include <math.h>
+
 #include "core/run.h"
 #include "kernels/kernels.h"
 
-/* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
 /* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
 static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6][3])
 {
@@ -26,6 +34,38 @@ static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6
     return 6;
 }
 
+/* The arc margin of face f during the step (store/scene.h, clash_turn):
+ * how far its swept path may leave the hull of its 6 positions; 0 when its
+ * object does not turn.  Swept mode only, after S1 (which fills
+ * run->face_r, the faces' local radii, clash_fg_boxes). */
+static inline double clash_face_margin(const clash_run *run, uint32_t f)
+{
+    const clash_scene *sc = run->sc;
+    const clash_turn *t = &sc->turn[run->face_obj[f]];
+    if (t->kind == CLASH_TURN_NONE) return 0;
+    if (t->kind == CLASH_TURN_RADIUS) return t->k * run->face_r[f] + t->eps;
+    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+    double r2 = 0;
+    for (int k = 0; k < 3; ++k) {
+        const double a = (double)sc->x[v[k]] - sc->px[v[k]], b = (double)sc->y[v[k]] - sc->py[v[k]],
+                     c = (double)sc->z[v[k]] - sc->pz[v[k]];
+        const double q = a * a + b * b + c * c;
+        r2 = q > r2 ? q : r2;
+    }
+    return t->k * sqrt(r2) + t->eps;
+}
+
+/* A face box's side [l, h] (floats) grown by m >= 0 outward: the result
+ * holds [l - m, h + m] without a rounding branch.  fl((double)l - g) with
+ * g = m (1 + 2^-20) + 2^-22 |l| is at most l - g + 2^-24 (|l| + g) <= l - m
+ * (float rounding is half an ulp, 2^-24 relative), likewise above. */
+static inline void clash_grow_side(float *l, float *h, double m)
+{
+    const double a = *l, b = *h, g = m * (1 + 0x1p-20);
+    *l = (float)(a - (g + 0x1p-22 * fabs(a)));
+    *h = (float)(b + (g + 0x1p-22 * fabs(b)));
+}
+
 /* The S5 face-pair test of faces a and b (global store numbers). */
 static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
 {
@@ -33,14 +73,19 @@ static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
     const int np = clash_face_points(run, a, p);
     clash_face_points(run, b, q);
     if (np == 3) return ck_tritri(p[0], p[1], p[2], q[0], q[1], q[2]);
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, 0.0);
+    const clash_scene *sc = run->sc;
+    double tol = 0;
+    if (sc->nturning)
+        tol = clash_face_margin(run, a) + clash_face_margin(run, b);
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
 }
 
 /* The same, out of line (for callers outside the hot loops). */
 int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b);
 
 /* Exact test of face f against box [lo, hi] grown by delta: the report's
- * triangle/box test in static mode, the swept hull against the box in swept mode. */
+ * triangle/box test in static mode, the swept hull against the box in swept
+ * mode (grown by delta and the face's arc margin). */
 int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3]);
 
 #endif

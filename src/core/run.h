@@ -67,6 +67,9 @@ struct clash_run {
     clash_pair *pairs;             /* S6 */
     size_t npairs, cap_pairs;
     float delta;                   /* culling inflation this step (absolute) */
+    float *face_r;                 /* S1, swept mode with a turning object, once per run: each face's
+                                      largest |local vertex| (rounded up), the radius of its arc
+                                      margin under a scene-file law (core/facetest.h) */
     int level_used;
     struct clash_finegrain *fg;    /* S1/S3 per-worker slots (finegrain.c) */
     double *wsec;                  /* per-worker stage timers (profile.h), exec.worker_seconds */

@@ -1,6 +1,8 @@
 /*
  * finegrain.c — S1 and S3 as fine-grain parallel loops over faces, with
  * per-worker results in cache-line-padded slots merged after the loop.
+ * (Swept mode: the boxes of a turning object's faces grow by their arc
+ * margins, core/facetest.h.)
  *
  * The face range [0, nf) is split by the run's partition (sched.h):
  *   chunk  (chunk = 0): worker w takes [w*nf/T, (w+1)*nf/T)
@@ -119,6 +121,37 @@ static int object_of(const int64_t *ofs, int n, int64_t i)
  * --chunk 16). */
 #define FG_NT_MIN_RANGE 4096
 
+/* Swept mode, an object that turns: its faces [f, e) (by step) leave their
+ * hulls by up to their arc margins (core/facetest.h), so their boxes grow
+ * by them (clash_grow_side, outward); lo/hi become the grown boxes' bounds.
+ * The piece is one object's: its turn is read once. */
+static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, float lo[3], float hi[3])
+{
+    float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
+    const clash_turn *t = &run->sc->turn[run->face_obj[f]];
+    const double k = t->k, eps = t->eps;
+    const float *r = run->face_r;
+    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face, an axis at a time */
+        for (int d = 0; d < 3; ++d) {
+            float *restrict Ld = L[d], *restrict Hd = H[d], l = INFINITY, h = -INFINITY;
+            for (int64_t g = f; g < e; g += step) {
+                clash_grow_side(&Ld[g], &Hd[g], k * r[g] + eps);
+                l = Ld[g] < l ? Ld[g] : l, h = Hd[g] > h ? Hd[g] : h;
+            }
+            lo[d] = l, hi[d] = h;
+        }
+        return;
+    }
+    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
+    for (; f < e; f += step) { /* the screw: the margin from the vertices' chords, once per face */
+        const double m = clash_face_margin(run, (uint32_t)f);
+        for (int d = 0; d < 3; ++d) {
+            clash_grow_side(&L[d][f], &H[d][f], m);
+            lo[d] = L[d][f] < lo[d] ? L[d][f] : lo[d], hi[d] = H[d][f] > hi[d] ? H[d][f] : hi[d];
+        }
+    }
+}
+
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
@@ -144,6 +177,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
                 ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
                                       swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
                                       run->hiy, run->hiz, lo, hi);
+            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) grow_turning(run, f, oe, step, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
             f += (oe - f + step - 1) / step * step;
@@ -162,10 +196,32 @@ int clash_fg_boxes(clash_run *run)
  * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
  * threads (one core's outstanding misses, not DRAM, bound it there);
  * `clash bench bbox --stores both` measures both on other machines. */
+/* run->face_r, once per run (the local vertices never change while a run
+ * exists; Morton reordering happened at its creation). */
+static int face_radii(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    if (!(run->face_r = malloc(sizeof(float) * (size_t)(sc->nf ? sc->nf : 1)))) return -1;
+    for (int64_t f = 0; f < sc->nf; ++f) {
+        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+        double r2 = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]];
+            r2 = fmax(r2, a * a + b * b + c * c);
+        }
+        const double r = sqrt(r2) * (1 + 1e-15);
+        float u = (float)r;
+        if ((double)u < r) u = nextafterf(u, INFINITY);
+        run->face_r[f] = u;
+    }
+    return 0;
+}
+
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
+    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     fg->s1_nt = streaming != 0;
     for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
     clash_par_for(&run->exec, run->sc->nf, boxes_range, run);

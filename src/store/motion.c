@@ -13,6 +13,9 @@
  *               host's clash_run_set_vertices) or from frame s of a
  *               deforming scene file (its law);
  *   nothing set the object stays where it is: copied from the state before.
+ * With the new state, S0 records each object's turn during the step (turn.c:
+ * the arc margin of swept mode): the law's path for a law's pose, the screw
+ * motion for a pose the host set, none for positions or objects left alone.
  *
  * Scene-file laws.  Rigid objects follow CONTRACT.md's pose formula to the
  * letter:
@@ -59,7 +62,9 @@ void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, doubl
 void clash_store_rewind(clash_scene *sc)
 {
     for (int o = 0; o < sc->nobj; ++o)
-        sc->cur[o] = sc->prev[o] = sc->pose0[o], sc->next_kind[o] = CLASH_NEXT_NONE;
+        sc->cur[o] = sc->prev[o] = sc->pose0[o], sc->next_kind[o] = CLASH_NEXT_NONE,
+        sc->turn[o] = (clash_turn){.kind = CLASH_TURN_NONE};
+    sc->nturning = 0;
     sc->state = -1;
     sc->law_step = -1;
 }
@@ -161,7 +166,7 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
     for (int o = 0; o < sc->nobj; ++o) {
         obj_src *q = &src[o];
         const int kind = initial ? CLASH_NEXT_POSE : sc->next_kind[o];
-        if (kind == CLASH_NEXT_POSE) {
+        if (kind == CLASH_NEXT_POSE || kind == CLASH_NEXT_LAW) {
             pose_src(q, initial ? &sc->cur[o] : &sc->next[o], sc->obj_scale[o]);
         } else if (kind == CLASH_NEXT_VERTS) {
             *q = (obj_src){.kind = SRC_COPY, .sx = sc->nx, .sy = sc->ny, .sz = sc->nz};
@@ -192,9 +197,19 @@ int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *
         sc->state = -1, sc->law_step = -1;
         return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
     }
+    sc->nturning = 0;
     for (int o = 0; o < sc->nobj; ++o) {
+        const int k = sc->next_kind[o];
+        const double radius = sc->mesh[sc->obj_mesh[o]].radius;
+        /* (a law's pose is its state next_frame, set_laws) */
+        if (k == CLASH_NEXT_LAW) clash_turn_law(&sc->pose[o], sc->next_frame, radius, &sc->turn[o]);
+        else if (k == CLASH_NEXT_POSE) clash_turn_screw(&sc->cur[o], &sc->next[o], sc->obj_scale[o], radius, &sc->turn[o]);
+        else sc->turn[o] = (clash_turn){.kind = CLASH_TURN_NONE};
+        sc->nturning += sc->turn[o].kind != CLASH_TURN_NONE;
         sc->prev[o] = sc->cur[o];
-        if (sc->next_kind[o] == CLASH_NEXT_POSE) sc->cur[o] = sc->next[o];
+        if (k == CLASH_NEXT_POSE || k == CLASH_NEXT_LAW) sc->cur[o] = sc->next[o];
+        /* positions set, not posed: no pose to turn from in the next step */
+        if (k == CLASH_NEXT_VERTS || k == CLASH_NEXT_FRAME) sc->cur[o].R[0] = NAN;
         sc->next_kind[o] = CLASH_NEXT_NONE;
     }
     sc->state++;
@@ -213,6 +228,7 @@ static void set_laws(clash_scene *sc, int s)
             double scale;
             clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
             clash_store_set_pose(sc, o, &x);
+            sc->next_kind[o] = CLASH_NEXT_LAW; /* the law's path, not the screw between its poses */
         } else if (sc->law[o] == CLASH_LAW_FRAMES) {
             sc->next_kind[o] = CLASH_NEXT_FRAME;
         }

@@ -28,7 +28,7 @@ void clash_scene_destroy(clash_scene *sc)
     free(sc->f0), free(sc->f1), free(sc->f2);
     free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale), free(sc->pose0), free(sc->cur), free(sc->next),
          free(sc->prev);
-    free(sc->next_kind), free(sc->law), free(sc->pose);
+    free(sc->next_kind), free(sc->law), free(sc->pose), free(sc->turn);
     for (int m = 0; m < sc->nmesh; ++m) free(sc->mesh[m].xyz), free(sc->mesh[m].tri);
     free(sc->mesh);
     free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
@@ -95,7 +95,7 @@ static size_t store_bytes(const clash_scene *sc)
     size_t b = 2 * (co + 1) * sizeof(int64_t);
     b += (size_t)(sc->has_deforming ? 12 : 9) * clash_padded_bytes(cv, sizeof(float));
     b += 3 * clash_padded_bytes(cf, sizeof(int32_t));
-    b += co * (sizeof(int32_t) + 3 * sizeof(uint8_t) + sizeof(double) + 3 * sizeof(clash_xform));
+    b += co * (sizeof(int32_t) + 3 * sizeof(uint8_t) + sizeof(double) + 4 * sizeof(clash_xform) + sizeof(clash_turn));
     if (sc->pose) b += co * sizeof(clash_pose);
     for (int m = 0; m < sc->nmesh; ++m)
         b += 3 * (size_t)sc->mesh[m].nv * sizeof(float) + 3 * (size_t)sc->mesh[m].nf * sizeof(int32_t);
@@ -152,16 +152,17 @@ static int grow_objects(clash_scene *sc, int cap)
     clash_xform *prev = grown_plain(sc->prev, n, c, sizeof(clash_xform));
     uint8_t *nk = grown_plain(sc->next_kind, n, c, 1);
     uint8_t *law = grown_plain(sc->law, n, c, 1);
+    clash_turn *turn = grown_plain(sc->turn, n, c, sizeof(clash_turn));
     clash_pose *pose = sc->pose ? grown_plain(sc->pose, n, c, sizeof(clash_pose)) : NULL;
-    if (!vofs || !fofs || !mesh || !def || !scale || !pose0 || !cur || !next || !prev || !nk || !law || (sc->pose && !pose)) {
+    if (!vofs || !fofs || !mesh || !def || !scale || !pose0 || !cur || !next || !prev || !nk || !law || !turn || (sc->pose && !pose)) {
         free(vofs), free(fofs), free(mesh), free(def), free(scale), free(pose0), free(cur), free(next), free(nk);
-        free(prev), free(law), free(pose);
+        free(prev), free(law), free(pose), free(turn);
         return -1;
     }
     free(sc->vofs), free(sc->fofs), free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale);
     free(sc->pose0), free(sc->cur), free(sc->next), free(sc->next_kind), free(sc->law), free(sc->pose);
-    free(sc->prev);
-    sc->prev = prev;
+    free(sc->prev), free(sc->turn);
+    sc->prev = prev, sc->turn = turn;
     sc->vofs = vofs, sc->fofs = fofs, sc->obj_mesh = mesh, sc->obj_deforming = def, sc->obj_scale = scale;
     sc->pose0 = pose0, sc->cur = cur, sc->next = next, sc->next_kind = nk, sc->law = law, sc->pose = pose;
     sc->cap_obj = cap;

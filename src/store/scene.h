@@ -53,10 +53,37 @@ typedef struct clash_xform {
 typedef struct clash_store_mesh {
     int64_t nv, nf;
     float *xyz;          /* 3 * nv, interleaved, as the store keeps them (float32) */
+    double radius;       /* the largest |xyz| of a vertex (rounded up): how far from the local
+                            origin, the centre of a pose's rotation, the mesh reaches */
     int32_t *tri;        /* 3 * nf, 0-based */
 } clash_store_mesh;
 
-enum { CLASH_NEXT_NONE = 0, CLASH_NEXT_POSE = 1, CLASH_NEXT_VERTS = 2, CLASH_NEXT_FRAME = 3 /* frame next_frame */ };
+/* CLASH_NEXT_LAW: a pose that a scene-file law set (its path during the step is the law's, turn.c). */
+enum {
+    CLASH_NEXT_NONE = 0,
+    CLASH_NEXT_POSE = 1,
+    CLASH_NEXT_VERTS = 2,
+    CLASH_NEXT_FRAME = 3, /* frame next_frame */
+    CLASH_NEXT_LAW = 4
+};
+
+/* The turn of an object during the step that made its current state
+ * (turn.c, set by S0): how far its faces may leave the convex hull of their
+ * positions at s-1 and s, the swept test's hull.  Face f's margin is
+ *     k * max over its vertices v of r(v)  +  eps
+ *   CLASH_TURN_RADIUS  r(v) = |local v|, the vertex's distance from the
+ *                      rotation centre in mesh units (scene-file laws);
+ *   CLASH_TURN_CHORD   r(v) = |x(v) - px(v)|, the length of the vertex's
+ *                      chord (host poses: the screw motion);
+ * and `bound` is at least the margin of every face of the object (for the
+ * midphases that move whole trees).  CLASH_TURN_NONE: no margin at all
+ * (objects that do not turn; deforming objects set by vertices or frames,
+ * which move linearly). */
+enum { CLASH_TURN_NONE = 0, CLASH_TURN_RADIUS = 1, CLASH_TURN_CHORD = 2 };
+typedef struct clash_turn {
+    int kind;
+    double k, eps, bound;
+} clash_turn;
 enum { CLASH_LAW_NONE = 0, CLASH_LAW_FORMULA = 1, CLASH_LAW_FRAMES = 2 };
 
 struct clash_scene {
@@ -77,10 +104,13 @@ struct clash_scene {
     int32_t *obj_mesh;                   /* the mesh it was made of */
     uint8_t *obj_deforming;
     double *obj_scale;                   /* 1 for objects from memory; a scene file's object scale */
-    clash_xform *pose0, *cur, *next;     /* pose of state 0, of the current state (when posed), and the next one */
+    clash_xform *pose0, *cur, *next;     /* pose of state 0, of the current state (when posed; R[0] NaN
+                                            when its positions were set), and the next one */
     clash_xform *prev;                   /* pose of the state before the current one (the swept
                                             object-tree midphases move their trees from it) */
     uint8_t *next_kind;                  /* CLASH_NEXT_*: what was set for the next state */
+    clash_turn *turn;                    /* the turn of the step into the current state (S0) */
+    int nturning;                        /* objects whose turn is not CLASH_TURN_NONE */
     uint8_t *law;                        /* CLASH_LAW_* */
     clash_pose *pose;                    /* LAW_FORMULA parameters (NULL until one exists) */
     int has_deforming;                   /* nx/ny/nz exist */
@@ -167,5 +197,14 @@ static inline int64_t clash_vert_store(const clash_scene *sc, int64_t g) { retur
 
 /* The formula law at state s: rotation matrix (row-major), scale and translation. */
 void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3]);
+
+/* ---- turns (turn.c) -------------------------------------------------------------- */
+
+/* The turn of law p's step from state s-1 to s, for an object of mesh
+ * radius `radius` (the law's scale applies). */
+void clash_turn_law(const clash_pose *p, int s, double radius, clash_turn *t);
+/* The turn of the screw motion from pose a to pose b (world = R * (scale *
+ * local) + t), for an object of mesh radius `radius`. */
+void clash_turn_screw(const clash_xform *a, const clash_xform *b, double scale, double radius, clash_turn *t);
 
 #endif

@@ -109,6 +109,12 @@ int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const i
         return -clash_fail(err, CLASH_EFAIL, "%s: out of memory for %lld vertices", label, (long long)nv);
     }
     for (int64_t i = 0; i < 3 * nv; ++i) m.xyz[i] = (float)xyz[i];
+    double r2 = 0; /* the radius, from the float coordinates the store keeps, rounded up */
+    for (int64_t v = 0; v < nv; ++v) {
+        const double a = m.xyz[3 * v], b = m.xyz[3 * v + 1], c = m.xyz[3 * v + 2];
+        r2 = fmax(r2, a * a + b * b + c * c);
+    }
+    m.radius = sqrt(r2) * (1 + 1e-12);
     memcpy(m.tri, tri, 3 * (size_t)nf * sizeof(int32_t));
     sc->mesh[sc->nmesh] = m;
     clash_store_recount(sc);
@@ -212,6 +218,7 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
     sc->prev[o] = *x0;
     sc->next[o] = *x0;
     sc->next_kind[o] = CLASH_NEXT_NONE;
+    sc->turn[o] = (clash_turn){.kind = CLASH_TURN_NONE};
     sc->law[o] = CLASH_LAW_NONE;
     if (sc->pose) memset(&sc->pose[o], 0, sizeof sc->pose[o]);
     if (sc->state >= 0) { /* a scene that has run already: the new object is in state 0, now and before */

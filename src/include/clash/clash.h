@@ -233,8 +233,26 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
  * object whose next state was not set stays where it is (it does not move
  * during the step).  Setting an object twice before an advance keeps the
  * last call.  Swept mode (clash_config.mode): pairs whose faces meet at any
- * time during the step (the convex hull of each face's positions at the two
- * states); static mode: pairs whose faces meet in the new state.
+ * time during the step; static mode: pairs whose faces meet in the new state.
+ *
+ * Motion during a step (swept mode).  Between a pose and the next one a
+ * rigid object makes the screw motion: the relative rotation
+ * rot_next · rot_cur^T, of angle θ in [0, π], about a fixed line, together
+ * with the translation along that line, both growing evenly with time (the
+ * one rigid motion of least turn between the poses).  A vertex set by
+ * clash_run_set_vertices moves on the straight line between its two
+ * positions, and so does every vertex of an object that does not turn, or
+ * of a deforming object posed right after its vertices were set.  (Objects
+ * of a scene file follow their own pose formula, clash_step.)  Swept mode
+ * tests the convex hull of each face's positions at the two states, which
+ * holds the face's whole path under straight-line motion.  A turning face
+ * bulges out of that hull: a point at distance ρ from the screw axis leaves
+ * its chord by at most ρ (1 - cos(θ/2)) = |chord| tan(θ/4) / 2, so each
+ * face of a turning object is tested with that margin (its vertices' chords
+ * times tan(θ/4) / 2, plus a few float ulps).  So swept mode is conservative
+ * for the screw motion: it never misses a pair that meets during the step,
+ * and may report a pair that comes within the margins.  An object whose
+ * rotation is the same at both poses (bit for bit) has no margin.
  *
  * A rigid object (deforming = 0) moves by poses only: world = rot · local +
  * trans.  A deforming object has its own copy of the mesh's vertices and
@@ -289,7 +307,10 @@ int64_t clash_scene_object_faces(const clash_scene *sc, int obj);
 clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err);
 /* Step s of a scene read from a file or a preset: its objects move by the
  * scene's own law (velocities, or frame files) to state s, then as
- * clash_run_advance.  Objects added from memory, which have no law, stay
+ * clash_run_advance.  During the step a rigid object follows its pose
+ * formula (angles and position linear in time), and swept mode grows the
+ * faces of a turning one by the formula's arc margin (src/store/turn.c), so
+ * it stays conservative for that path.  Objects added from memory, which have no law, stay
  * where they are unless set. */
 int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err);
 /* The next state of object obj: world = rot · local + trans (rot NULL =

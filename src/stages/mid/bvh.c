@@ -10,7 +10,9 @@
  * the roots' boxes, the same values S1 computes; the face-order boxes
  * run->lox.. are then not written, nothing in this midphase reads them.  So
  * rigid and deforming objects are handled alike and the refit is counted in
- * the step (in S1).
+ * the step (in S1).  In a swept step where an object turns, S1 computes the
+ * face boxes as usual, grown by the arc margins (core/facetest.h), and the
+ * trees are refitted from them.
  *
  * Work.  For each object pair (a, b) of S2 with overlap region R (already
  * grown by delta) the two trees are traversed simultaneously from their
@@ -328,6 +330,8 @@ static void refit_range(int64_t begin, int64_t end, int64_t step, int worker, vo
 int clash_bvh_stage_boxes(clash_run *run)
 {
     if (!run->bvh || !run->bvh_built) return 1;
+    /* swept, an object turning: S1 grows its faces' boxes by their arc margins, and the trees refit from those */
+    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning) return 1;
     clash_par_for(&run->exec, run->sc->nobj, refit_range, run);
     run->bvh_built = 2; /* refitted this step */
     return 0;

@@ -29,7 +29,8 @@
  * bounding shapes interfere) whose box meets the object's overlap regions
  * is moved by the object's pose at s (and at s-1 in swept mode, the two
  * joined), grown by S1's delta (which covers the float rounding of S0's
- * positions, stages/boxes.c) and rounded outward; the cells of the world
+ * positions, stages/boxes.c) and, swept, by a turning object's bound on
+ * its faces' arc margins (store/turn.c), and rounded outward; the cells of the world
  * tessellation its moved box touches are marked: the object's world
  * octree, a linear octree (its cells' Morton codes, sorted).
  *
@@ -347,8 +348,9 @@ static int update_obj(clash_run *run, wscratch *w, int o, const clash_box *rb)
 {
     oo_obj *t = &run->objoct->o[o];
     const clash_scene *sc = run->sc;
-    const double inv = run->objoct->inv_h0, dl = run->delta;
     const int np = run->cfg.mode == CLASH_MODE_SWEPT ? 2 : 1;
+    /* swept, a turning object: its faces' arc margins (core/facetest.h) grow the moved boxes too */
+    const double inv = run->objoct->inv_h0, dl = run->delta + (np == 2 ? sc->turn[o].bound : 0);
     double M[2][9], T[2][3];
     for (int k = 0; k < np; ++k) lt_pose(sc, o, k, M[k], T[k]);
     /* moved boxes; cells they would mark at the object's level */

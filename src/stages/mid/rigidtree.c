@@ -30,6 +30,10 @@
  * needs), plus a relative 1e-12 (or more, as the method says) of the
  * magnitudes involved (|t|, s r) for the double arithmetic of the views and
  * the traversal, whose error is ~1e-15 of them per operation.
+ * Swept mode, turning objects: a face's path leaves its hull by up to its
+ * arc margin (store/turn.c), and the narrow test accepts hulls up to the
+ * sum of the two faces' margins apart; each side grows by half the sum of
+ * the two objects' bounds on those margins (world units, / s_A).
  * A pair of faces the narrow test accepts thus always has overlapping
  * grown bounds at every level, and the leaves hand it on: the pair sets
  * equal the oracle's exactly.
@@ -119,7 +123,9 @@ static void setup(const clash_run *run, int a, int b, const double *radius, doub
         mag += fabs(pt[0]) + fabs(pt[1]) + fabs(pt[2]);
     }
     mag += 3 * (as * radius[a] + bs * radius[b]);
-    p->grow = (run->delta + rel * mag) / as;
+    /* swept, turning objects: the faces' arc margins (core/facetest.h), at most each object's bound */
+    const double arc = swept ? 0.5 * (sc->turn[a].bound + sc->turn[b].bound) : 0;
+    p->grow = (run->delta + rel * mag + arc) / as;
 }
 
 rt_pair *rt_pairs(const clash_run *run, const double *radius, double rel, size_t *n)

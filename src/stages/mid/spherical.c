@@ -414,7 +414,9 @@ typedef struct step_ctx {
 
 /* The world volume of every node of the moved objects: 8 floats, the
  * centre at s and at s-1 (swept; else at s again), the radius grown by
- * delta and the half length of the centre's path, both rounded up.  The
+ * delta (and, swept, by a turning object's bound on its faces' arc
+ * margins, store/turn.c) and the half length of the centre's path, both
+ * rounded up.  The
  * centres' float rounding (half an ulp of |w|) is inside delta. */
 static void move_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
@@ -427,6 +429,8 @@ static void move_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         double M[2][9], T[2][3];
         for (int k = 0; k < 1 + c->swept; ++k) lt_pose(sc, o, k, M[k], T[k]);
         const int k1 = c->swept;
+        /* swept, a turning object: its faces' arc margins (core/facetest.h) grow every radius */
+        const double arc = c->swept ? sc->turn[o].bound : 0;
         for (int32_t n = 0; n < t->nnode; ++n) {
             const double x = t->c[3 * n], y = t->c[3 * n + 1], z = t->c[3 * n + 2];
             float *w = t->w + 8 * n;
@@ -436,7 +440,7 @@ static void move_range(int64_t begin, int64_t end, int64_t step, int worker, voi
                 w[3 + d] = (float)(M[k1][3 * d] * x + M[k1][3 * d + 1] * y + M[k1][3 * d + 2] * z + T[k1][d]);
                 h += ((double)w[3 + d] - w[d]) * ((double)w[3 + d] - w[d]);
             }
-            w[6] = lt_up(t->scale * (double)t->r[n] * (1 + 1e-7) + c->g);
+            w[6] = lt_up(t->scale * (double)t->r[n] * (1 + 1e-7) + c->g + arc);
             w[7] = lt_up(0.5 * sqrt(h) * (1 + 1e-9));
         }
     }
