@@ -91,3 +91,25 @@ int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_
     clash_spmd(ex, task_worker, &c);
     return 0;
 }
+
+typedef struct each_ctx {
+    clash_item_fn fn;
+    void *ctx;
+    atomic_int failed;
+} each_ctx;
+
+static void each_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    each_ctx *c = p;
+    for (int64_t i = begin; i < end; i += step)
+        if (c->fn(c->ctx, i)) atomic_store_explicit(&c->failed, 1, memory_order_relaxed);
+}
+
+int clash_par_each(const clash_exec *ex, int64_t n, clash_item_fn fn, void *ctx)
+{
+    each_ctx c = {.fn = fn, .ctx = ctx};
+    atomic_init(&c.failed, 0);
+    if (clash_par_tasks(ex, n, 1, each_range, &c)) return -1;
+    return atomic_load(&c.failed) ? -1 : 0;
+}

@@ -67,6 +67,12 @@ void clash_par_for(const clash_exec *ex, int64_t n, clash_range_fn fn, void *ctx
  * ex->batch when > 0.  Returns -1 for a strategy this build does not have. */
 int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
 
+/* Coarse grain, one item a unit: fn(ctx, i) for every i of [0, n) (each
+ * object's tree, say, of uneven cost).  0 when every call returned 0; -1
+ * when one did not (the others still ran) or the strategy is missing. */
+typedef int (*clash_item_fn)(void *ctx, int64_t i);
+int clash_par_each(const clash_exec *ex, int64_t n, clash_item_fn fn, void *ctx);
+
 /* The persistent pthreads pool (pool.c): `threads` workers, the calling
  * thread being worker 0 and the pool holding 1..threads-1 (NULL when they
  * cannot be started).  clash_pool_run runs fn on the first `threads` workers

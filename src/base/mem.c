@@ -24,3 +24,14 @@ size_t clash_padded_bytes(size_t n, size_t sz)
     size_t b = (n * sz + 63) & ~(size_t)63;
     return b ? b : 64;
 }
+
+int clash_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < n) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return -1;
+    *p = q, *cap = c;
+    return 0;
+}

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "base/sort.h"
 #include "stages/mid/midphase.h"
 #include "stages/mid/rigidtree.h"
@@ -80,7 +81,8 @@ typedef struct bt_node {
 
 typedef struct bt_tree {
     bt_node *node;
-    int32_t nnode, cap, depth;
+    int32_t nnode, depth;
+    size_t cap;
     uint32_t *face;      /* global face numbers in leaf order */
     float lo[3], hi[3];  /* root box, local frame */
 } bt_tree;
@@ -120,24 +122,14 @@ static float down(double x)
 
 static int32_t new_node(bt_tree *t)
 {
-    if (t->nnode == t->cap) {
-        const int32_t cap = t->cap ? 2 * t->cap : 64;
-        bt_node *v = realloc(t->node, (size_t)cap * sizeof *v);
-        if (!v) return -1;
-        t->node = v, t->cap = cap;
-    }
+    if (clash_grow((void **)&t->node, &t->cap, (size_t)t->nnode + 1, sizeof(bt_node))) return -1;
     memset(&t->node[t->nnode], 0, sizeof(bt_node));
     return t->nnode++;
 }
 
 static int push_task(builder *B, task k)
 {
-    if (B->nstk == B->capstk) {
-        const size_t cap = B->capstk ? 2 * B->capstk : 64;
-        task *v = realloc(B->stk, cap * sizeof *v);
-        if (!v) return -1;
-        B->stk = v, B->capstk = cap;
-    }
+    if (clash_grow((void **)&B->stk, &B->capstk, B->nstk + 1, sizeof(task))) return -1;
     B->stk[B->nstk++] = k;
     return 0;
 }
@@ -290,9 +282,9 @@ static int build_tree(const clash_scene *sc, int o, bt_tree *t)
     while (B.nstk)
         if (build_node(&B, B.stk[--B.nstk])) goto done;
     for (int32_t i = 0; i < n; ++i) t->face[i] = (uint32_t)(f0 + B.ord[0][i]);
-    if (t->nnode < t->cap) { /* the nodes in use only */
+    if ((size_t)t->nnode < t->cap) { /* the nodes in use only */
         void *v = realloc(t->node, (size_t)t->nnode * sizeof(bt_node));
-        if (v) t->node = v, t->cap = t->nnode;
+        if (v) t->node = v, t->cap = (size_t)t->nnode;
     }
     rc = 0;
 done:
@@ -308,18 +300,10 @@ static void destroy_trees(void *p, int nobj)
     free(t);
 }
 
-typedef struct build_ctx {
-    const clash_scene *sc;
-    bt_tree *t;
-    int failed;
-} build_ctx;
-
-static void build_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+static int build_one(void *p, int64_t o)
 {
-    (void)worker;
-    build_ctx *c = p;
-    for (int64_t o = begin; o < end; o += step)
-        if (build_tree(c->sc, (int)o, &c->t[o])) c->failed = 1;
+    const clash_run *run = p;
+    return build_tree(run->sc, (int)o, &((bt_tree *)run->rtrees->trees)[o]);
 }
 
 /* ---- traversal -------------------------------------------------------------------------- */
@@ -462,9 +446,7 @@ static int build_all(clash_run *run, clash_error *err)
     }
     r->midphase = CLASH_MID_BOXTREE, r->trees = t, r->destroy = destroy_trees;
     run->rtrees = r;
-    build_ctx bc = {sc, t, 0};
-    clash_par_for(&run->exec, sc->nobj, build_range, &bc);
-    if (bc.failed) return clash_fail(err, CLASH_EFAIL, "out of memory building the BoxTrees");
+    if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the BoxTrees");
     size_t bytes = sizeof *r + (size_t)sc->nobj * sizeof *t;
     for (int o = 0; o < sc->nobj; ++o)
         bytes += (size_t)t[o].nnode * sizeof(bt_node) + (size_t)(sc->fofs[o + 1] - sc->fofs[o]) * sizeof(uint32_t);

@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "base/sort.h"
 #include "kernels/kernels.h"
 #include "stages/mid/midphase.h"
@@ -75,7 +76,8 @@ typedef struct dop_node {
 
 typedef struct dop_tree {
     dop_node *node;
-    int32_t nnode, cap, depth;
+    int32_t nnode, depth;
+    size_t cap;
     uint32_t *face;  /* global face numbers in leaf order */
     double radius;   /* largest |local coordinate| */
     double sc[3], sr; /* a bounding sphere of the faces (the root's pre-test) */
@@ -230,14 +232,12 @@ static void correspond(const dop_set *s, const rt_view *v, double R, dop_corr *c
 /* x rounded up to a float (x finite, within float range). */
 static float up(double x)
 {
-    float f = (float)x;
-    if ((double)f < x) { /* one float ulp up */
+    union {
+        float f;
         uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        u = f > 0 ? u + 1 : f < 0 ? u - 1 : 1u;
-        memcpy(&f, &u, sizeof f);
-    }
-    return f;
+    } b = {.f = (float)x};
+    if ((double)b.f < x) b.u = b.f > 0 ? b.u + 1 : b.f < 0 ? b.u - 1 : 1u; /* one float ulp up */
+    return b.f;
 }
 
 static inline uint32_t float_key(float v)
@@ -264,23 +264,13 @@ typedef struct builder {
 
 static int32_t new_node(dop_tree *t)
 {
-    if (t->nnode == t->cap) {
-        const int32_t cap = t->cap ? 2 * t->cap : 64;
-        dop_node *v = realloc(t->node, (size_t)cap * sizeof *v);
-        if (!v) return -1;
-        t->node = v, t->cap = cap;
-    }
+    if (clash_grow((void **)&t->node, &t->cap, (size_t)t->nnode + 1, sizeof(dop_node))) return -1;
     return t->nnode++;
 }
 
 static int push_task(builder *B, task k)
 {
-    if (B->nstk == B->capstk) {
-        const size_t cap = B->capstk ? 2 * B->capstk : 64;
-        task *v = realloc(B->stk, cap * sizeof *v);
-        if (!v) return -1;
-        B->stk = v, B->capstk = cap;
-    }
+    if (clash_grow((void **)&B->stk, &B->capstk, B->nstk + 1, sizeof(task))) return -1;
     B->stk[B->nstk++] = k;
     return 0;
 }
@@ -415,9 +405,9 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
         memcpy(nd->d, acc, sizeof acc);
     }
     for (int32_t q = 0; q < n; ++q) t->face[q] = (uint32_t)(f0 + B.idx[q]);
-    if (t->nnode < t->cap) { /* the nodes in use only */
+    if ((size_t)t->nnode < t->cap) { /* the nodes in use only */
         void *v = realloc(t->node, (size_t)t->nnode * sizeof(dop_node));
-        if (v) t->node = v, t->cap = t->nnode;
+        if (v) t->node = v, t->cap = (size_t)t->nnode;
     }
     rc = 0;
 done:
@@ -434,18 +424,11 @@ static void destroy_trees(void *p, int nobj)
     free(T->t), free(T);
 }
 
-typedef struct build_ctx {
-    const clash_scene *sc;
-    dop_trees *T;
-    int failed;
-} build_ctx;
-
-static void build_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+static int build_one(void *p, int64_t o)
 {
-    (void)worker;
-    build_ctx *c = p;
-    for (int64_t o = begin; o < end; o += step)
-        if (build_tree(c->sc, &c->T->set, (int)o, &c->T->t[o])) c->failed = 1;
+    const clash_run *run = p;
+    dop_trees *T = run->rtrees->trees;
+    return build_tree(run->sc, &T->set, (int)o, &T->t[o]);
 }
 
 /* ---- traversal -------------------------------------------------------------------------- */
@@ -582,9 +565,7 @@ static int build_all(clash_run *run, clash_error *err)
     r->midphase = CLASH_MID_DOPTREE, r->trees = T, r->destroy = destroy_trees;
     run->rtrees = r;
     if (make_set(&T->set)) return clash_fail(err, CLASH_EFAIL, "DOP-tree: the orientation set is degenerate");
-    build_ctx bc = {sc, T, 0};
-    clash_par_for(&run->exec, sc->nobj, build_range, &bc);
-    if (bc.failed) return clash_fail(err, CLASH_EFAIL, "out of memory building the DOP-trees");
+    if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the DOP-trees");
     size_t bytes = sizeof *r + sizeof *T + (size_t)sc->nobj * sizeof(dop_tree);
     for (int o = 0; o < sc->nobj; ++o)
         bytes += (size_t)T->t[o].nnode * sizeof(dop_node) + (size_t)(sc->fofs[o + 1] - sc->fofs[o]) * sizeof(uint32_t);

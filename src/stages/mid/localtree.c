@@ -35,17 +35,6 @@ double lt_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int lt_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n <= *cap) return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < n) c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q) return -1;
-    *p = q, *cap = c;
-    return 0;
-}
-
 int lt_root(const clash_scene *sc, int o, int req, double faces_per_leaf, double centre[3], double *edge)
 {
     const int64_t nf = sc->fofs[o + 1] - sc->fofs[o];

@@ -18,9 +18,6 @@
 /* Seconds on a monotonic clock (build and update times). */
 double lt_now(void);
 
-/* Grows *p to hold n items of `size` bytes (capacity doubling).  -1: out of memory. */
-int lt_grow(void **p, size_t *cap, size_t n, size_t size);
-
 /* Face f's three vertices in its object's local frame. */
 static inline void lt_face_local(const clash_scene *sc, uint32_t f, double v[3][3])
 {

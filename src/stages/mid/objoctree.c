@@ -67,6 +67,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "base/sort.h"
 #include "kernels/kernels.h"
 #include "stages/mid/localtree.h"
@@ -126,9 +127,9 @@ static void subdivide(bctx *b, int level, const int64_t ix[3], size_t ofs, size_
 {
     const double h = b->edge / (double)(1ll << level);
     if (level == b->L) {
-        if (lt_grow((void **)&b->fofs, &b->capfofs, b->nleaf + 2, sizeof(int32_t)) ||
-            lt_grow((void **)&b->face, &b->capface, b->nface + n, sizeof(uint32_t)) ||
-            lt_grow((void **)&b->cube, &b->capcube, 4 * (b->nleaf + 1), sizeof(double))) {
+        if (clash_grow((void **)&b->fofs, &b->capfofs, b->nleaf + 2, sizeof(int32_t)) ||
+            clash_grow((void **)&b->face, &b->capface, b->nface + n, sizeof(uint32_t)) ||
+            clash_grow((void **)&b->cube, &b->capcube, 4 * (b->nleaf + 1), sizeof(double))) {
             b->failed = 1;
             return;
         }
@@ -143,7 +144,7 @@ static void subdivide(bctx *b, int level, const int64_t ix[3], size_t ofs, size_
         const int64_t jx[3] = {2 * ix[0] + (c & 1), 2 * ix[1] + (c >> 1 & 1), 2 * ix[2] + (c >> 2)};
         double lo[3], hi[3];
         for (int d = 0; d < 3; ++d) lo[d] = b->org[d] + (double)jx[d] * h / 2, hi[d] = lo[d] + h / 2;
-        if (lt_grow((void **)&b->pool, &b->cappool, b->npool + n, sizeof(uint32_t))) {
+        if (clash_grow((void **)&b->pool, &b->cappool, b->npool + n, sizeof(uint32_t))) {
             b->failed = 1;
             return;
         }
@@ -201,7 +202,7 @@ static int build_obj(const clash_scene *sc, int o, int req, oo_obj *t)
     t->depth = L;
     bctx b = {.sc = sc, .L = L, .edge = edge};
     for (int d = 0; d < 3; ++d) b.org[d] = cx[d] - 0.5 * edge;
-    if (lt_grow((void **)&b.pool, &b.cappool, (size_t)nf, sizeof(uint32_t))) return -1;
+    if (clash_grow((void **)&b.pool, &b.cappool, (size_t)nf, sizeof(uint32_t))) return -1;
     for (int64_t f = 0; f < nf; ++f) b.pool[b.npool++] = (uint32_t)(sc->fofs[o] + f);
     const int64_t root[3] = {0, 0, 0};
     subdivide(&b, 0, root, 0, b.npool);
@@ -215,18 +216,10 @@ static int build_obj(const clash_scene *sc, int o, int req, oo_obj *t)
     return t->wbox && t->live ? 0 : -1;
 }
 
-typedef struct build_ctx {
-    const clash_run *run;
-    struct clash_objoct *S;
-    int failed;
-} build_ctx;
-
-static void build_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+static int build_one(void *p, int64_t o)
 {
-    (void)worker;
-    build_ctx *c = p;
-    for (int64_t o = begin; o < end; o += step)
-        if (build_obj(c->run->sc, (int)o, c->run->cfg.octree_level, &c->S->o[o])) c->failed = 1;
+    const clash_run *run = p;
+    return build_obj(run->sc, (int)o, run->cfg.octree_level, &run->objoct->o[o]);
 }
 
 void clash_objoct_free(clash_run *run)
@@ -254,9 +247,7 @@ static int build_all(clash_run *run)
         return -1;
     }
     run->objoct = S;
-    build_ctx c = {run, S, 0};
-    clash_par_tasks(&run->exec, sc->nobj, 1, build_range, &c);
-    if (c.failed) return -1;
+    if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return -1;
     double emin = INFINITY;
     for (int o = 0; o < sc->nobj; ++o)
         if (S->o[o].nleaf && S->o[o].leaf_edge > 0) emin = fmin(emin, S->o[o].leaf_edge);
@@ -296,8 +287,8 @@ static inline int64_t cell0(double v, double inv)
 static int sort_entries(wscratch *w, uint64_t *code, uint32_t *leaf, size_t n)
 {
     if (n < 2) return 0;
-    if (lt_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t)) ||
-        lt_grow((void **)&w->l2, &w->capl2, n, sizeof(uint32_t)))
+    if (clash_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t)) ||
+        clash_grow((void **)&w->l2, &w->capl2, n, sizeof(uint32_t)))
         return -1;
     uint64_t diff = 0;
     for (size_t i = 1; i < n; ++i) diff |= code[i] ^ code[0];
@@ -431,7 +422,7 @@ static inline int boxes_meet(const float *p, const float *q)
 
 static inline int push_pair(wscratch *w, size_t *n, uint64_t key)
 {
-    if (lt_grow((void **)&w->k, &w->capk, *n + 1, sizeof(uint64_t))) return -1;
+    if (clash_grow((void **)&w->k, &w->capk, *n + 1, sizeof(uint64_t))) return -1;
     w->k[(*n)++] = key;
     return 0;
 }
@@ -500,7 +491,7 @@ static int join_unit(clash_run *run, wscratch *w, clash_keybuf *kb, const unit *
             i = i2, j = j2;
         }
     }
-    if (lt_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t))) return -1;
+    if (clash_grow((void **)&w->k2, &w->capk2, n, sizeof(uint64_t))) return -1;
     n = clash_sort_unique_u64_tmp(w->k, n, w->k2);
     if (n == (size_t)-1) return -1;
     return emit_faces(run, A, B, w->k, n, kb);
@@ -523,7 +514,7 @@ static int add_units(unit **u, size_t *n, size_t *cap, const struct clash_objoct
     for (size_t s = 0; s < A->nent;) {
         size_t e = s + chunk < A->nent ? s + chunk : A->nent;
         while (e < A->nent && A->code[e] >> sa == A->code[e - 1] >> sa) ++e;
-        if (lt_grow((void **)u, cap, *n + 1, sizeof(unit))) return -1;
+        if (clash_grow((void **)u, cap, *n + 1, sizeof(unit))) return -1;
         (*u)[(*n)++] = (unit){a, b, s, e};
         s = e;
     }

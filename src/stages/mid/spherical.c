@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "stages/mid/localtree.h"
 #include "stages/mid/midphase.h"
 
@@ -221,10 +222,10 @@ static void build_node(bctx *b, int32_t node, const double cx[3], double h, int 
     sp_tree *t = b->t;
     if (depth >= b->L || n <= LEAF_FACES) {
         size_t capc = b->capcube / 4;
-        if (lt_grow((void **)&b->fofs, &b->capfofs, (size_t)t->nleaf + 2, sizeof(int32_t)) ||
-            lt_grow((void **)&t->lnode, &t->caplnode, (size_t)t->nleaf + 1, sizeof(int32_t)) ||
-            lt_grow((void **)&b->cube, &capc, (size_t)t->nleaf + 1, 4 * sizeof(double)) ||
-            lt_grow((void **)&b->face, &b->capface, (size_t)(t->nleaf ? b->fofs[t->nleaf] : 0) + n, sizeof(uint32_t))) {
+        if (clash_grow((void **)&b->fofs, &b->capfofs, (size_t)t->nleaf + 2, sizeof(int32_t)) ||
+            clash_grow((void **)&t->lnode, &t->caplnode, (size_t)t->nleaf + 1, sizeof(int32_t)) ||
+            clash_grow((void **)&b->cube, &capc, (size_t)t->nleaf + 1, 4 * sizeof(double)) ||
+            clash_grow((void **)&b->face, &b->capface, (size_t)(t->nleaf ? b->fofs[t->nleaf] : 0) + n, sizeof(uint32_t))) {
             b->failed = 1;
             return;
         }
@@ -249,7 +250,7 @@ static void build_node(bctx *b, int32_t node, const double cx[3], double h, int 
         for (int d = 0; d < 3; ++d) ccx[o][d] = cx[d] + ((o >> d & 1) ? 0.5 : -0.5) * h;
         cube_sphere(ccx[o], h / 2, cc[o], &cr);
         top[o] = b->npool;
-        if (lt_grow((void **)&b->pool, &b->cappool, b->npool + n, sizeof(uint32_t))) {
+        if (clash_grow((void **)&b->pool, &b->cappool, b->npool + n, sizeof(uint32_t))) {
             b->failed = 1;
             return;
         }
@@ -347,18 +348,10 @@ done:
     return rc;
 }
 
-typedef struct build_ctx {
-    const clash_run *run;
-    sp_tree *t;
-    int failed;
-} build_ctx;
-
-static void build_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+static int build_one(void *p, int64_t o)
 {
-    (void)worker;
-    build_ctx *c = p;
-    for (int64_t o = begin; o < end; o += step)
-        if (build_tree(c->run->sc, (int)o, c->run->cfg.octree_level, &c->t[o])) c->failed = 1;
+    const clash_run *run = p;
+    return build_tree(run->sc, (int)o, run->cfg.octree_level, &run->sphoct->t[o]);
 }
 
 void clash_sphoct_free(clash_run *run)
@@ -383,8 +376,7 @@ static int build_all(clash_run *run)
         return -1;
     }
     run->sphoct = S;
-    build_ctx c = {run, S->t, 0};
-    clash_par_tasks(&run->exec, sc->nobj, 1, build_range, &c);
+    if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return -1; /* out of memory */
     for (int o = 0; o < sc->nobj; ++o) {
         const sp_tree *t = &S->t[o];
         S->bytes += (size_t)t->nnode * (12 * sizeof(float) + 2 * sizeof(int32_t) + 1) +
@@ -392,7 +384,7 @@ static int build_all(clash_run *run)
                     (size_t)(t->nleaf ? t->hofs[t->nleaf] : 0) * sizeof(uint32_t);
         if (t->nleaf && t->depth > S->depth) S->depth = t->depth;
     }
-    return c.failed ? -1 : 0;
+    return 0;
 }
 
 /* ---- a step: the centres moved, the trees traversed ---------------------------------- */
@@ -484,7 +476,7 @@ typedef int (*leaf_fn)(step_ctx *c, int worker, int32_t leaf, void *arg);
 static int descend(step_ctx *c, int worker, const sp_tree *t, const float *q, const clash_box *R, leaf_fn fn, void *arg)
 {
     if (!t->nnode) return 0;
-    if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], 64, sizeof(int32_t))) return -1;
+    if (clash_grow((void **)&c->stk[worker], &c->stkcap[worker], 64, sizeof(int32_t))) return -1;
     int32_t *stk = c->stk[worker];
     size_t n = 0;
     stk[n++] = 0;
@@ -498,7 +490,7 @@ static int descend(step_ctx *c, int worker, const sp_tree *t, const float *q, co
             continue;
         }
         if (n + 8 > c->stkcap[worker]) {
-            if (lt_grow((void **)&c->stk[worker], &c->stkcap[worker], n + 8, sizeof(int32_t))) return -1;
+            if (clash_grow((void **)&c->stk[worker], &c->stkcap[worker], n + 8, sizeof(int32_t))) return -1;
             stk = c->stk[worker];
         }
         for (int k = t->nch[node] - 1; k >= 0; --k) stk[n++] = ch + k;
@@ -516,7 +508,7 @@ static int collect_leaf(step_ctx *c, int worker, int32_t leaf, void *p)
 {
     (void)worker;
     const size_t i = ((leafarg *)p)->pair;
-    if (lt_grow((void **)&c->blist[i], &c->bcap[i], c->bn[i] + 1, sizeof(int32_t))) return -1;
+    if (clash_grow((void **)&c->blist[i], &c->bcap[i], c->bn[i] + 1, sizeof(int32_t))) return -1;
     c->blist[i][c->bn[i]++] = leaf;
     return 0;
 }
@@ -566,7 +558,7 @@ static void phase2_range(int64_t begin, int64_t end, int64_t step, int worker, v
 static int add_unit(int32_t **u, size_t *n, size_t *cap, int32_t who, int32_t first, int32_t end)
 {
     for (int32_t k = first; k < end; k += LEAF_UNIT) {
-        if (lt_grow((void **)u, cap, 3 * (*n + 1), sizeof(int32_t))) return -1;
+        if (clash_grow((void **)u, cap, 3 * (*n + 1), sizeof(int32_t))) return -1;
         int32_t *x = *u + 3 * (*n)++;
         x[0] = who, x[1] = k, x[2] = end - k > LEAF_UNIT ? k + LEAF_UNIT : end;
     }
