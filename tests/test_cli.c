@@ -245,6 +245,13 @@ int main(void)
     {
         char *y = read_file("d.yaml");
         CHECK(y && strstr(y, " faces: 30240,"), "--detail 3000 x 10 objects: want faces: 30240 in %s", y ? y : "");
+        /* the memory account (issue 17): store and working arrays, per face */
+        const char *m = y ? strstr(y, "\nmemory: {store_bytes: ") : NULL;
+        unsigned long long store = 0, work = 0;
+        double per = 0;
+        CHECK(m && sscanf(m, "\nmemory: {store_bytes: %llu, work_bytes: %llu, bytes_per_face: %lf", &store, &work,
+                          &per) == 3 && store > 30240 * 24 && work > 30240 * 24 && per > 48 && per < 400,
+              "report memory: %s", m ? m : "(none)");
         free(y);
     }
     expect_error("profile --counters bogus", "--counters"); /* profile itself: test_profile.c */
