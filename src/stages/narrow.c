@@ -10,8 +10,9 @@
  * (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
  * pairs it shows apart along a centroid difference or a face normal are
  * misses without the double-precision hull test; the rest, a minority on
- * cluttered scenes, go to that test (core/facetest.h).  The filter only
- * says "apart" where the hull test would, so the hits are the same.
+ * cluttered scenes, go to that test (ck_hulls_meet, as clash_pair_test in
+ * core/facetest.h) on the points already gathered.  The filter only says
+ * "apart" where the hull test would, so the hits are the same.
  */
 #include <stdlib.h>
 
@@ -66,8 +67,15 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
         }
         ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
         for (int l = 0; l < n; ++l) {
-            const uint64_t k = run->cand[at[l]];
-            run->hit[at[l]] = apart[l] ? 0 : (uint8_t)clash_pair_test(run, (uint32_t)(k >> 32), (uint32_t)k);
+            if (apart[l]) {
+                run->hit[at[l]] = 0;
+                continue;
+            }
+            /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
+            double dp[6][3], dq[6][3];
+            for (int j = 0; j < 6; ++j)
+                for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
+            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
         }
     }
 }
