@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
+#include "core/run.h"
 #include "store/scene.h"
 #include "io/scene_desc.h"
 
@@ -176,6 +177,8 @@ int bench_run_scene(clash_scene *sc, const clash_config *cfg_in, bench_run *r, c
         r->step_s[s - 1] = b - a;
         r->step_pairs[s - 1] = p.count;
         r->steps = s;
+        const size_t wb = clash_run_work_bytes(run);
+        if (wb > r->tot.work_bytes) r->tot.work_bytes = wb;
         clash_totals_add(&r->tot, s, &p, &st);
         if (cfg.stop_at_first && p.count) break;
     }

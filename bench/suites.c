@@ -27,6 +27,7 @@ int clash_bench_fig43(int argc, char **argv);
 int clash_bench_cull(int argc, char **argv);
 int clash_bench_api(int argc, char **argv);
 int clash_bench_seeds(int argc, char **argv);
+int clash_bench_scale(int argc, char **argv);
 
 /* The options common to the suites parsed by bench_parse (common.c). */
 #define COMMON "[--quick] [--out DIR] [--reps N] [--threads T] [--quiet]"
@@ -73,6 +74,9 @@ const clash_bench_suite clash_bench_suites[] = {
      COMMON "\n    [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S]\n"
      "  writes DIR/scaling_strong.csv, scaling_weak.csv, scaling.yaml (default DIR bench-out/scaling)",
      clash_bench_scaling},
+    {"scale", "time per step and per face from 10^4 to 10^7 faces (cluttered, density 0.1), 1 and 2 threads",
+     COMMON "\n    [--steps S]\n  writes DIR/scale.csv, scale.yaml, scale.png (default DIR bench-out/scale)",
+     clash_bench_scale},
     {"fig43", "the report's Fig. 4.3: collision-step time against workers, every strategy, threads and ranks",
      COMMON "\n    [--workers 1,2,...] [--ranks 1,2,...|none] [--repeat R] [--scene FILE]\n"
      "  writes DIR/fig43.csv, fig43.yaml, fig43_table.md, fig43_scene.json (default DIR bench-out/fig43)",

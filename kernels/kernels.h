@@ -68,6 +68,16 @@ int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq
  * box accept, then GJK with the box's support mapping. */
 int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
 
+/* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------
+ * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):
+ * 1 when they are certainly apart (along the centroid difference or either
+ * triangle's normal at s, by a margin far above float rounding), 0 when the
+ * filter cannot tell: then ck_hulls_meet decides.  A 1 implies
+ * ck_hulls_meet(p, 6, q, 6, 0) == 0.  The x8 form takes eight pairs as SoA
+ * (p[point][coordinate][lane]) and writes apart[lane]. */
+int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3]);
+void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8]);
+
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
 
 /* World positions of n vertices: w = R * (s * l) + t, R row-major 3x3. */

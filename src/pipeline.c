@@ -186,6 +186,18 @@ oom:
 }
 
 
+size_t clash_run_work_bytes(const clash_run *run)
+{
+    const size_t nf = (size_t)run->sc->nf, nobj = (size_t)run->sc->nobj;
+    size_t b = sizeof *run + nf * (sizeof(int32_t) + 6 * sizeof(float) + 1 + sizeof(uint32_t)) /* face_obj, S1, S3 */
+               + nobj * sizeof(clash_box) + (nobj + 1) * sizeof(int64_t)                        /* obox, reg_ofs */
+               + run->cap_op * sizeof(clash_objpair) + (run->reg_ofs ? (size_t)run->reg_ofs[nobj] : 0) * sizeof(clash_box)
+               + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair);
+    for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
+    b += clash_fg_bytes(run->fg) + clash_octree_bytes(run) + run->mid_bytes;
+    return b;
+}
+
 /* ---- one step ------------------------------------------------------------------------- */
 
 /* Region bookkeeping of one step (profile.h): the stage's wall time, its

@@ -234,6 +234,26 @@ int main(void)
           "cluttered takes its parameters: %s", out);
     expect_error("run --preset nosuch", "nosuch");
     expect_error("run --preset cluttered --density 0.9", "--density");
+    /* --detail F (issue 17): faces per object, nearest 4k(k-1); refused below 8, past 4e6 or 4e8 in all */
+    expect_error("run --preset cluttered --detail 7", "--detail");
+    expect_error("run --preset cluttered --detail 4000001", "--detail");
+    expect_error("run --preset cluttered --detail many", "--detail");
+    expect_error("run --preset cluttered --objects 1000 --detail 3000000", "too many faces");
+    expect_error("run --preset default --detail 100", "'default' ignores");
+    CHECK(clash("run --preset cluttered --objects 10 --detail 3000 --steps 1 --report d.yaml --quiet") == 0,
+          "cluttered --detail 3000: %s", out);
+    {
+        char *y = read_file("d.yaml");
+        CHECK(y && strstr(y, " faces: 30240,"), "--detail 3000 x 10 objects: want faces: 30240 in %s", y ? y : "");
+        /* the memory account (issue 17): store and working arrays, per face */
+        const char *m = y ? strstr(y, "\nmemory: {store_bytes: ") : NULL;
+        unsigned long long store = 0, work = 0;
+        double per = 0;
+        CHECK(m && sscanf(m, "\nmemory: {store_bytes: %llu, work_bytes: %llu, bytes_per_face: %lf", &store, &work,
+                          &per) == 3 && store > 30240 * 24 && work > 30240 * 24 && per > 48 && per < 400,
+              "report memory: %s", m ? m : "(none)");
+        free(y);
+    }
     expect_error("profile --counters bogus", "--counters"); /* profile itself: test_profile.c */
     expect_error("bench nosuchsuite", "nosuchsuite");
     expect_error("bench fig4", "did you mean 'fig43'?");

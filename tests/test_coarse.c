@@ -30,7 +30,7 @@ static int run_scene(const char *preset, int objects, int mode, const clash_conf
 {
     clash_error err;
     clash_scene *sc;
-    clash_preset_params pp = {objects, 7, 0};
+    clash_preset_params pp = {objects, 7, 0, 0};
     if (preset[0] == '/' ? clash_scene_load(preset, &sc, &err) : clash_scene_preset(preset, &pp, &sc, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;

@@ -1141,6 +1141,74 @@ static void test_cells(long n)
     free(b), free(idx), free(c1), free(c2);
 }
 
+/* The float filter (hullf.c) against the hull test: moving triangles (six
+ * float points each) apart by relative gaps from 1e-9 to 1, touching (a
+ * shared point) and overlapping.  The filter may say 1 (apart) only where
+ * ck_hulls_meet says 0, and its eight-lane form must give the reference's
+ * answer in every lane. */
+static void test_hulls_filter(long n)
+{
+    long apart = 0, filt = 0, wrong = 0, lanes_differ = 0, nonfinite_apart = 0;
+    float P[8][6][3], Q[8][6][3], p8[6][3][8], q8[6][3][8];
+    uint8_t out[8];
+    for (long it = 0; it < n; it += 8) {
+        for (int l = 0; l < 8; ++l) {
+            double c[3], s = pow(10.0, rng_range(-2, 1)), mv = rng_range(0, 1) * s;
+            for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
+            double dm[3] = {rng_range(-1, 1) * mv, rng_range(-1, 1) * mv, rng_range(-1, 1) * mv};
+            for (int t = 0; t < 2; ++t) {
+                float(*a)[3] = t ? Q[l] : P[l];
+                for (int i = 0; i < 3; ++i)
+                    for (int k = 0; k < 3; ++k) {
+                        a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
+                        a[3 + i][k] = (float)(a[i][k] + dm[k] + 0.1 * s * rng_range(-1, 1));
+                    }
+            }
+            const int kind = (int)(it / 8 + l) % 4;
+            if (kind == 1) memcpy(Q[l][rng_int(0, 5)], P[l][rng_int(0, 5)], sizeof P[l][0]); /* touching */
+            if (kind >= 2) { /* Q moved off P along a random direction by a relative gap */
+                double d[3], hp = -INFINITY, lq = INFINITY;
+                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+                for (int i = 0; i < 6; ++i) {
+                    hp = fmax(hp, d[0] * P[l][i][0] + d[1] * P[l][i][1] + d[2] * P[l][i][2]);
+                    lq = fmin(lq, d[0] * Q[l][i][0] + d[1] * Q[l][i][1] + d[2] * Q[l][i][2]);
+                }
+                const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                const double sh = (hp - lq + pow(10.0, rng_range(kind == 2 ? -9 : -3, 0)) * s) / dd;
+                for (int i = 0; i < 6; ++i)
+                    for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
+            }
+            if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never "apart" */
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
+        }
+        ck_hulls_apart_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, out);
+        for (int l = 0; l < 8; ++l) {
+            const int r = ck_hulls_apart_f32_ref((const float(*)[3])P[l], (const float(*)[3])Q[l]);
+            lanes_differ += r != out[l];
+            double dp[6][3], dq[6][3];
+            int finite = 1;
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            if (!finite) {
+                nonfinite_apart += r;
+                continue;
+            }
+            const int h = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
+            apart += h == 0;
+            filt += r;
+            wrong += r && h;
+        }
+    }
+    printf("hulls filter: %ld pairs, %ld apart by the hull test, %ld (%.1f%%) of them certified by the float "
+           "filter; %ld said apart but meet, %ld lanes differ from the reference\n",
+           n, apart, filt, 100.0 * filt / (double)(apart ? apart : 1), wrong, lanes_differ);
+    CHECK(wrong == 0, "float filter: %ld pairs called apart that ck_hulls_meet says meet", wrong);
+    CHECK(lanes_differ == 0, "float filter: %ld lanes of the x8 form differ from the reference", lanes_differ);
+    CHECK(nonfinite_apart == 0, "float filter: NaN input called apart");
+    CHECK(filt > apart / 4, "float filter certified only %ld of %ld apart pairs", filt, apart);
+}
+
 int main(int argc, char **argv)
 {
     long n = 1000000;
@@ -1155,6 +1223,7 @@ int main(int argc, char **argv)
     t = now_s();
     test_hulls_grid(n / 10);
     test_hulls_float(n / 10);
+    test_hulls_filter(n / 4);
     test_hull_box(n / 10);
     test_cells(n);
     printf("  (%.1f s)\n", now_s() - t);

@@ -146,7 +146,8 @@ static int check_cluttered(const char *what, const clash_scene_desc *d, int nobj
         if (md->kind == CLASH_MESH_SPHERE) {
             int k = 2;
             while (4 * k * (k - 1) < md->sphere_faces) ++k;
-            CHECK(4 * k * (k - 1) == md->sphere_faces && md->sphere_faces >= 48 && md->sphere_faces <= 528,
+            const int detail = strstr(what, "detail") != NULL;  /* --detail: any UV sphere */
+            CHECK(4 * k * (k - 1) == md->sphere_faces && (detail || (md->sphere_faces >= 48 && md->sphere_faces <= 528)),
                   "%s: sphere faces %d", what, md->sphere_faces);
         } else {
             CHECK(md->kind == CLASH_MESH_BOX && md->center == 1, "%s: mesh %d kind %d", what, m, md->kind);
@@ -193,7 +194,7 @@ static void test_cluttered(void)
 {
     clash_scene_desc a, b, c;
     clash_error err = {0, ""};
-    clash_preset_params p = {0, 0, 0};
+    clash_preset_params p = {0, 0, 0, 0};
 
     /* Defaults: 100 objects, 100 steps. */
     int rc = clash_scene_desc_preset("cluttered", &p, &a, &err);
@@ -283,6 +284,48 @@ static void test_cluttered(void)
     clash_scene_desc_free(&a);
 }
 
+/* --detail F (issue 17): every object a UV sphere of the nearest 4k(k-1)
+ * faces, so the scene has N * 4k(k-1) faces; bad values refused. */
+static void test_detail(void)
+{
+    clash_scene_desc a;
+    clash_error err = {0, ""};
+    static const int want[][2] = {{8, 8},       {10, 8},       {16, 8} /* tie: the smaller */, {17, 24},
+                                  {48, 48},     {3000, 3024},  {3300, 3248},
+                                  {528, 528},   {100000, 100488}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
+        clash_preset_params p = {.objects = 200, .seed = 3, .density = 0.1, .detail = want[i][0]};
+        int rc = clash_scene_desc_preset("cluttered", &p, &a, &err);
+        CHECK(rc == CLASH_OK, "detail %d: %s", want[i][0], err.msg);
+        if (rc) continue;
+        CHECK(a.nmeshes == 1 && a.meshes[0].kind == CLASH_MESH_SPHERE && a.meshes[0].sphere_faces == want[i][1],
+              "detail %d: %d meshes, first of %d faces (want one sphere of %d)", want[i][0], a.nmeshes,
+              a.meshes[0].sphere_faces, want[i][1]);
+        int all = 1, npairs;
+        for (int o = 0; o < a.nobjects; ++o) all &= a.objects[o].mesh == 0;
+        CHECK(all && a.nobjects == 200, "detail %d: not every object is the sphere", want[i][0]);
+        check_cluttered("cluttered detail", &a, 200, &npairs);
+        clash_scene_desc_free(&a);
+    }
+    /* The scene's face count through the public API: 30 x 3024. */
+    clash_preset_params p = {.objects = 30, .seed = 1, .density = 0.1, .detail = 3000};
+    clash_scene *sc = NULL;
+    int rc = clash_scene_preset("cluttered", &p, &sc, &err);
+    CHECK(rc == CLASH_OK && clash_scene_faces(sc) == 30 * 3024, "detail 3000, 30 objects: %s, %lld faces", err.msg,
+          sc ? (long long)clash_scene_faces(sc) : -1LL);
+    clash_scene_destroy(sc);
+    /* Refused: below the smallest sphere, absurdly many per object or in all. */
+    static const int bad[][2] = {{7, 10}, {1, 10}, {4000001, 10}, {INT32_MAX, 10}, {3000000, 1000}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        clash_preset_params q = {.objects = bad[i][1], .detail = bad[i][0]};
+        memset(&a, 0xab, sizeof a);
+        rc = clash_scene_desc_preset("cluttered", &q, &a, &err);
+        CHECK(rc == CLASH_EINPUT && (strstr(err.msg, "detail") || strstr(err.msg, "faces")),
+              "detail %d x %d objects: rc %d \"%s\"", bad[i][0], bad[i][1], rc, err.msg);
+        CHECK(a.name == NULL && a.objects == NULL, "detail %d: *out not zeroed", bad[i][0]);
+    }
+}
+
 int main(void)
 {
     clash_scene_desc d;
@@ -320,7 +363,7 @@ int main(void)
         printf("default: %d objects, %d meshes, %d steps, %d pairs' bounding spheres meet, first sure overlap at step %d\n",
                d.nobjects, d.nmeshes, d.steps, npairs, first);
         clash_scene_desc free_me = d;
-        clash_preset_params ignored = {999, 12345, 0.2};
+        clash_preset_params ignored = {999, 12345, 0.2, 100};
         rc = clash_scene_desc_preset("default", &ignored, &d, &err);
         CHECK(rc == CLASH_OK && desc_equal(&d, &free_me), "default ignores the parameters");
         clash_scene_desc_free(&free_me);
@@ -328,6 +371,7 @@ int main(void)
     }
 
     test_cluttered();
+    test_detail();
 
     /* Unknown names. */
     memset(&d, 0xab, sizeof d);

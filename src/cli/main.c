@@ -222,6 +222,8 @@ setup_done:
         if ((rc = clash_step(run, s, &pairs, &st, &err))) goto fail;
         const double te = now();
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
+        const size_t wb = clash_run_work_bytes(run);
+        if (wb > tot.work_bytes) tot.work_bytes = wb;
         clash_totals_add(&tot, s, &pairs, &st);
         if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &pairs)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);

@@ -25,7 +25,8 @@ void clash_cli_usage(FILE *f)
           "\n"
           "run options:\n"
           "  --preset NAME          default | ktk94-table1 | ktak94-table1 | cluttered\n"
-          "  --objects N --seed S --density D   parameters of the cluttered preset (only)\n"
+          "  --objects N --seed S --density D --detail F   parameters of the cluttered preset (only);\n"
+          "                         F: faces per object, all UV spheres of the nearest 4k(k-1)\n"
           "  --steps N              steps to run (default: the scene's)\n"
           "  --mode static|swept    face-pair test (default: the scene's, else swept)\n"
           "  --self                 also self-collisions\n"
@@ -96,7 +97,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 static const char *const known_options[] = {
     "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help",
     "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
-    "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density",
+    "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density", "--detail",
     "--pairs", "--report", "--counters", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
 
 /* 0 when a is an option that takes a value; else "unknown option", with the
@@ -137,7 +138,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->counters = -1;
     cli->vtk_every = 1;
     *help = *version = 0;
-    const char *param_opt = "--objects";  /* the last of --objects/--seed/--density given */
+    const char *param_opt = "--objects";  /* the last of --objects/--seed/--density/--detail given */
     const char *vtk_opt = NULL;           /* --vtk-format or --vtk-steps, which need --vtk */
     int i = 1;
     if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
@@ -222,6 +223,10 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
                 rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
             cli->preset_params.density = d;
             cli->have_preset_params = 1, param_opt = a;
+        } else if (!strcmp(a, "--detail")) {
+            /* the preset checks it again (the API's way in); here for the option's own message */
+            if (!(rc = parse_int(a, v, 8, 4000000, &x, err))) cli->preset_params.detail = (int)x;
+            cli->have_preset_params = 1, param_opt = a;
         } else if (!strcmp(a, "--pairs")) {
             cli->pairs_path = v;
         } else if (!strcmp(a, "--report")) {
@@ -272,11 +277,12 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->scene && cli->preset)
         return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
-        return clash_fail(err, CLASH_EINPUT, "--objects/--seed/--density apply to presets, not to scene files");
+        return clash_fail(err, CLASH_EINPUT,
+                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
     if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
         return clash_fail(err, CLASH_EINPUT,
-                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed and "
-                          "--density (add --preset cluttered)",
+                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                          "--density and --detail (add --preset cluttered)",
                           param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }

@@ -113,6 +113,13 @@ static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_
 struct clash_counters;
 void clash_run_set_counters(clash_run *run, struct clash_counters *c);
 
+/* Bytes of the run's working arrays beyond the store, at their capacities
+ * now (they only grow): S1 face and object boxes, S2 object pairs, S3 regions
+ * and kept faces, the S1/S3 worker slots, S4 key buffers, candidates and the
+ * octree workspace (or another midphase's structure), S5 flags, S6 pairs
+ * (pipeline.c).  With clash_scene_memory_bytes: the run's memory per face. */
+size_t clash_run_work_bytes(const clash_run *run);
+
 /* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique (core/keybuf.c). */
 int clash_mid_gather(clash_run *run);
 

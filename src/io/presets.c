@@ -11,7 +11,8 @@
  *                  section 4.1.1).
  *   cluttered      N random spheres and boxes at a chosen volume density,
  *                  moving roughly toward the centre of their cube so that
- *                  they collide during the run; deterministic in (N, seed, D).
+ *                  they collide during the run; deterministic in (N, seed, D,
+ *                  detail).
  *   default        a fixed, small cluttered scene (40 objects, seed 1,
  *                  60 steps) that runs in seconds and shows collisions.
  *
@@ -59,6 +60,14 @@
  * +, -, *, / and sqrt (all correctly rounded in IEEE 754), plus a Newton
  * cube root written out here, so the result is the same on every machine
  * compiled without floating-point contraction (C11 mode: -ffp-contract=off).
+ *
+ * Detail F (`--detail F`, issue 17: scenes of millions of faces): every
+ * object becomes a UV sphere of k bands, 4k(k-1) faces, with k the integer
+ * >= 2 whose count is nearest F (the smaller on a tie), so a scene has
+ * exactly N * 4k(k-1) faces.  The draws stay the same (an object drawn as a
+ * box becomes a sphere of radius f, not a box of edge 1.6 f), so the sizes
+ * differ from the default scene's only where boxes were drawn.  Without F
+ * (0) the scene is as before: spheres of 48..528 faces and boxes.
  */
 #include "io/scene_desc.h"
 
@@ -250,6 +259,19 @@ static double cube_root(double y)
 #define CLUTTER_GAP 1.001       /* bounding spheres at least 0.1% apart */
 #define CLUTTER_SPIN 3.0        /* degrees per step, each axis */
 #define PLACE_TRIES 200000
+#define CLUTTER_MIN_DETAIL 8          /* k = 2: the smallest UV sphere */
+#define CLUTTER_MAX_DETAIL 4000000    /* per object; the scene's total is capped below */
+#define CLUTTER_MAX_FACES 400000000L  /* objects x faces: int32 face indices, with room */
+
+/* The band count k >= 2 whose UV sphere's 4k(k-1) faces are nearest f (the
+ * smaller k on a tie). */
+static int detail_bands(long f)
+{
+    int k = 2;
+    while (4L * (k + 1) * k <= f) ++k;               /* largest k with 4k(k-1) <= f */
+    long lo = 4L * k * (k - 1), hi = 4L * (k + 1) * k;
+    return f - lo <= hi - f ? k : k + 1;
+}
 
 /* Kinds 0..8: spheres with k = 4..12; kind 9: box. */
 #define NKINDS 10
@@ -268,9 +290,10 @@ static int by_radius_desc(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static int build_cluttered(const char *name, int n, uint64_t seed, double density, int steps,
+static int build_cluttered(const char *name, int n, uint64_t seed, double density, int detail, int steps,
                            clash_scene_desc *d, clash_error *err)
 {
+    const int detail_k = detail > 0 ? detail_bands(detail) : 0;  /* 0: the default kinds */
     int rc = CLASH_OK;
     rng r;
     rng_seed(&r, seed);
@@ -296,6 +319,7 @@ static int build_cluttered(const char *name, int n, uint64_t seed, double densit
         clash_object_desc *o = &d->objects[i];
         int k = rng_u01(&r) < CLUTTER_BOX_FRACTION ? KIND_BOX : rng_int(&r, 9);
         double f = rng_range(&r, CLUTTER_SCALE_LO, CLUTTER_SCALE_HI);
+        if (detail_k) k = 0;  /* every object the one sphere of detail F (kind 0 stands for it) */
         kind[i] = k;
         kind_used[k] = 1;
         o->scale = k == KIND_BOX ? CLUTTER_BOX_EDGE * f : f;
@@ -325,7 +349,7 @@ static int build_cluttered(const char *name, int n, uint64_t seed, double densit
             m->center = 1;
             strcpy(buf, "box");
         } else {
-            int bands = k + 4;
+            int bands = detail_k ? detail_k : k + 4;
             m->kind = CLASH_MESH_SPHERE;
             m->sphere_faces = 4 * bands * (bands - 1);
             snprintf(buf, sizeof buf, "sphere%d", m->sphere_faces);
@@ -444,7 +468,7 @@ int clash_scene_desc_preset(const char *name, const clash_preset_params *p, clas
     } else if (name && strcmp(name, "ktak94-table1") == 0) {
         rc = build_table(name, ktak94_table1, 8, KTAK94_STEPS, &d, err);
     } else if (name && strcmp(name, "default") == 0) {
-        rc = build_cluttered(name, 40, 1, CLUTTER_DEFAULT_DENSITY, 60, &d, err);
+        rc = build_cluttered(name, 40, 1, CLUTTER_DEFAULT_DENSITY, 0, 60, &d, err);
     } else if (name && strcmp(name, "cluttered") == 0) {
         int n = p && p->objects > 0 ? p->objects : CLUTTER_DEFAULT_OBJECTS;
         uint64_t seed = p ? p->seed : 0;
@@ -457,7 +481,23 @@ int clash_scene_desc_preset(const char *name, const clash_preset_params *p, clas
         if (n > CLUTTER_MAX_OBJECTS)
             return clash_fail(err, CLASH_EINPUT, "preset cluttered: %d objects is too many (at most %d)", n,
                               CLUTTER_MAX_OBJECTS);
-        rc = build_cluttered(name, n, seed, density, CLUTTER_DEFAULT_STEPS, &d, err);
+        int detail = p ? p->detail : 0;
+        if (detail < 0) detail = 0;
+        if (detail > 0 && detail < CLUTTER_MIN_DETAIL)
+            return clash_fail(err, CLASH_EINPUT,
+                              "preset cluttered: detail %d is below the smallest UV sphere (%d faces)", detail,
+                              CLUTTER_MIN_DETAIL);
+        if (detail > CLUTTER_MAX_DETAIL)
+            return clash_fail(err, CLASH_EINPUT, "preset cluttered: detail %d faces is too many (at most %d)",
+                              detail, CLUTTER_MAX_DETAIL);
+        if (detail > 0) {
+            long k = detail_bands(detail);
+            if ((long)n * 4L * k * (k - 1) > CLUTTER_MAX_FACES)
+                return clash_fail(err, CLASH_EINPUT,
+                                  "preset cluttered: %d objects of %ld faces is too many faces (at most %ld)", n,
+                                  4L * k * (k - 1), CLUTTER_MAX_FACES);
+        }
+        rc = build_cluttered(name, n, seed, density, detail, CLUTTER_DEFAULT_STEPS, &d, err);
     } else {
         return clash_fail(err, CLASH_EINPUT,
                           "unknown preset \"%.100s\" (valid: default, ktk94-table1, ktak94-table1, cluttered)",

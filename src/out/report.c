@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/error.h"
@@ -291,6 +292,17 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     } else {
         fprintf(f, "first_collision_step: null\n");
     }
+    /* Memory: the store and the run's working arrays (issue 17: at most 200
+     * bytes per face for both), and the process's peak resident set, which
+     * also holds the code, the scene's description and the outputs' buffers. */
+    const double nfaces = clash_scene_faces(sc) > 0 ? (double)clash_scene_faces(sc) : 1.0;
+    const size_t store = clash_scene_memory_bytes(sc);
+    struct rusage ru;
+    const double rss = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0.0; /* Linux: KiB */
+    fprintf(f,
+            "memory: {store_bytes: %zu, work_bytes: %zu, bytes_per_face: %.1f, peak_rss_bytes: %.0f, "
+            "peak_rss_per_face: %.1f}\n",
+            store, t->work_bytes, (double)(store + t->work_bytes) / nfaces, rss, rss / nfaces);
     fprintf(f, "pairs_total: %llu\n", (unsigned long long)t->pairs_total);
     fprintf(f, "pairs_checksum: \"%016llx\"\n", (unsigned long long)t->checksum);
     fprintf(f, "wall_s: %.6g\n", t->wall_s);

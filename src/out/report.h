@@ -32,6 +32,7 @@ typedef struct clash_run_totals {
     double wall_s;
     double steps_s;              /* time in clash_step over all steps (the per-step time's numerator) */
     double output_s;             /* time writing the pairs CSV, VTK series, step CSV (not the report itself) */
+    size_t work_bytes;           /* the run's working arrays at their largest after a step (clash_run_work_bytes) */
 } clash_run_totals;
 
 void clash_totals_init(clash_run_totals *t);

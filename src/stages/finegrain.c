@@ -71,6 +71,16 @@ struct clash_finegrain {
     size_t blkcap;
 };
 
+size_t clash_fg_bytes(const struct clash_finegrain *fg)
+{
+    if (!fg) return 0;
+    size_t b = sizeof *fg + (size_t)fg->T * sizeof(fg_slot) + fg->blkcap * sizeof(seg_ref);
+    for (int w = 0; w < fg->T; ++w)
+        b += (size_t)fg->nobj * sizeof(clash_box) + fg->slot[w].cap * sizeof(uint32_t) +
+             fg->slot[w].capseg * sizeof(fg_seg);
+    return b;
+}
+
 void clash_fg_destroy(struct clash_finegrain *fg)
 {
     if (!fg) return;

@@ -19,6 +19,8 @@ int clash_fg_boxes_stores(clash_run *run, int streaming);
  * where keep is the exact face-against-regions test (run->reg_ofs/regs).
  * Returns -1 when out of memory. */
 int clash_fg_cull(clash_run *run);
+/* Bytes held by the per-worker slots (NULL: 0), for the run's memory account. */
+size_t clash_fg_bytes(const struct clash_finegrain *fg);
 /* Frees the per-worker slots (NULL is fine). */
 void clash_fg_destroy(struct clash_finegrain *fg);
 

@@ -5,6 +5,14 @@
  * share: its own units' candidates under the octree (cand_local), else a
  * contiguous share of the list every rank holds.  Producer-consumer tested
  * its candidates inside S4 already.
+ *
+ * Swept mode takes the candidates eight at a time through a float filter
+ * (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
+ * pairs it shows apart along a centroid difference or a face normal are
+ * misses without the double-precision hull test; the rest, a minority on
+ * cluttered scenes, go to that test (ck_hulls_meet, as clash_pair_test in
+ * core/facetest.h) on the points already gathered.  The filter only says
+ * "apart" where the hull test would, so the hits are the same.
  */
 #include <stdlib.h>
 
@@ -21,12 +29,67 @@ typedef struct narrow_ctx {
     int64_t off;
 } narrow_ctx;
 
+/* Swept: candidates first..last (by step) eight at a time, the filter first. */
+static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t step)
+{
+    const clash_scene *sc = run->sc;
+    enum { PF_IDX = 16, PF_POS = 8 }; /* as narrow_range */
+    float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
+    uint8_t apart[8];
+    int64_t at[8];
+    for (int64_t i = first; i < last;) {
+        int n = 0;
+        for (; n < 8 && i < last; ++n, i += step) {
+            if (i + PF_IDX * step < last) {
+                const uint32_t b = (uint32_t)run->cand[i + PF_IDX * step];
+                __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
+            }
+            if (i + PF_POS * step < last) {
+                const uint64_t k = run->cand[i + PF_POS * step];
+                const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
+                for (int t = 0; t < 2; ++t) {
+                    const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
+                    for (int j = 0; j < 3; ++j)
+                        __builtin_prefetch(sc->x + v[j]), __builtin_prefetch(sc->px + v[j]);
+                }
+            }
+            at[n] = i;
+            const uint64_t k = run->cand[i];
+            const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
+            for (int t = 0; t < 2; ++t) {
+                float(*d)[3][8] = t ? q : p;
+                const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
+                for (int j = 0; j < 3; ++j) {
+                    d[j][0][n] = sc->x[v[j]], d[j][1][n] = sc->y[v[j]], d[j][2][n] = sc->z[v[j]];
+                    d[3 + j][0][n] = sc->px[v[j]], d[3 + j][1][n] = sc->py[v[j]], d[3 + j][2][n] = sc->pz[v[j]];
+                }
+            }
+        }
+        ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
+        for (int l = 0; l < n; ++l) {
+            if (apart[l]) {
+                run->hit[at[l]] = 0;
+                continue;
+            }
+            /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
+            double dp[6][3], dq[6][3];
+            for (int j = 0; j < 6; ++j)
+                for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
+            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
+        }
+    }
+}
+
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
     clash_run *run = ((narrow_ctx *)p)->run;
     const int64_t off = ((narrow_ctx *)p)->off;
     const clash_scene *sc = run->sc;
+    if (run->cfg.mode == CLASH_MODE_SWEPT) {
+        narrow_swept(run, begin + off, end + off, step);
+        return;
+    }
     /* The candidates' faces are scattered over the store: prefetch the
      * vertex indices 16 candidates ahead and the positions 8 ahead. */
     enum { PF_IDX = 16, PF_POS = 8 };

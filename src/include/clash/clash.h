@@ -191,6 +191,8 @@ typedef struct clash_preset_params {
     int objects;   /* cluttered: object count (<=0: preset default) */
     uint64_t seed; /* cluttered: random seed */
     double density;/* cluttered: volume fraction of object spheres (<=0: default) */
+    int detail;    /* cluttered: faces per object, every object then a UV sphere of the
+                    * nearest 4k(k-1) faces (<=0: default, spheres of 48..528 faces and boxes) */
 } clash_preset_params;
 int clash_scene_preset(const char *name, const clash_preset_params *p, clash_scene **out, clash_error *err);
 const char *const *clash_preset_names(void);   /* NULL-terminated */

@@ -34,6 +34,9 @@
 /* The face-octree midphase (octree.c): fills run->cand with the sorted,
  * unique candidate pairs among run->kept faces.  Returns the level used. */
 int clash_octree_candidates(clash_run *run, clash_error *err);
+/* Bytes of the octree's per-run scratch (its stacks, unit face lists, binning
+ * and sort arrays, at their capacities), for the run's memory account. */
+size_t clash_octree_bytes(const clash_run *run);
 /* Frees the octree's per-run scratch (called by clash_run_destroy). */
 void clash_octree_free(clash_run *run);
 /* S4 and S5 together by producer-consumer (octree.c, 003 §4.4.2): fills

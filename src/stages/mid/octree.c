@@ -296,6 +296,18 @@ static oct_ws *get_ws(clash_run *run)
     return run->oct_ws;
 }
 
+size_t clash_octree_bytes(const clash_run *run)
+{
+    const oct_ws *W = run->oct_ws;
+    if (!W) return 0;
+    size_t b = sizeof *W + clash_team(run) * sizeof(scratch) + W->uf.cap * sizeof(uint32_t) + W->uf.stcap +
+               W->uf.lbcap;
+    for (int w = 0; w < run->threads; ++w) b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap;
+    b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
+         clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + W->ommcap * sizeof(int32_t);
+    return b;
+}
+
 void clash_octree_free(clash_run *run)
 {
     oct_ws *W = run->oct_ws;

@@ -98,6 +98,8 @@ typedef struct unitset {
  * were kept (no unit), -1 when out of memory.  Sets run->level_used. */
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us);
 void clash_oct_unitset_free(unitset *us);
+/* Bytes of n per-block binning statistics (their type is octree_units.c's own). */
+size_t clash_oct_stat_bytes(size_t n);
 /* Merges nb per-worker key buffers into *out (grown to *cap): sorted and
  * unique, *nout keys.  Returns 0, or -1 when out of memory. */
 int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout);

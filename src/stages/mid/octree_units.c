@@ -160,6 +160,8 @@ static void bin_worker(int w, int T, void *p)
 
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
+size_t clash_oct_stat_bytes(size_t n) { return n * sizeof(bin_stat); }
+
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
     memset(us, 0, sizeof *us);

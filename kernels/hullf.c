@@ -1,0 +1,175 @@
+/*
+ * hullf.c — a float filter in front of the swept face-pair test: eight pairs
+ * of moving triangles at a time, each "certainly apart" or "ask hull.c".
+ *
+ * In swept mode S5 asks of every candidate whether the convex hulls of two
+ * faces' six positions (three vertices at s, three at s-1) meet
+ * (ck_hulls_meet, hull.c: exact AABB reject, then boolean GJK in double).
+ * On large cluttered scenes most candidates are apart, and GJK needs two or
+ * three support steps to show it, some 1,500 instructions a pair.  Most of
+ * them are apart along one of three directions that need no search:
+ *
+ *   c   the centroid difference, sum over k of (q_k - p_k):
+ *       GJK's own first direction would be near it;
+ *   nP  the normal of P's triangle at s,  (p1 - p0) x (p2 - p0);
+ *   nQ  the normal of Q's triangle at s.
+ *
+ * Along d the hulls are apart when max_p d.p < min_q d.q or the reverse (the
+ * projections of a hull are the interval of its points' projections).  On
+ * cluttered spheres (1,000 x 3,024 faces, steps 1-5) this filter certifies
+ * 72 % of the pairs the hull test finds apart (1,730,132 of 2,408,368),
+ * which leaves ck_hulls_meet 43 % of the tests (bench/RESULTS.md).
+ *
+ * Certificate in float.  The points are the store's float32 positions, so
+ * they are exact here; d is whatever the float arithmetic gives (any d is a
+ * valid direction).  A dot product of d with x in float errs by at most
+ * gamma_3 sum |d_i||x_i| <= gamma_3 l1 M (u = 2^-24, gamma_3 = 3u/(1-3u)
+ * < 1.8e-7; l1 = |d|_1, M = the largest |coordinate| of the 12 points), so
+ * a computed gap is at most 2 gamma_3 l1 M + one rounding (relative u) too
+ * large.  The filter asks for  gap > FILTER_REL * l1 * M + FLT_MIN  with
+ * FILTER_REL = 2^-16 (1.5e-5), some 40 times those errors (l1 and M are
+ * themselves rounded by a few u): a 1 means the exact hulls are apart by
+ * more than 2^-17 l1 M along d.  NaN or infinity anywhere fails every
+ * comparison: "ask hull.c".
+ *
+ * Same answers as hull.c.  A pair the filter calls apart is apart by about
+ * 10^10 times the double test's margin (5 DBL_EPSILON l1 M), where GJK
+ * certifies it, or, when GJK stalls, the complete axis set of
+ * ck_hulls_meet_ref does; the filter only skips work, never changes a
+ * result (tests/test_kernels.c checks this on random and touching pairs, and
+ * the pipeline's pairs checksum on the bench scenes).
+ *
+ * Layout: SoA across the eight pairs, p[k][c][lane] for point k = 0..5 (0..2
+ * at s, 3..5 at s-1), coordinate c, so that one `omp simd` loop over lanes
+ * becomes 8-wide float vector code.  ck_hulls_apart_f32_ref is the same test
+ * on one pair, written plainly; the tests compare the two.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels/kernels.h"
+
+#define FILTER_REL 0x1p-16f
+#define FILTER_MAXC 1e9f /* |coordinates| up to this: no product overflows (normals ~4 M^2, dots ~1e28) */
+
+static inline float f_abs(float a) { return a < 0 ? -a : a; }
+static inline float f_max(float a, float b) { return a > b ? a : b; }
+static inline float f_min(float a, float b) { return a < b ? a : b; }
+
+/* 1 when d certainly separates the two six-point sets (see the top). */
+static inline int f_apart_along(float d0, float d1, float d2, const float (*p)[3], const float (*q)[3], float M)
+{
+    float pmin = d0 * p[0][0] + d1 * p[0][1] + d2 * p[0][2], pmax = pmin;
+    float qmin = d0 * q[0][0] + d1 * q[0][1] + d2 * q[0][2], qmax = qmin;
+    for (int k = 1; k < 6; ++k) {
+        const float tp = d0 * p[k][0] + d1 * p[k][1] + d2 * p[k][2];
+        const float tq = d0 * q[k][0] + d1 * q[k][1] + d2 * q[k][2];
+        pmin = f_min(pmin, tp), pmax = f_max(pmax, tp);
+        qmin = f_min(qmin, tq), qmax = f_max(qmax, tq);
+    }
+    const float marg = FILTER_REL * (f_abs(d0) + f_abs(d1) + f_abs(d2)) * M + FLT_MIN;
+    return (qmin - pmax > marg) | (pmin - qmax > marg);
+}
+
+int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
+{
+    float M = 0, dc[3] = {0, 0, 0};
+    int ok = 1; /* every coordinate finite and small enough that no product overflows */
+    for (int k = 0; k < 6; ++k)
+        for (int c = 0; c < 3; ++c) {
+            ok &= (f_abs(p[k][c]) <= FILTER_MAXC) & (f_abs(q[k][c]) <= FILTER_MAXC);
+            M = f_max(M, f_max(f_abs(p[k][c]), f_abs(q[k][c])));
+            dc[c] += q[k][c] - p[k][c]; /* the centroid difference, times 6 */
+        }
+    if (!ok) return 0; /* NaN, infinity, or products near overflow: ask hull.c */
+    if (f_apart_along(dc[0], dc[1], dc[2], p, q, M)) return 1;
+    const float (*t[2])[3] = {p, q};
+    for (int s = 0; s < 2; ++s) {
+        const float(*a)[3] = t[s];
+        const float e1[3] = {a[1][0] - a[0][0], a[1][1] - a[0][1], a[1][2] - a[0][2]};
+        const float e2[3] = {a[2][0] - a[0][0], a[2][1] - a[0][1], a[2][2] - a[0][2]};
+        if (f_apart_along(e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0],
+                          p, q, M))
+            return 1;
+    }
+    return 0;
+}
+
+/* The x8 form: every quantity an array over the eight lanes, every loop
+ * over lanes innermost, so that each line is a couple of vector instructions
+ * (SSE: two of four lanes; the compiler sees no branch). */
+#define LANES for (int l = 0; l < 8; ++l)
+
+/* r[l] |= d (per lane) separates p and q by the margin. */
+static inline void f8_apart_along(const float d[3][8], const float p[6][3][8], const float q[6][3][8],
+                                  const float M[8], int r[8])
+{
+    float pmin[8], pmax[8], qmin[8], qmax[8];
+#pragma omp simd
+    LANES
+    {
+        pmin[l] = pmax[l] = d[0][l] * p[0][0][l] + d[1][l] * p[0][1][l] + d[2][l] * p[0][2][l];
+        qmin[l] = qmax[l] = d[0][l] * q[0][0][l] + d[1][l] * q[0][1][l] + d[2][l] * q[0][2][l];
+    }
+    for (int k = 1; k < 6; ++k) {
+#pragma omp simd
+        LANES
+        {
+            const float tp = d[0][l] * p[k][0][l] + d[1][l] * p[k][1][l] + d[2][l] * p[k][2][l];
+            const float tq = d[0][l] * q[k][0][l] + d[1][l] * q[k][1][l] + d[2][l] * q[k][2][l];
+            pmin[l] = f_min(pmin[l], tp), pmax[l] = f_max(pmax[l], tp);
+            qmin[l] = f_min(qmin[l], tq), qmax[l] = f_max(qmax[l], tq);
+        }
+    }
+#pragma omp simd
+    LANES
+    {
+        const float marg = FILTER_REL * (f_abs(d[0][l]) + f_abs(d[1][l]) + f_abs(d[2][l])) * M[l] + FLT_MIN;
+        r[l] |= (qmin[l] - pmax[l] > marg) | (pmin[l] - qmax[l] > marg);
+    }
+}
+
+/* d = the normal of the triangle a[0..2] in each lane. */
+static inline void f8_normal(const float a[6][3][8], float d[3][8])
+{
+#pragma omp simd
+    LANES
+    {
+        const float e1x = a[1][0][l] - a[0][0][l], e1y = a[1][1][l] - a[0][1][l], e1z = a[1][2][l] - a[0][2][l];
+        const float e2x = a[2][0][l] - a[0][0][l], e2y = a[2][1][l] - a[0][1][l], e2z = a[2][2][l] - a[0][2][l];
+        d[0][l] = e1y * e2z - e1z * e2y;
+        d[1][l] = e1z * e2x - e1x * e2z;
+        d[2][l] = e1x * e2y - e1y * e2x;
+    }
+}
+
+void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
+{
+    float M[8], d[3][8];
+    int ok[8], r[8];
+#pragma omp simd
+    LANES
+    {
+        M[l] = 0, ok[l] = 1, r[l] = 0;
+        d[0][l] = d[1][l] = d[2][l] = 0;
+    }
+    for (int k = 0; k < 6; ++k)
+        for (int c = 0; c < 3; ++c) {
+#pragma omp simd
+            LANES
+            {
+                const float ap = f_abs(p[k][c][l]), aq = f_abs(q[k][c][l]);
+                ok[l] &= (ap <= FILTER_MAXC) & (aq <= FILTER_MAXC);
+                M[l] = f_max(M[l], f_max(ap, aq));
+                d[c][l] += q[k][c][l] - p[k][c][l]; /* the centroid difference, times 6 */
+            }
+        }
+    f8_apart_along((const float(*)[8])d, p, q, M, r);
+    f8_normal(p, d);
+    f8_apart_along((const float(*)[8])d, p, q, M, r);
+    f8_normal(q, d);
+    f8_apart_along((const float(*)[8])d, p, q, M, r);
+#pragma omp simd
+    LANES apart[l] = (uint8_t)(ok[l] & r[l]);
+}
