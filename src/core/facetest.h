@@ -67,17 +67,20 @@ static inline void clash_grow_side(float *l, float *h, double m)
 }
 
 /* The S5 face-pair test of faces a and b (global store numbers). */
+/* The swept pair test's tolerance: the two faces' arc margins (0 where
+ * nothing turns). */
+static inline double clash_pair_tol(const clash_run *run, uint32_t a, uint32_t b)
+{
+    return run->sc->nturning ? clash_face_margin(run, a) + clash_face_margin(run, b) : 0.0;
+}
+
 static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
 {
     double p[6][3], q[6][3];
     const int np = clash_face_points(run, a, p);
     clash_face_points(run, b, q);
     if (np == 3) return ck_tritri(p[0], p[1], p[2], q[0], q[1], q[2]);
-    const clash_scene *sc = run->sc;
-    double tol = 0;
-    if (sc->nturning)
-        tol = clash_face_margin(run, a) + clash_face_margin(run, b);
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, clash_pair_tol(run, a, b));
 }
 
 /* The same, out of line (for callers outside the hot loops). */

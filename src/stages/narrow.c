@@ -12,7 +12,9 @@
  * misses without the double-precision hull test; the rest, a minority on
  * cluttered scenes, go to that test (ck_hulls_meet, as clash_pair_test in
  * core/facetest.h) on the points already gathered.  The filter only says
- * "apart" where the hull test would, so the hits are the same.
+ * "apart" where the hull test with tolerance 0 would, so the hits are the
+ * same; a pair with a tolerance (the arc margins of faces that turn) goes
+ * to the hull test whatever the filter says.
  */
 #include <stdlib.h>
 
@@ -67,7 +69,11 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
         }
         ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
         for (int l = 0; l < n; ++l) {
-            if (apart[l]) {
+            /* the filter proves a gap > 0, not > tol: pairs with a tolerance
+             * (faces that turn) go to the exact test whatever it says */
+            const uint64_t k = run->cand[at[l]];
+            const double tol = clash_pair_tol(run, (uint32_t)(k >> 32), (uint32_t)k);
+            if (apart[l] && tol == 0) {
                 run->hit[at[l]] = 0;
                 continue;
             }
@@ -75,7 +81,7 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
             double dp[6][3], dq[6][3];
             for (int j = 0; j < 6; ++j)
                 for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
+            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol);
         }
     }
 }
