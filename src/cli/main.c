@@ -165,11 +165,15 @@ static int cmd_run(const clash_cli *cli)
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
     const int root = W->rank == 0, ranks = W->size;
-    clash_outfile pairs_out = {0}, steps_out = {0};
+    clash_outfile pairs_out = {0}, steps_out = {0}, contacts_out = {0};
     clash_vtk *vtk = NULL;
     if (cli->pairs_path && root) {
         if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
         clash_pairs_csv_header(pairs_out.f);
+    }
+    if (cli->contacts_path && root) {
+        if ((rc = clash_outfile_open(&contacts_out, cli->contacts_path, &err))) goto setup_done;
+        clash_contacts_csv_header(contacts_out.f);
     }
     if (cli->steps_csv && root) {
         if ((rc = clash_outfile_open(&steps_out, cli->steps_csv, &err))) goto setup_done;
@@ -183,6 +187,7 @@ static int cmd_run(const clash_cli *cli)
 setup_done:
     if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&contacts_out);
         clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
@@ -207,7 +212,7 @@ setup_done:
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
     clash_run_set_counters(run, &ctr);
-    const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv : 0; /* writing timed */
+    const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
     int s, in_steps = 1, stop_sig = 0; /* stop_sig: the signal that ended the steps, 0: none */
     for (s = 1; s <= cfg.steps; ++s) {
@@ -222,9 +227,18 @@ setup_done:
         if ((rc = clash_step(run, s, &pairs, &st, &err))) goto fail;
         const double te = now();
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
-        clash_totals_add(&tot, s, &pairs, &st);
+        if (clash_totals_add(&tot, s, &pairs, &st)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+            goto fail;
+        }
         if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &pairs)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+            goto fail;
+        }
+        clash_contacts contacts;
+        if (contacts_out.f && (clash_run_contacts(run, &contacts) ||
+                               clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
+            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
             goto fail;
         }
         const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs.count > 0; /* --vtk-steps */
@@ -248,6 +262,11 @@ setup_done:
         int64_t shared[2] = {tot.candidates, tot.tests};
         clash_ranks_sum_i64(W, shared, 2);
         tot.candidates = shared[0], tot.tests = shared[1];
+        int64_t ccd[5] = {tot.ccd_tests, tot.ccd_vf_tests, tot.ccd_filter_no, tot.ccd_filter_yes, tot.ccd_exact_calls};
+        clash_ranks_sum_i64(W, ccd, 5);
+        tot.ccd_tests = ccd[0], tot.ccd_vf_tests = ccd[1], tot.ccd_filter_no = ccd[2], tot.ccd_filter_yes = ccd[3];
+        tot.ccd_exact_calls = ccd[4];
+        clash_ranks_max_f64(W, &tot.ccd_s, 1);
     }
     clash_counters_finish(&ctr);
     clash_run_set_counters(run, NULL);
@@ -255,6 +274,7 @@ setup_done:
     if (stop_sig) {
         rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
         if (!root) {
+            clash_totals_free(&tot);
             clash_run_destroy(run);
             clash_scene_destroy(sc);
             return 128 + stop_sig;
@@ -263,6 +283,7 @@ setup_done:
     }
     const double tc = now();
     if ((rc = clash_outfile_commit(&pairs_out, &err))) goto fail;
+    if ((rc = clash_outfile_commit(&contacts_out, &err))) goto fail;
     if ((rc = clash_outfile_commit(&steps_out, &err))) goto fail;
     if (vtk) {
         rc = clash_vtk_commit(vtk, &err);
@@ -289,6 +310,7 @@ setup_done:
         clash_summary_print(stderr, &sum);
     }
     if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
+    clash_totals_free(&tot);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     return 0;
@@ -296,12 +318,15 @@ fail:
     if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
         die(&err);
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&contacts_out);
         clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_ranks_abort(W, rc);
     }
     clash_counters_close(&ctr);
+    clash_totals_free(&tot);
     clash_outfile_abort(&pairs_out);
+    clash_outfile_abort(&contacts_out);
     clash_outfile_abort(&steps_out);
     clash_vtk_abort(vtk);
     clash_run_destroy(run);

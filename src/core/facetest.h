@@ -4,7 +4,8 @@
  *                          swept: the convex hull of the face's 6 positions
  *                          at s-1 and s against the box (kernels/hull.c);
  *   a face pair (S5)       static: triangle/triangle (kernels/tritri.c);
- *                          swept: the two faces' swept hulls meet.
+ *                          swept: the two faces' swept hulls meet (come
+ *                          within --min-separation, when set).
  * Everything here reads the run's store; the pair test is inline so that the
  * narrow stage's loop and the octree's producer-consumer path inline it.
  */
@@ -33,7 +34,7 @@ static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
     const int np = clash_face_points(run, a, p);
     clash_face_points(run, b, q);
     if (np == 3) return ck_tritri(p[0], p[1], p[2], q[0], q[1], q[2]);
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, 0.0);
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, run->cfg.min_separation);
 }
 
 /* The same, out of line (for callers outside the hot loops). */
