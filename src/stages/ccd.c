@@ -50,6 +50,7 @@ typedef struct ccd_slot {
 
 struct clash_ccd {
     clash_keybuf *vfb, *eeb;    /* per-worker key buffers of the generation */
+    uint64_t *recent;           /* per worker: 2 * CCD_RECENT keys it pushed lately (vf, ee) */
     uint64_t *hits;             /* this rank's S5 hits (store face keys) */
     size_t cap_hits;
     uint64_t *key;              /* the primitive pairs: nvf vf keys, then nee ee keys */
@@ -65,7 +66,7 @@ void clash_ccd_free(clash_run *run)
     struct clash_ccd *c = run->ccd;
     if (c) {
         for (size_t w = 0; w < clash_team(run); ++w) free(c->vfb[w].v), free(c->eeb[w].v);
-        free(c->vfb), free(c->eeb), free(c->hits), free(c->key), free(c->hit), free(c->toi), free(c->slot);
+        free(c->vfb), free(c->eeb), free(c->recent), free(c->hits), free(c->key), free(c->hit), free(c->toi), free(c->slot);
         free(c);
     }
     run->ccd = NULL;
@@ -86,6 +87,22 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 
 /* ---- face pairs to primitive pairs ------------------------------------------------------ */
 
+/* Neighbouring hits give the same primitive pairs again and again (a vertex
+ * lies in ~6 faces, an edge in 2), and hits come in store order, which is
+ * spatial.  So each worker remembers the keys it pushed lately in a small
+ * direct-mapped table and skips a key found there: 3-4 times fewer keys to
+ * sort on real meshes.  It only thins duplicates; the sort removes the rest,
+ * so the result does not depend on what the table caught. */
+enum { CCD_RECENT_BITS = 12, CCD_RECENT = 1 << CCD_RECENT_BITS };
+
+static int push_new(clash_keybuf *b, uint64_t *recent, uint64_t key)
+{
+    uint64_t *slot = recent + ((key * 0x9e3779b97f4a7c15ull) >> (64 - CCD_RECENT_BITS));
+    if (*slot == key) return 0;
+    *slot = key;
+    return clash_keybuf_push(b, key);
+}
+
 typedef struct gen_ctx {
     clash_run *run;
     int oom;
@@ -103,6 +120,7 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
     const clash_scene *sc = run->sc;
     const clash_edges *E = run->edges;
     clash_keybuf *vfb = &run->ccd->vfb[worker], *eeb = &run->ccd->eeb[worker];
+    uint64_t *rvf = run->ccd->recent + 2 * CCD_RECENT * (size_t)worker, *ree = rvf + CCD_RECENT;
     int bad = 0;
     for (int64_t i = begin; i < end; i += step) {
         const uint64_t k = run->ccd->hits[i];
@@ -116,7 +134,7 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
             for (int c = 0; c < 3; ++c) {
                 const int32_t x = v[s][c];
                 if (x == o[0] || x == o[1] || x == o[2]) continue;
-                bad |= clash_keybuf_push(vfb, (uint64_t)clash_vert_orig(sc, x) << 32 | face_in);
+                bad |= push_new(vfb, rvf, (uint64_t)clash_vert_orig(sc, x) << 32 | face_in);
             }
         }
         /* ee: each edge of A against each edge of B */
@@ -126,7 +144,7 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
             for (int b = 0; b < 3; ++b) {
                 const uint32_t eb = E->fe[3 * (size_t)f[1] + b];
                 if (eb == CLASH_NO_EDGE || shares(E->ev0[ea], E->ev1[ea], E->ev0[eb], E->ev1[eb])) continue;
-                bad |= clash_keybuf_push(eeb, ea < eb ? (uint64_t)ea << 32 | eb : (uint64_t)eb << 32 | ea);
+                bad |= push_new(eeb, ree, ea < eb ? (uint64_t)ea << 32 | eb : (uint64_t)eb << 32 | ea);
             }
         }
     }
@@ -311,7 +329,8 @@ static int setup(clash_run *run)
     c->vfb = calloc(clash_team(run), sizeof *c->vfb);
     c->eeb = calloc(clash_team(run), sizeof *c->eeb);
     c->slot = calloc(clash_team(run), sizeof *c->slot);
-    return c->vfb && c->eeb && c->slot ? 0 : -1;
+    c->recent = malloc(clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);
+    return c->vfb && c->eeb && c->slot && c->recent ? 0 : -1;
 }
 
 int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
@@ -330,6 +349,8 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
         for (int64_t i = run->test_begin; i < run->test_end; ++i)
             if (run->hit[i]) c->hits[nh++] = run->cand[i];
     }
+    /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
+    memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);
     gen_ctx g = {run, 0};
     clash_par_tasks(&run->exec, (int64_t)nh, 0, gen_range, &g);
     if (g.oom) goto oom;
