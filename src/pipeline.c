@@ -81,7 +81,7 @@ void clash_run_destroy(clash_run *run)
     clash_objoct_free(run);
     clash_sphoct_free(run);
     clash_rigidtree_free(run);
-    clash_ccd_free(run);
+    clash_stage_ccd_free(run);
     clash_fg_destroy(run->fg);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);

@@ -262,10 +262,11 @@ setup_done:
         int64_t shared[2] = {tot.candidates, tot.tests};
         clash_ranks_sum_i64(W, shared, 2);
         tot.candidates = shared[0], tot.tests = shared[1];
-        int64_t ccd[5] = {tot.ccd_tests, tot.ccd_vf_tests, tot.ccd_filter_no, tot.ccd_filter_yes, tot.ccd_exact_calls};
-        clash_ranks_sum_i64(W, ccd, 5);
+        int64_t ccd[6] = {tot.ccd_tests,      tot.ccd_vf_tests,    tot.ccd_filter_no,
+                          tot.ccd_filter_yes, tot.ccd_exact_calls, tot.ccd_hull_no};
+        clash_ranks_sum_i64(W, ccd, 6);
         tot.ccd_tests = ccd[0], tot.ccd_vf_tests = ccd[1], tot.ccd_filter_no = ccd[2], tot.ccd_filter_yes = ccd[3];
-        tot.ccd_exact_calls = ccd[4];
+        tot.ccd_exact_calls = ccd[4], tot.ccd_hull_no = ccd[5];
         clash_ranks_max_f64(W, &tot.ccd_s, 1);
     }
     clash_counters_finish(&ctr);

@@ -60,6 +60,7 @@ int clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const 
     if (st->mid_fallback_objects > t->mid_fallback_objects) t->mid_fallback_objects = st->mid_fallback_objects;
     t->mid_update_s += st->mid_update_s, t->mid_interfering += st->mid_interfering;
     t->ccd_s += st->ccd_s, t->ccd_tests += st->ccd_tests, t->ccd_vf_tests += st->ccd_vf_tests;
+    t->ccd_hull_no += st->ccd_hull_no;
     t->ccd_filter_no += st->ccd_filter_no, t->ccd_filter_yes += st->ccd_filter_yes;
     t->ccd_exact_calls += st->ccd_exact_calls, t->ccd_contacts += st->ccd_contacts;
     if (st->ccd_contacts > 0) {
@@ -176,7 +177,9 @@ static void write_ccd(FILE *f, const clash_config *c, const clash_run_totals *t)
     fprintf(f, "  per_test_s: %.6g   # total_s / tests\n", t->ccd_tests ? t->ccd_s / (double)t->ccd_tests : 0.0);
     fprintf(f, "  tests: {all: %lld, vf: %lld, ee: %lld}   # primitive pairs, de-duplicated per step\n",
             (long long)t->ccd_tests, (long long)t->ccd_vf_tests, (long long)(t->ccd_tests - t->ccd_vf_tests));
-    fprintf(f, "  filter: {no: %lld, yes: %lld}   # decided by the kernel's float filter\n",
+    fprintf(f, "  hull_no: %lld   # set apart by the primitives' swept hulls before the kernel\n",
+            (long long)t->ccd_hull_no);
+    fprintf(f, "  filter: {no: %lld, yes: %lld}   # of the rest, decided by the kernel's float filter\n",
             (long long)t->ccd_filter_no, (long long)t->ccd_filter_yes);
     fprintf(f, "  exact_calls: %lld\n  contacts: %lld\n", (long long)t->ccd_exact_calls, (long long)t->ccd_contacts);
     if (t->ntoi > 0) {

@@ -35,7 +35,7 @@ typedef struct clash_run_totals {
     /* --ccd (clash_step_stats.ccd_*), summed over steps; the earliest toi of
      * every step with contacts (toi_step[i], toi[i]), grown as steps come */
     double ccd_s;
-    int64_t ccd_tests, ccd_vf_tests, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
+    int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
     int *toi_step;
     double *toi;
     int ntoi, cap_toi;

@@ -39,13 +39,16 @@
 #include "base/sort.h"
 #include "core/edges.h"
 #include "kernels/ccd.h"
+#include "kernels/kernels.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
 
-/* One worker's ccd counts, on its own cache line. */
+/* One worker's ccd counts, on its own cache line: the kernel's, and the
+ * pairs the primitives' swept hulls set apart before the kernel. */
 typedef struct ccd_slot {
     ck_ccd_counts c;
-    char pad_[CLASH_CACHE_LINE - sizeof(ck_ccd_counts) % CLASH_CACHE_LINE];
+    int64_t hull_no;
+    char pad_[CLASH_CACHE_LINE - (sizeof(ck_ccd_counts) + 8) % CLASH_CACHE_LINE];
 } ccd_slot;
 
 struct clash_ccd {
@@ -61,7 +64,7 @@ struct clash_ccd {
     ccd_slot *slot;             /* per worker */
 };
 
-void clash_ccd_free(clash_run *run)
+void clash_stage_ccd_free(clash_run *run)
 {
     struct clash_ccd *c = run->ccd;
     if (c) {
@@ -213,10 +216,28 @@ static void flush(test_ctx *t, int kind, int n, const double (*x0)[4][3], const 
     s->exact_calls += k.exact_calls, s->hits += k.hits;
 }
 
+/* The primitives' swept hulls (conservative, like S5's test on the faces):
+ * a vertex's path against the hull of the face's 6 positions, or the hulls
+ * of the two edges' 4 positions each.  Primitives that come within ms at
+ * some t have points within ms in the two hulls, so 0 means no contact. */
+static int prim_hulls_meet(int kind, const double x0[4][3], const double x1[4][3], double ms)
+{
+    double p[4][3], q[6][3];
+    if (kind == CK_CCD_VF) {
+        memcpy(p[0], x0[0], sizeof p[0]), memcpy(p[1], x1[0], sizeof p[1]);
+        memcpy(q[0], x0[1], 3 * sizeof q[0]), memcpy(q[3], x1[1], 3 * sizeof q[0]);
+        return ck_hulls_meet((const double(*)[3])p, 2, (const double(*)[3])q, 6, ms);
+    }
+    memcpy(p[0], x0[0], 2 * sizeof p[0]), memcpy(p[2], x1[0], 2 * sizeof p[0]);
+    memcpy(q[0], x0[2], 2 * sizeof q[0]), memcpy(q[2], x1[2], 2 * sizeof q[0]);
+    return ck_hulls_meet((const double(*)[3])p, 4, (const double(*)[3])q, 4, ms);
+}
+
 static void test_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     test_ctx *t = p;
-    const size_t nvf = t->run->ccd->nvf;
+    struct clash_ccd *c = t->run->ccd;
+    const size_t nvf = c->nvf;
     double x0[CCD_BLOCK][4][3], x1[CCD_BLOCK][4][3];
     size_t idx[CCD_BLOCK];
     int n = 0, kind = CK_CCD_VF;
@@ -226,8 +247,13 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
             n = 0;
         }
-        kind = k;
         points(t->run, (size_t)i, x0[n], x1[n]);
+        if (!prim_hulls_meet(k, (const double(*)[3])x0[n], (const double(*)[3])x1[n], t->opts.min_sep)) {
+            c->hit[i] = 0, c->toi[i] = 1.0; /* what the kernel answers for "certainly none" */
+            c->slot[worker].hull_no++;
+            continue;
+        }
+        kind = k;
         idx[n++] = (size_t)i;
     }
     if (n) flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
@@ -366,8 +392,10 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
     test_ctx t = {run, {run->cfg.ccd_tolerance, run->cfg.min_separation, 0}};
     clash_par_tasks(&run->exec, (int64_t)n, 0, test_range, &t);
     ck_ccd_counts k = {0};
+    st->ccd_hull_no = 0;
     for (size_t w = 0; w < clash_team(run); ++w) {
         const ck_ccd_counts *s = &c->slot[w].c;
+        st->ccd_hull_no += c->slot[w].hull_no;
         k.tests += s->tests, k.filter_no += s->filter_no, k.filter_yes += s->filter_yes;
         k.exact_calls += s->exact_calls, k.hits += s->hits;
     }

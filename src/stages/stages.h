@@ -27,9 +27,9 @@ int clash_stage_cull(clash_run *run);
 int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
 /* --ccd: reads this rank's S5 hits (before S6 compacts them), fills
- * run->contacts (rank 0) and the st->ccd_* counts.  clash_ccd_free releases
+ * run->contacts (rank 0) and the st->ccd_* counts.  clash_stage_ccd_free releases
  * the stage's buffers, the edge table and the contacts. */
 int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err);
-void clash_ccd_free(clash_run *run);
+void clash_stage_ccd_free(clash_run *run);
 
 #endif

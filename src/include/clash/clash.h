@@ -178,10 +178,11 @@ typedef struct clash_step_stats {
     double worker_min_s[CLASH_NSTAGES], worker_max_s[CLASH_NSTAGES];
     /* --ccd, between S5 and S6 and timed apart from the seven stages (ccd_s):
      * the primitive pairs this rank tested (all, and of those the vf ones),
-     * the kernel's filter decisions and exact-path calls, the step's contacts
+     * those the primitives' swept hulls set apart before the kernel, the
+     * kernel's filter decisions and exact-path calls, the step's contacts
      * (on rank 0) and their earliest time of impact (-1: none). */
     double ccd_s;
-    int64_t ccd_tests, ccd_vf_tests, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
+    int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
     double ccd_first_toi;
 } clash_step_stats;
 
