@@ -292,6 +292,11 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
                 if (drop > best_drop || (drop == best_drop && var[j] > best)) best_drop = drop, best = var[j], d = j;
             }
         }
+        if (d < 0 || bx.d[d] >= CCD_MAXDEPTH || n + 2 > CCD_HEAP) { /* cannot refine: conservative hit */
+            *toi = bx.tlo;
+            if (iters) *iters = it;
+            return 1;
+        }
         ccd_box c0 = bx, c1 = bx;
         c0.d[d]++, c1.d[d]++, c0.depth++, c1.depth++;
         c0.k[d] = 2 * bx.k[d], c1.k[d] = 2 * bx.k[d] + 1;
