@@ -325,9 +325,118 @@ static void test_closed_form(void)
     printf("closed-form cases: %ld failures\n", case_fail);
 }
 
+/* ---- 3. degenerate cases ------------------------------------------------------ */
+
+static void both(const char *what, int kind, const double x0[4][3], const double x1[4][3], double lo, double hi)
+{
+    const ck_ccd_opts o = ck_ccd_defaults();
+    expect(what, kind, x0, x1, &o, lo, hi);
+}
+
+static void test_degenerate(void)
+{
+    /* a zero-length edge (a point) falling onto an edge: contact at t = 1/2 */
+    const double p0[4][3] = {{0.25, 0, 1}, {0.25, 0, 1}, {-1, 0, 0}, {1, 0, 0}};
+    const double p1[4][3] = {{0.25, 0, -1}, {0.25, 0, -1}, {-1, 0, 0}, {1, 0, 0}};
+    both("zero-length edge onto an edge", CK_CCD_EE, p0, p1, 0.5, 0.5);
+    /* both edges points, meeting at t = 3/5 */
+    const double q0[4][3] = {{0, 0, 0}, {0, 0, 0}, {3, 0, 0}, {3, 0, 0}};
+    const double q1[4][3] = {{1, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}};
+    both("two points meeting", CK_CCD_EE, q0, q1, 0.6, 0.6 + 1e-15);
+    /* ... and two points passing at distance 1/2 */
+    const double r0[4][3] = {{0, 0, 0}, {0, 0, 0}, {3, 0.5, 0}, {3, 0.5, 0}};
+    const double r1[4][3] = {{1, 0, 0}, {1, 0, 0}, {-1, 0.5, 0}, {-1, 0.5, 0}};
+    both("two points passing", CK_CCD_EE, r0, r1, -1, -1);
+    /* a zero-area face (a segment along x at z = 0) hit by a falling vertex at t = 1/4 */
+    const double s0[4][3] = {{0.5, 0, 1}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+    const double s1[4][3] = {{0.5, 0, -3}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+    both("vertex onto a zero-area face", CK_CCD_VF, s0, s1, 0.25, 0.25);
+    /* ... and falling beside it (y = 1/4) */
+    const double u0[4][3] = {{0.5, 0.25, 1}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+    const double u1[4][3] = {{0.5, 0.25, -3}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}};
+    both("vertex beside a zero-area face", CK_CCD_VF, u0, u1, -1, -1);
+    /* a face collapsed to a point, the vertex reaching it at t = 1/2 */
+    const double w0[4][3] = {{2, 2, 2}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const double w1[4][3] = {{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    both("vertex onto a point face", CK_CCD_VF, w0, w1, 0.5, 0.5);
+    /* parallel edges, b moving onto a at t = 1/2 (overlapping in x) */
+    const double a0[4][3] = {{0, 0, 0}, {2, 0, 0}, {1, 1, 0}, {3, 1, 0}};
+    const double a1[4][3] = {{0, 0, 0}, {2, 0, 0}, {1, -1, 0}, {3, -1, 0}};
+    both("parallel edges meeting", CK_CCD_EE, a0, a1, 0.5, 0.5);
+    /* parallel edges sliding past each other at distance 1/8 */
+    const double b0[4][3] = {{0, 0, 0}, {2, 0, 0}, {-5, 0, 0.125}, {-3, 0, 0.125}};
+    const double b1[4][3] = {{0, 0, 0}, {2, 0, 0}, {5, 0, 0.125}, {7, 0, 0.125}};
+    both("parallel edges sliding apart", CK_CCD_EE, b0, b1, -1, -1);
+    /* collinear edges, b sliding onto a: the ends meet at t = 1/3 */
+    const double c0[4][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+    const double c1[4][3] = {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 0}};
+    both("collinear edges", CK_CCD_EE, c0, c1, 1.0 / 3 - 1e-15, 1.0 / 3 + 1e-15);
+    /* coplanar edges (z = 0), b translating in the plane: b's end reaches a at t = 1/2 */
+    const double d0[4][3] = {{0, 0, 0}, {2, 0, 0}, {1, 1, 0}, {1.5, 3, 0}};
+    const double d1[4][3] = {{0, 0, 0}, {2, 0, 0}, {1, -1, 0}, {1.5, 1, 0}};
+    both("coplanar edges", CK_CCD_EE, d0, d1, 0.5, 0.5);
+    /* coplanar edges that stay apart (b above a's end in the plane) */
+    const double e0[4][3] = {{0, 0, 0}, {2, 0, 0}, {3, 1, 0}, {3, 3, 0}};
+    const double e1[4][3] = {{0, 0, 0}, {2, 0, 0}, {3, -1, 0}, {3, 1, 0}};
+    both("coplanar edges apart", CK_CCD_EE, e0, e1, -1, -1);
+    /* a vertex on the face at t = 0 (moving off it): toi 0 */
+    const double f0[4][3] = {{0.25, 0.25, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const double f1[4][3] = {{0.25, 0.25, 1}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    both("vertex on the face at t = 0", CK_CCD_VF, f0, f1, 0, 0);
+    /* a vertex on a face edge at t = 0, and one at a corner */
+    const double g0[4][3] = {{0.5, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    both("vertex on a face edge at t = 0", CK_CCD_VF, g0, g0, 0, 0);
+    const double h0[4][3] = {{0, 1, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    both("vertex on a face corner at t = 0", CK_CCD_VF, h0, h0, 0, 0);
+    /* a vertex sliding in the face's plane, entering the face at t = 1/2 */
+    const double i0[4][3] = {{-1, 0.25, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const double i1[4][3] = {{1, 0.25, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    both("vertex sliding into a coplanar face", CK_CCD_VF, i0, i1, 0.5, 0.5);
+    /* everything still and apart; everything on one point */
+    const double j0[4][3] = {{0, 0, 1}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    both("still and apart", CK_CCD_VF, j0, j0, -1, -1);
+    const double k0[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    both("all on one point", CK_CCD_EE, k0, k0, 0, 0);
+
+    /* bad options and coordinates: a conservative hit at t = 0 */
+    ck_ccd_opts o = ck_ccd_defaults();
+    double toi = -1;
+    o.tolerance = 0;
+    CHECK(ck_ccd(CK_CCD_VF, j0, j0, &o, &toi, NULL) == 1 && toi == 0, "tolerance 0");
+    o.tolerance = NAN;
+    CHECK(ck_ccd(CK_CCD_VF, j0, j0, &o, &toi, NULL) == 1 && toi == 0, "tolerance NaN");
+    o = ck_ccd_defaults(), o.min_sep = -1;
+    CHECK(ck_ccd(CK_CCD_VF, j0, j0, &o, &toi, NULL) == 1 && toi == 0, "min_sep < 0");
+    double n0[4][3];
+    memcpy(n0, j0, sizeof n0);
+    n0[2][1] = NAN;
+    CHECK(ck_ccd(CK_CCD_VF, n0, j0, NULL, &toi, NULL) == 1 && toi == 0, "NaN coordinate");
+    n0[2][1] = INFINITY;
+    CHECK(ck_ccd(CK_CCD_VF, n0, j0, NULL, &toi, NULL) == 1 && toi == 0, "infinite coordinate");
+    /* max_iter reached: a hit at the lower bound so far, never later than the contact */
+    o = ck_ccd_defaults(), o.max_iter = 3;
+    CHECK(ck_ccd(CK_CCD_VF, s0, s1, &o, &toi, NULL) == 1 && toi <= 0.25, "max_iter 3: toi %g", toi);
+    /* a vertex sliding 1e-3 above the tilted face z = y: no hit; with min_sep
+     * 2e-3 a hit, once it is over the face (t = 1/2) or a little before (the
+     * L-inf distance reaches 2e-3 at x = -2e-3, t = 1/2 - 1e-3); the filter
+     * cannot decide either (the swept boxes overlap) */
+    const double zz = 0.25 + sqrt(2) * 1e-3;
+    const double m0[4][3] = {{-1, 0.25, zz}, {0, 0, 0}, {1, 0, 0}, {0, 1, 1}};
+    const double m1[4][3] = {{1, 0.25, zz}, {0, 0, 0}, {1, 0, 0}, {0, 1, 1}};
+    both("vertex sliding 1e-3 above a face", CK_CCD_VF, m0, m1, -1, -1);
+    o = ck_ccd_defaults(), o.min_sep = 2e-3;
+    expect("the same within min_sep 2e-3", CK_CCD_VF, m0, m1, &o, 0.5 - 1e-3 - 1e-9, 0.5);
+    ck_ccd_counts c = {0};
+    uint8_t hit;
+    ck_ccd_batch(CK_CCD_VF, 1, (const double(*)[4][3])m0, (const double(*)[4][3])m1, NULL, &hit, &toi, &c);
+    CHECK(c.tests == 1 && c.exact_calls == 1 && c.filter_no == 0 && c.hits == 0 && hit == 0, "counts of one query");
+    printf("degenerate cases: %ld failures so far in all generated cases\n", case_fail);
+}
+
 int main(void)
 {
     test_benchmark();
     test_closed_form();
+    test_degenerate();
     return check_finish("test_ccd_kernel");
 }
