@@ -27,6 +27,7 @@ int clash_bench_fig43(int argc, char **argv);
 int clash_bench_cull(int argc, char **argv);
 int clash_bench_api(int argc, char **argv);
 int clash_bench_seeds(int argc, char **argv);
+int clash_bench_ccd(int argc, char **argv);
 
 /* The options common to the suites parsed by bench_parse (common.c). */
 #define COMMON "[--quick] [--out DIR] [--reps N] [--threads T] [--quiet]"
@@ -81,5 +82,9 @@ const clash_bench_suite clash_bench_suites[] = {
      "[--quick] [--out DIR] [--reps N] [--midphases a,b,...] [--meshes a,b]\n"
      "  writes DIR/seeds_EXP.csv for each experiment, seeds.yaml (claims:) and plots",
      clash_bench_seeds},
+    {"ccd", "CCD kernel time per query (median, mean, p90, max; batch) on each set of the CCD benchmark",
+     "[--data DIR] [--repeat R] [--ccd-tolerance T] [--min-separation D]\n"
+     "  prints only (DIR: the ccd-queries folder, default beside the shared meshes)",
+     clash_bench_ccd},
     {NULL, NULL, NULL, NULL},
 };

@@ -171,6 +171,45 @@ static int magnitudes(const double x0[4][3], const double x1[4][3], double M[3],
     return 1;
 }
 
+/* Some corner is certainly a contact: |F_k| <= ms there on every axis (the
+ * computed value is within e_k of the exact one; 2 e_k also covers the
+ * rounding of the sum, as for the "inside" test). */
+static int corner_contact(const double f[3][8], const double e[3], double ms)
+{
+    for (int c = 0; c < 8; ++c) {
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; ++k) ok = fabs(f[k][c]) + 2 * e[k] <= ms;
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* How many of the two halves of the box along dimension j (bit 2 - j of the
+ * corner index) the inclusion test would drop, judged on the open axes from
+ * the corner values (midpoint values are averages: F is multilinear).  A
+ * heuristic for the choice of split only; soundness never depends on it. */
+static int halves_dropped(const double f[3][8], const double b[3], const int open[3], int j)
+{
+    const int bit = 4 >> j;
+    int dropped = 0;
+    for (int half = 0; half < 2; ++half) {
+        int out = 0;
+        for (int k = 0; k < 3 && !out; ++k) {
+            if (!open[k]) continue;
+            double mn = INFINITY, mx = -INFINITY;
+            for (int c = 0; c < 8; ++c) {
+                if (c & bit) continue;
+                const double a = f[k][c], z = f[k][c | bit], m = 0.5 * (a + z), v = half ? z : a;
+                mn = m < mn ? m : mn, mx = m > mx ? m : mx;
+                mn = v < mn ? v : mn, mx = v > mx ? v : mx;
+            }
+            out = mn > b[k] || mx < -b[k];
+        }
+        dropped += out;
+    }
+    return dropped;
+}
+
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                  int64_t *iters)
 {
@@ -180,11 +219,11 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         *toi = 0.0;
         return 1;
     }
-    double b[3], emax = 0;
+    double b[3], e[3], emax = 0;
     for (int k = 0; k < 3; ++k) {
-        const double e = 6 * DBL_EPSILON * M[k] + DBL_MIN;
-        b[k] = (o->min_sep + e) * (1 + 2 * DBL_EPSILON);
-        emax = e > emax ? e : emax;
+        e[k] = 6 * DBL_EPSILON * M[k] + DBL_MIN;
+        b[k] = (o->min_sep + e[k]) * (1 + 2 * DBL_EPSILON);
+        emax = e[k] > emax ? e[k] : emax;
     }
     const double tol_t = o->tolerance * 0.5;
     double delta = o->tolerance * L * 0.125;
@@ -206,12 +245,17 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         ++it;
         double f[3][8];
         corners(kind, x0, x1, tt, uu, ww, f);
-        int out = 0;
+        int out = 0, inside = 0, open[3] = {0, 0, 0}, contact = o->min_sep > 0;
         double range = 0, var[3] = {0, 0, 0};
         for (int k = 0; k < 3 && !out; ++k) {
             double mn = f[k][0], mx = f[k][0];
             for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
             if (mn > b[k] || mx < -b[k]) out = 1;
+            if (mx + 2 * e[k] <= o->min_sep && 2 * e[k] - mn <= o->min_sep) { /* |F_k| <= ms on the whole box */
+                ++inside;
+                continue;
+            }
+            open[k] = 1;
             range = mx - mn > range ? mx - mn : range;
             for (int c = 0; c < 4; ++c) { /* corner pairs along t (bit 2), u (bit 1), w (bit 0) */
                 const int ct = c, cu = (c & 1) | (c & 2) << 1, cw = c << 1;
@@ -222,20 +266,31 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
             }
         }
         if (out) continue;
-        const double tw = hi[0] - lo[0];
-        if ((tw <= tol_t && range <= delta) || it >= max_iter) {
+        if (inside == 3) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
         }
-        /* the dimension to split */
+        if (contact) contact = corner_contact(f, e, o->min_sep);
+        const double tw = hi[0] - lo[0];
+        if ((tw <= tol_t && (range <= delta || contact)) || it >= max_iter) {
+            *toi = bx.tlo;
+            if (iters) *iters = it;
+            return 1;
+        }
+        /* the dimension to split: t when only time is left to narrow, else the
+         * one whose halves the inclusion can drop, else the most varying */
         int d = -1;
-        if (range <= delta) {
+        if (range <= delta || contact) {
             d = 0;
         } else {
+            int best_drop = -1;
             double best = -1;
-            for (int j = 0; j < 3; ++j)
-                if (bx.d[j] < CCD_MAXDEPTH && var[j] > best) best = var[j], d = j;
+            for (int j = 0; j < 3; ++j) {
+                if (bx.d[j] >= CCD_MAXDEPTH) continue;
+                const int drop = halves_dropped(f, b, open, j);
+                if (drop > best_drop || (drop == best_drop && var[j] > best)) best_drop = drop, best = var[j], d = j;
+            }
         }
         if (d < 0 || bx.d[d] >= CCD_MAXDEPTH || n + 2 > CCD_HEAP) { /* cannot refine: conservative hit */
             *toi = bx.tlo;

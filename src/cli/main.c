@@ -5,6 +5,7 @@
  *   clash profile [SCENE.json] [opts]  the same with per-stage cache-miss counters
  *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
+ *   clash ccd vf|ee FILE.csv [opts]    CCD with time of impact on raw queries (ccd_cmd.c)
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
  * with "clash: error: ..." naming the file and place; 1 any other failure.
@@ -31,6 +32,7 @@
 #include "sched/topology.h"
 #include "out/vtk.h"
 #include "cli/profile_cmd.h"
+#include "cli/ccd_cmd.h"
 #include "profile/profile.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
@@ -377,6 +379,7 @@ static int clash_main(int argc, char **argv)
     clash_error err = {0};
     int help, version;
     if (argc >= 2 && !strcmp(argv[1], "bench")) return cmd_bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
         int rc = die(&err);
         if (argc < 2) clash_cli_usage(stderr);

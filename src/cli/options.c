@@ -21,6 +21,8 @@ void clash_cli_usage(FILE *f)
           "                         simulated by re-running itself under valgrind's callgrind)\n"
           "  clash bench [SUITE [options]]      run a benchmark suite (alone: list them; SUITE --help)\n"
           "  clash info                         build options, threads, working counter sources, topology\n"
+          "  clash ccd vf|ee FILE.csv [options] continuous collision detection with time of impact on raw\n"
+          "                         queries, 'hit,toi' per query (clash ccd --help: its options)\n"
           "  clash --help | --version\n"
           "\n"
           "run options:\n"
@@ -153,10 +155,10 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->command = argv[i++];
     if (strcmp(cli->command, "run") && strcmp(cli->command, "info") && strcmp(cli->command, "profile") &&
         strcmp(cli->command, "bench")) {
-        static const char *const commands[] = {"run", "profile", "bench", "info", NULL};
+        static const char *const commands[] = {"run", "profile", "bench", "info", "ccd", NULL};
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
-        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info)%s", cli->command,
+        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
                           hint);
     }
     for (; i < argc; ++i) {
