@@ -18,7 +18,7 @@ foreach(n 1 2)
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DDATA=${CLASH_DATA_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/ccd_mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/ccd_mpi_compare.cmake)
-  set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+  set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK mpirun
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
 
