@@ -28,6 +28,7 @@ int clash_bench_cull(int argc, char **argv);
 int clash_bench_api(int argc, char **argv);
 int clash_bench_seeds(int argc, char **argv);
 int clash_bench_ccd(int argc, char **argv);
+int clash_bench_ccdrun(int argc, char **argv);
 
 /* The options common to the suites parsed by bench_parse (common.c). */
 #define COMMON "[--quick] [--out DIR] [--reps N] [--threads T] [--quiet]"
@@ -86,5 +87,9 @@ const clash_bench_suite clash_bench_suites[] = {
      "[--data DIR] [--repeat R] [--ccd-tolerance T] [--min-separation D]\n"
      "  prints only (DIR: the ccd-queries folder, default beside the shared meshes)",
      clash_bench_ccd},
+    {"ccd-run", "--ccd in a run on the ccd-frames scenes: the step with and without the CCD, time per primitive pair",
+     "[--data DIR] [--repeat R] [--threads T]\n"
+     "  prints only (DIR: the shared data folder, default ../shared/data)",
+     clash_bench_ccdrun},
     {NULL, NULL, NULL, NULL},
 };

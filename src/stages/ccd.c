@@ -259,6 +259,14 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     if (n) flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
 }
 
+int64_t clash_ccd_queries(const clash_run *run) { return run->ccd ? (int64_t)(run->ccd->nvf + run->ccd->nee) : 0; }
+
+int clash_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3])
+{
+    points(run, (size_t)i, x0, x1);
+    return (size_t)i < run->ccd->nvf ? CK_CCD_VF : CK_CCD_EE;
+}
+
 /* ---- contacts in input numbering ----------------------------------------------------- */
 
 static int vertex_object(const clash_scene *sc, int64_t v)
