@@ -218,10 +218,10 @@ static void check_frames(const char *data, const char *scene, int f0)
         cJSON_Delete(boxes), cJSON_Delete(truth);
     }
     const long T = truth_true[0] + truth_true[1];
-    printf("%s: V=%lld E=%lld; %lld primitive pairs tested (%lld vf), %lld filtered out, %lld exact calls; "
-           "%zu contacts (%zu vf, %zu ee)\n",
+    printf("%s: V=%lld E=%lld; %lld primitive pairs (%lld vf), %lld set apart by their hulls, %lld by the "
+           "kernel's filter, %lld exact calls; %zu contacts (%zu vf, %zu ee)\n",
            scene, (long long)V, (long long)E, (long long)st.ccd_tests, (long long)st.ccd_vf_tests,
-           (long long)st.ccd_filter_no, (long long)st.ccd_exact_calls, c.n, cn[0], cn[1]);
+           (long long)st.ccd_hull_no, (long long)st.ccd_filter_no, (long long)st.ccd_exact_calls, c.n, cn[0], cn[1]);
     printf("%s: true pairs %ld vf + %ld ee, missed %ld vf + %ld ee; contacts not true: (a) absent from the "
            "candidate list %ld vf + %ld ee, (b) listed with truth false %ld vf + %ld ee (%.3f%% of the true)\n",
            scene, truth_true[0], truth_true[1], missed[0], missed[1], absent[0], absent[1], listed_false[0],
@@ -307,7 +307,7 @@ static int inside(const double *p0, const double *p1, const double *p2, double x
 /* Scene of mesh A (object 0, left in place) and mesh B (object 1, deforming,
  * moved by set_vertices to b1); one swept step with ccd; the contacts. */
 static contacts two_objects(const double *a, int64_t na, const int32_t *ta, int64_t nfa, const double *b0,
-                            const double *b1, const int32_t *tb, double t_of[2], double z_of[2], clash_config cfg)
+                            const double *b1, const int32_t *tb, double z_of[2], clash_config cfg)
 {
     clash_error err;
     clash_scene *sc = NULL;
@@ -327,7 +327,6 @@ static contacts two_objects(const double *a, int64_t na, const int32_t *ta, int6
         double p0[3], p1[3];
         clash_scene_vertex_at(sc, 1, 0, 0, p0), clash_scene_vertex_at(sc, 1, 0, 1, p1);
         z_of[0] = p0[2], z_of[1] = p1[2];
-        (void)t_of;
     } else {
         CHECK(0, "step: %s", err.msg);
     }
@@ -370,10 +369,10 @@ static void check_generated(void)
     int face = -1;
     for (int f = 0; f < 2 * N * N; ++f)
         if (inside(g + 3 * gt[3 * f], g + 3 * gt[3 * f + 1], g + 3 * gt[3 * f + 2], x, y)) face = f;
-    double t_of[2], z[2];
+    double z[2];
     for (int threads = 1; threads <= 2; ++threads) {
         cfg.threads = threads;
-        contacts c = two_objects(g, (N + 1) * (N + 1), gt, 2 * N * N, b0, b1, tb, t_of, z, cfg);
+        contacts c = two_objects(g, (N + 1) * (N + 1), gt, 2 * N * N, b0, b1, tb, z, cfg);
         check_well_formed(&c, "vertex onto a face");
         const double t = z[0] / (z[0] - z[1]); /* the stored positions' contact time */
         const clash_contact *q = find_contact(&c, CLASH_CONTACT_VF, 1, 0, 0, (uint32_t)face);
@@ -391,7 +390,7 @@ static void check_generated(void)
     const int32_t ta[3] = {0, 1, 2};
     const double e0[9] = {0, -1, 0.5, 0, 1, 0.5, 0, 0, 1.5}, e1[9] = {0, -1, -0.5, 0, 1, -0.5, 0, 0, 0.5};
     cfg.threads = 1;
-    contacts c = two_objects(a, 3, ta, 1, e0, e1, tb, t_of, z, cfg);
+    contacts c = two_objects(a, 3, ta, 1, e0, e1, tb, z, cfg);
     check_well_formed(&c, "edges crossing");
     const double t = z[0] / (z[0] - z[1]);
     const clash_contact *q = find_contact(&c, CLASH_CONTACT_EE, 0, 0, 1, 0);
