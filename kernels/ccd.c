@@ -72,6 +72,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "kernels/ccd.h"
 
@@ -190,24 +191,35 @@ static int corner_contact(const double f[3][8], const double e[3], double ms)
  * heuristic for the choice of split only; soundness never depends on it. */
 static int halves_dropped(const double f[3][8], const double b[3], const int open[3], int j)
 {
+    static const int pair[3][4] = {{0, 1, 2, 3}, {0, 1, 4, 5}, {0, 2, 4, 6}}; /* corners with bit 2 - j clear */
     const int bit = 4 >> j;
-    int dropped = 0;
-    for (int half = 0; half < 2; ++half) {
-        int out = 0;
-        for (int k = 0; k < 3 && !out; ++k) {
-            if (!open[k]) continue;
-            double mn = INFINITY, mx = -INFINITY;
-            for (int c = 0; c < 8; ++c) {
-                if (c & bit) continue;
-                const double a = f[k][c], z = f[k][c | bit], m = 0.5 * (a + z), v = half ? z : a;
-                mn = m < mn ? m : mn, mx = m > mx ? m : mx;
-                mn = v < mn ? v : mn, mx = v > mx ? v : mx;
-            }
-            out = mn > b[k] || mx < -b[k];
+    int out0 = 0, out1 = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (!open[k]) continue;
+        double lo_a = INFINITY, hi_a = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY, lo_m = INFINITY,
+               hi_m = -INFINITY;
+        for (int q = 0; q < 4; ++q) {
+            const int c = pair[j][q];
+            const double a = f[k][c], z = f[k][c | bit], m = 0.5 * (a + z);
+            lo_a = a < lo_a ? a : lo_a, hi_a = a > hi_a ? a : hi_a;
+            lo_z = z < lo_z ? z : lo_z, hi_z = z > hi_z ? z : hi_z;
+            lo_m = m < lo_m ? m : lo_m, hi_m = m > hi_m ? m : hi_m;
         }
-        dropped += out;
+        const double l0 = lo_a < lo_m ? lo_a : lo_m, h0 = hi_a > hi_m ? hi_a : hi_m;
+        const double l1 = lo_z < lo_m ? lo_z : lo_m, h1 = hi_z > hi_m ? hi_z : hi_m;
+        out0 |= l0 > b[k] || h0 < -b[k];
+        out1 |= l1 > b[k] || h1 < -b[k];
     }
-    return dropped;
+    return out0 + out1;
+}
+
+/* 2^-d, exactly, for 0 <= d <= CCD_MAXDEPTH (built from its exponent bits) */
+static inline double pow2_neg(int d)
+{
+    const uint64_t bits = (uint64_t)(1023 - d) << 52;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
 }
 
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
@@ -238,8 +250,9 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         const ccd_box bx = heap_pop(heap, &n);
         double lo[3], hi[3];
         for (int d = 0; d < 3; ++d) {
-            lo[d] = ldexp((double)bx.k[d], -bx.d[d]);
-            hi[d] = ldexp((double)(bx.k[d] + 1), -bx.d[d]);
+            const double sc = pow2_neg(bx.d[d]); /* k < 2^40: k 2^-d is exact */
+            lo[d] = (double)bx.k[d] * sc;
+            hi[d] = (double)(bx.k[d] + 1) * sc;
         }
         const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
         ++it;
@@ -300,7 +313,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         ccd_box c0 = bx, c1 = bx;
         c0.d[d]++, c1.d[d]++, c0.depth++, c1.depth++;
         c0.k[d] = 2 * bx.k[d], c1.k[d] = 2 * bx.k[d] + 1;
-        if (d == 0) c1.tlo = ldexp((double)c1.k[0], -c1.d[0]);
+        if (d == 0) c1.tlo = (double)c1.k[0] * pow2_neg(c1.d[0]);
         heap_push(heap, &n, c0);
         heap_push(heap, &n, c1);
     }
