@@ -482,6 +482,50 @@ static void check_min_separation_oracle(const char *data)
     free(ref);
 }
 
+/* The same on a rigid scene (the default preset, 3 steps) for every
+ * midphase, the object trees included: each keeps the oracle's pairs. */
+static void check_min_separation_rigid(void)
+{
+    const int mids[] = {CLASH_MID_BRUTE,     CLASH_MID_OCTREE,    CLASH_MID_BVH,     CLASH_MID_BBOXPIPE,
+                        CLASH_MID_OBJOCTREE, CLASH_MID_SPHERICAL, CLASH_MID_BOXTREE, CLASH_MID_DOPTREE};
+    uint64_t *ref = NULL;
+    size_t nref = 0, nzero = 0;
+    for (int k = -1; k < (int)(sizeof mids / sizeof *mids); ++k) {
+        clash_error err;
+        clash_scene *sc = NULL;
+        CHECK(clash_scene_preset("default", NULL, &sc, &err) == 0, "preset: %s", err.msg);
+        clash_config cfg = clash_config_default();
+        cfg.mode = CLASH_MODE_SWEPT, cfg.steps = 3, cfg.midphase = mids[k < 0 ? 0 : k];
+        cfg.min_separation = k < 0 ? 0 : 0.05;
+        clash_run *run = sc ? clash_run_create(sc, &cfg, &err) : NULL;
+        uint64_t *keys = NULL;
+        size_t n = 0;
+        for (int step = 1; run && step <= 3; ++step) {
+            clash_pairs p = {NULL, 0};
+            CHECK(clash_step(run, step, &p, NULL, &err) == 0, "midphase %d: %s", cfg.midphase, err.msg);
+            keys = realloc(keys, (n + p.count + 1) * 2 * sizeof *keys);
+            for (size_t i = 0; i < p.count; ++i, ++n) {
+                keys[2 * n] = (uint64_t)step << 32 | p.pairs[i].obj_a, keys[2 * n + 1] = (uint64_t)p.pairs[i].face_a << 40 |
+                    (uint64_t)p.pairs[i].obj_b << 20 | p.pairs[i].face_b;
+            }
+        }
+        if (k < 0) nzero = n, free(keys);
+        else if (k == 0) ref = keys, nref = n;
+        else {
+            CHECK(n == nref && (!n || !memcmp(keys, ref, 2 * n * sizeof *keys)),
+                  "rigid, min-separation 0.05: midphase %d keeps %zu pairs, the oracle %zu (or other ones)", mids[k], n,
+                  nref);
+            free(keys);
+        }
+        clash_run_destroy(run);
+        clash_scene_destroy(sc);
+    }
+    CHECK(nref > nzero, "rigid: min-separation 0.05 adds no pair (%zu, %zu without)", nref, nzero);
+    printf("default preset, 3 steps, min-separation 0.05: every midphase keeps the oracle's %zu pairs (%zu without)\n",
+           nref, nzero);
+    free(ref);
+}
+
 /* ---- 5. bad options ----------------------------------------------------------------------- */
 
 static int run_cli(const char *args)
@@ -547,6 +591,7 @@ int main(void)
 {
     check_generated();
     check_min_separation();
+    check_min_separation_rigid();
     check_bad_options();
     const char *data = check_data_dir();
     if (!data) {
