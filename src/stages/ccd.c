@@ -48,7 +48,8 @@
 typedef struct ccd_slot {
     ck_ccd_counts c;
     int64_t hull_no;
-    char pad_[CLASH_CACHE_LINE - (sizeof(ck_ccd_counts) + 8) % CLASH_CACHE_LINE];
+    int64_t oom;        /* the generation ran out of memory */
+    char pad_[CLASH_CACHE_LINE - (sizeof(ck_ccd_counts) + 16) % CLASH_CACHE_LINE];
 } ccd_slot;
 
 struct clash_ccd {
@@ -68,7 +69,10 @@ void clash_stage_ccd_free(clash_run *run)
 {
     struct clash_ccd *c = run->ccd;
     if (c) {
-        for (size_t w = 0; w < clash_team(run); ++w) free(c->vfb[w].v), free(c->eeb[w].v);
+        for (size_t w = 0; w < clash_team(run); ++w) {
+            if (c->vfb) free(c->vfb[w].v);
+            if (c->eeb) free(c->eeb[w].v);
+        }
         free(c->vfb), free(c->eeb), free(c->recent), free(c->hits), free(c->key), free(c->hit), free(c->toi), free(c->slot);
         free(c);
     }
@@ -108,7 +112,6 @@ static int push_new(clash_keybuf *b, uint64_t *recent, uint64_t key)
 
 typedef struct gen_ctx {
     clash_run *run;
-    int oom;
 } gen_ctx;
 
 static int shares(uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1)
@@ -151,7 +154,7 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
             }
         }
     }
-    if (bad) g->oom = 1; /* a benign race: every writer writes 1 */
+    if (bad) run->ccd->slot[worker].oom = 1;
 }
 
 /* The workers' buffers b[] into key[off..), sorted and unique; returns the count or -1. */
@@ -385,9 +388,11 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
     }
     /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
     memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);
-    gen_ctx g = {run, 0};
+    memset(c->slot, 0, clash_team(run) * sizeof *c->slot);
+    gen_ctx g = {run};
     clash_par_tasks(&run->exec, (int64_t)nh, 0, gen_range, &g);
-    if (g.oom) goto oom;
+    for (size_t w = 0; w < clash_team(run); ++w)
+        if (c->slot[w].oom) goto oom;
     const int64_t nvf = merge(run, c->vfb, 0);
     if (nvf < 0) goto oom;
     c->nvf = (size_t)nvf;
@@ -396,7 +401,6 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
     c->nee = (size_t)nee;
     const size_t n = c->nvf + c->nee;
     if (grow((void **)&c->hit, &c->cap_hit, n, 1) || grow((void **)&c->toi, &c->cap_toi, n, sizeof *c->toi)) goto oom;
-    memset(c->slot, 0, clash_team(run) * sizeof *c->slot);
     test_ctx t = {run, {run->cfg.ccd_tolerance, run->cfg.min_separation, 0}};
     clash_par_tasks(&run->exec, (int64_t)n, 0, test_range, &t);
     ck_ccd_counts k = {0};
