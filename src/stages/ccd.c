@@ -22,6 +22,13 @@
  * "Global" = object offset + id inside the object, so sorting keys sorts by
  * (obj_a, id_a, obj_b, id_b).
  *
+ * Before the kernel, the primitives' own swept hulls (the vertex's path
+ * against the hull of the face's 6 positions; the two edges' 4 positions
+ * each) set apart the pairs they certify apart by more than min-separation:
+ * on armadillo-rollers 69% of the primitive pairs, which the kernel's box
+ * filter mostly passes to its root finder.  Their answer is the kernel's for
+ * "certainly none": no contact, toi 1.
+ *
  * Parallel.  The face pairs are split over the workers (coarse grain, the
  * run's schedule), each into its own key buffers; the buffers are merged,
  * sorted and de-duplicated; then the primitive pairs go to the kernel in
