@@ -52,19 +52,38 @@
  *
  * The search.  Boxes of parameters are kept in a binary heap ordered by
  * their lower time t_lo (ties: the deeper box first, so the search dives).
- * Pop the earliest box; drop it when some coordinate's range misses
- * [-b_k, b_k]; accept it when it is narrow in time (width <= tolerance / 2)
- * and its three ranges are narrow in space (each <= delta = max(tolerance *
- * L / 8, 4 max e_k), L the largest extent of the 8 points along an axis);
- * otherwise split it in two along the dimension whose corner values vary the
- * most (t when the ranges are already narrow).  Every contact lies in a live
- * box (boxes are only dropped with a certificate), and the accepted box has
- * the least t_lo of all live boxes, so toi = t_lo is never later than the
- * first contact; if the accepted box holds a contact, toi is within
- * tolerance / 2 of it.  Early exits keep that guarantee: after max_iter boxes
- * (default CK_CCD_MAX_ITER), when the heap (CCD_HEAP boxes) is full, or when
- * no dimension may be split further, the query is a hit at the current
- * box's t_lo, the least of all live boxes.
+ * Pop the earliest box and judge it from its corner values:
+ *   - drop it when some coordinate's range misses [-b_k, b_k];
+ *   - when every coordinate's range lies within [-ms, ms] (tested as
+ *     max + 2 e_k <= ms and 2 e_k - min <= ms, the 2 e_k covering the
+ *     evaluation and the sum's rounding), the whole box is contact: toi =
+ *     t_lo, exactly the first contact;
+ *   - accept it when it is narrow in time (width <= tolerance / 2) and
+ *     either the ranges of the other ("open") axes are narrow in space
+ *     (each <= delta = max(tolerance L / 8, 4 max e_k), L the largest
+ *     extent of the 8 points along an axis) or, with ms > 0, one of its
+ *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis);
+ *   - otherwise split it in two: along t when only time is left to narrow
+ *     (narrow ranges, or a certain corner), else along the dimension whose
+ *     halves the inclusion test would drop (judged on corner values and
+ *     their midpoint averages, exact for multilinear F), else the one the
+ *     open axes vary most along.  The heuristic only orders the work.
+ * Every contact lies in a live box (boxes are only dropped with a
+ * certificate), and the accepted box has the least t_lo of all live boxes,
+ * so toi = t_lo is never later than the first contact; if the accepted box
+ * holds a contact, toi is within tolerance / 2 of it.  Early exits keep that
+ * guarantee: after max_iter boxes (default CK_CCD_MAX_ITER), when the heap
+ * (CCD_HEAP boxes) is full, or when no dimension may be split further, the
+ * query is a hit at the current box's t_lo, the least of all live boxes.
+ * Without the "whole box" and "certain corner" rules and the halves rule, a
+ * vertex reaching min_sep of a face kept every boundary cell of the contact
+ * region in the heap, overflowed it, and answered 1e-3 early.
+ *
+ * ck_ccd_exact_ref, the reference, judges boxes the same way but searches
+ * them by plain recursion (widest varying parameter first, the earlier half
+ * of a time split first, branch and bound on the time found): no heap, no
+ * heuristic, exponentially slower where contacts form a surface; the tests
+ * ask both for zero false negatives.
  *
  * The float filter (ccd_filter.c) runs first: swept boxes that are more than
  * ms apart along an axis decide "no contact" without the search.
