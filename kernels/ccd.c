@@ -52,19 +52,38 @@
  *
  * The search.  Boxes of parameters are kept in a binary heap ordered by
  * their lower time t_lo (ties: the deeper box first, so the search dives).
- * Pop the earliest box; drop it when some coordinate's range misses
- * [-b_k, b_k]; accept it when it is narrow in time (width <= tolerance / 2)
- * and its three ranges are narrow in space (each <= delta = max(tolerance *
- * L / 8, 4 max e_k), L the largest extent of the 8 points along an axis);
- * otherwise split it in two along the dimension whose corner values vary the
- * most (t when the ranges are already narrow).  Every contact lies in a live
- * box (boxes are only dropped with a certificate), and the accepted box has
- * the least t_lo of all live boxes, so toi = t_lo is never later than the
- * first contact; if the accepted box holds a contact, toi is within
- * tolerance / 2 of it.  Early exits keep that guarantee: after max_iter boxes
- * (default CK_CCD_MAX_ITER), when the heap (CCD_HEAP boxes) is full, or when
- * no dimension may be split further, the query is a hit at the current
- * box's t_lo, the least of all live boxes.
+ * Pop the earliest box and judge it from its corner values:
+ *   - drop it when some coordinate's range misses [-b_k, b_k];
+ *   - when every coordinate's range lies within [-ms, ms] (tested as
+ *     max + 2 e_k <= ms and 2 e_k - min <= ms, the 2 e_k covering the
+ *     evaluation and the sum's rounding), the whole box is contact: toi =
+ *     t_lo, exactly the first contact;
+ *   - accept it when it is narrow in time (width <= tolerance / 2) and
+ *     either the ranges of the other ("open") axes are narrow in space
+ *     (each <= delta = max(tolerance L / 8, 4 max e_k), L the largest
+ *     extent of the 8 points along an axis) or, with ms > 0, one of its
+ *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis);
+ *   - otherwise split it in two: along t when only time is left to narrow
+ *     (narrow ranges, or a certain corner), else along the dimension whose
+ *     halves the inclusion test would drop (judged on corner values and
+ *     their midpoint averages, exact for multilinear F), else the one the
+ *     open axes vary most along.  The heuristic only orders the work.
+ * Every contact lies in a live box (boxes are only dropped with a
+ * certificate), and the accepted box has the least t_lo of all live boxes,
+ * so toi = t_lo is never later than the first contact; if the accepted box
+ * holds a contact, toi is within tolerance / 2 of it.  Early exits keep that
+ * guarantee: after max_iter boxes (default CK_CCD_MAX_ITER), when the heap
+ * (CCD_HEAP boxes) is full, or when no dimension may be split further, the
+ * query is a hit at the current box's t_lo, the least of all live boxes.
+ * Without the "whole box" and "certain corner" rules and the halves rule, a
+ * vertex reaching min_sep of a face kept every boundary cell of the contact
+ * region in the heap, overflowed it, and answered 1e-3 early.
+ *
+ * ck_ccd_exact_ref, the reference, judges boxes the same way but searches
+ * them by plain recursion (widest varying parameter first, the earlier half
+ * of a time split first, branch and bound on the time found): no heap, no
+ * heuristic, exponentially slower where contacts form a surface; the tests
+ * ask both for zero false negatives.
  *
  * The float filter (ccd_filter.c) runs first: swept boxes that are more than
  * ms apart along an axis decide "no contact" without the search.
@@ -222,24 +241,77 @@ static inline double pow2_neg(int d)
     return x;
 }
 
+/* What a query's search needs to know besides the points */
+typedef struct {
+    double b[3];    /* keep a box while each F_k's range meets [-b_k, b_k] */
+    double e[3];    /* the rounding bound e_k */
+    double ms;      /* min_sep */
+    double tol_t;   /* accept boxes narrower than this in time ... */
+    double delta;   /* ... whose open ranges are narrower than this */
+} ccd_query;
+
+/* The bounds of the top comment; 0 when the options or points are unusable */
+static int setup(const ck_ccd_opts *o, const double x0[4][3], const double x1[4][3], ccd_query *q)
+{
+    double M[3], L, emax = 0;
+    if (opts_bad(o) || !magnitudes(x0, x1, M, &L)) return 0;
+    for (int k = 0; k < 3; ++k) {
+        q->e[k] = 6 * DBL_EPSILON * M[k] + DBL_MIN;
+        q->b[k] = (o->min_sep + q->e[k]) * (1 + 2 * DBL_EPSILON);
+        emax = q->e[k] > emax ? q->e[k] : emax;
+    }
+    q->ms = o->min_sep;
+    q->tol_t = o->tolerance * 0.5;
+    q->delta = o->tolerance * L * 0.125;
+    q->delta = q->delta > 4 * emax ? q->delta : 4 * emax;
+    return 1;
+}
+
+enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
+
+/* The inclusion test on a box's corner values: JUDGE_OUT when some axis's
+ * range misses [-b_k, b_k] (no contact in the box), JUDGE_ALL when every
+ * axis's range lies within [-ms, ms] (the whole box is contact), else
+ * JUDGE_OPEN with open[k] = 1 for the axes not wholly within, range = the
+ * widest of their ranges, var[d] = their largest change along dimension d
+ * between corner pairs, and *contact = some corner is certainly a contact. */
+static int judge(const double f[3][8], const ccd_query *q, int open[3], double *range, double var[3], int *contact)
+{
+    int inside = 0;
+    *range = 0, var[0] = var[1] = var[2] = 0;
+    for (int k = 0; k < 3; ++k) {
+        double mn = f[k][0], mx = f[k][0];
+        for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
+        if (mn > q->b[k] || mx < -q->b[k]) return JUDGE_OUT;
+        open[k] = 0;
+        if (mx + 2 * q->e[k] <= q->ms && 2 * q->e[k] - mn <= q->ms) { /* |F_k| <= ms on the whole box */
+            ++inside;
+            continue;
+        }
+        open[k] = 1;
+        *range = mx - mn > *range ? mx - mn : *range;
+        for (int c = 0; c < 4; ++c) { /* corner pairs along t (bit 2), u (bit 1), w (bit 0) */
+            const int ct = c, cu = (c & 1) | (c & 2) << 1, cw = c << 1;
+            const double dt = fabs(f[k][ct | 4] - f[k][ct]), du = fabs(f[k][cu | 2] - f[k][cu]),
+                         dw = fabs(f[k][cw | 1] - f[k][cw]);
+            var[0] = dt > var[0] ? dt : var[0], var[1] = du > var[1] ? du : var[1];
+            var[2] = dw > var[2] ? dw : var[2];
+        }
+    }
+    if (inside == 3) return JUDGE_ALL;
+    *contact = q->ms > 0 && corner_contact(f, q->e, q->ms);
+    return JUDGE_OPEN;
+}
+
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                  int64_t *iters)
 {
-    double M[3], L;
+    ccd_query q;
     if (iters) *iters = 0;
-    if (opts_bad(o) || !magnitudes(x0, x1, M, &L)) {
+    if (!setup(o, x0, x1, &q)) {
         *toi = 0.0;
         return 1;
     }
-    double b[3], e[3], emax = 0;
-    for (int k = 0; k < 3; ++k) {
-        e[k] = 6 * DBL_EPSILON * M[k] + DBL_MIN;
-        b[k] = (o->min_sep + e[k]) * (1 + 2 * DBL_EPSILON);
-        emax = e[k] > emax ? e[k] : emax;
-    }
-    const double tol_t = o->tolerance * 0.5;
-    double delta = o->tolerance * L * 0.125;
-    delta = delta > 4 * emax ? delta : 4 * emax;
     const int64_t max_iter = o->max_iter > 0 ? o->max_iter : CK_CCD_MAX_ITER;
 
     ccd_box heap[CCD_HEAP];
@@ -258,35 +330,17 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         ++it;
         double f[3][8];
         corners(kind, x0, x1, tt, uu, ww, f);
-        int out = 0, inside = 0, open[3] = {0, 0, 0}, contact = o->min_sep > 0;
-        double range = 0, var[3] = {0, 0, 0};
-        for (int k = 0; k < 3 && !out; ++k) {
-            double mn = f[k][0], mx = f[k][0];
-            for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
-            if (mn > b[k] || mx < -b[k]) out = 1;
-            if (mx + 2 * e[k] <= o->min_sep && 2 * e[k] - mn <= o->min_sep) { /* |F_k| <= ms on the whole box */
-                ++inside;
-                continue;
-            }
-            open[k] = 1;
-            range = mx - mn > range ? mx - mn : range;
-            for (int c = 0; c < 4; ++c) { /* corner pairs along t (bit 2), u (bit 1), w (bit 0) */
-                const int ct = c, cu = (c & 1) | (c & 2) << 1, cw = c << 1;
-                const double dt = fabs(f[k][ct | 4] - f[k][ct]), du = fabs(f[k][cu | 2] - f[k][cu]),
-                             dw = fabs(f[k][cw | 1] - f[k][cw]);
-                var[0] = dt > var[0] ? dt : var[0], var[1] = du > var[1] ? du : var[1];
-                var[2] = dw > var[2] ? dw : var[2];
-            }
-        }
-        if (out) continue;
-        if (inside == 3) { /* every point of the box is a contact, t_lo included: the first one */
+        int open[3], contact;
+        double range, var[3];
+        const int v = judge(f, &q, open, &range, var, &contact);
+        if (v == JUDGE_OUT) continue;
+        if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
         }
-        if (contact) contact = corner_contact(f, e, o->min_sep);
         const double tw = hi[0] - lo[0];
-        if ((tw <= tol_t && (range <= delta || contact)) || it >= max_iter) {
+        if ((tw <= q.tol_t && (range <= q.delta || contact)) || it >= max_iter) {
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
@@ -294,14 +348,14 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         /* the dimension to split: t when only time is left to narrow, else the
          * one whose halves the inclusion can drop, else the most varying */
         int d = -1;
-        if (range <= delta || contact) {
+        if (range <= q.delta || contact) {
             d = 0;
         } else {
             int best_drop = -1;
             double best = -1;
             for (int j = 0; j < 3; ++j) {
                 if (bx.d[j] >= CCD_MAXDEPTH) continue;
-                const int drop = halves_dropped(f, b, open, j);
+                const int drop = halves_dropped(f, q.b, open, j);
                 if (drop > best_drop || (drop == best_drop && var[j] > best)) best_drop = drop, best = var[j], d = j;
             }
         }
@@ -320,6 +374,82 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
     *toi = 1.0;
     if (iters) *iters = it;
     return 0;
+}
+
+/* ---- the reference search ------------------------------------------------------
+ * The same inclusion test and acceptance, searched the plain way: recursion,
+ * the widest parameter interval that F changes along split in two (t first
+ * among equals; t alone when only time is left to narrow), the earlier half of a time split
+ * searched first and its answer kept when it has one (everything in the
+ * later half is later), both halves of a u or w split searched, the second
+ * only for answers earlier than the first's, and the earlier answer kept.
+ * No heap, no heuristics; recursion depth <= 3 x 40. */
+typedef struct {
+    int kind;
+    const double (*x0)[3], (*x1)[3];
+    ccd_query q;
+    int64_t it, budget;
+} ref_ctx;
+
+/* 1 with *t, 0 none (none earlier than `before`), -1 when the budget ran out */
+static int ref_box(ref_ctx *c, const double lo[3], const double hi[3], const int depth[3], double before, double *t)
+{
+    if (lo[0] >= before) return 0; /* cannot beat the answer already found */
+    if (++c->it > c->budget) return -1;
+    double f[3][8], range, var[3];
+    int open[3], contact = 0;
+    const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
+    corners(c->kind, c->x0, c->x1, tt, uu, ww, f);
+    const int v = judge(f, &c->q, open, &range, var, &contact);
+    if (v == JUDGE_OUT) return 0;
+    if (v == JUDGE_ALL || (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact))) {
+        *t = lo[0];
+        return 1;
+    }
+    int d = -1;
+    if (range <= c->q.delta || contact) d = depth[0] < CCD_MAXDEPTH && hi[0] - lo[0] > c->q.tol_t ? 0 : -1;
+    else
+        for (int j = 0; j < 3; ++j) /* among the dimensions F changes along in this box */
+            if (depth[j] < CCD_MAXDEPTH && var[j] > 0 && (d < 0 || hi[j] - lo[j] > hi[d] - lo[d])) d = j;
+    if (d < 0) { /* cannot refine: conservative */
+        *t = lo[0];
+        return 1;
+    }
+    const double mid = 0.5 * (lo[d] + hi[d]);
+    double lo1[3] = {lo[0], lo[1], lo[2]}, hi0[3] = {hi[0], hi[1], hi[2]}, t0 = 1, t1 = 1;
+    int dep[3] = {depth[0], depth[1], depth[2]};
+    hi0[d] = mid, lo1[d] = mid, dep[d]++;
+    const int r0 = ref_box(c, lo, hi0, dep, before, &t0);
+    if (r0 < 0) return -1;
+    if (r0 == 1 && d == 0) {
+        *t = t0;
+        return 1;
+    }
+    const int r1 = ref_box(c, lo1, hi, dep, r0 == 1 ? t0 : before, &t1);
+    if (r1 < 0) return -1;
+    if (!r0 && !r1) return 0;
+    *t = r0 && (!r1 || t0 < t1) ? t0 : t1;
+    return 1;
+}
+
+int ck_ccd_exact_ref(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
+                     int64_t *iters)
+{
+    ref_ctx c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind, c.x0 = x0, c.x1 = x1, c.budget = o->max_iter > 0 ? o->max_iter : CK_CCD_MAX_ITER;
+    if (iters) *iters = 0;
+    if (!setup(o, x0, x1, &c.q)) {
+        *toi = 0.0;
+        return 1;
+    }
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    const int depth[3] = {0, 0, 0};
+    double t = 1;
+    const int r = ref_box(&c, lo, hi, depth, INFINITY, &t);
+    if (iters) *iters = c.it;
+    *toi = r < 0 ? 0.0 : r ? t : 1.0;
+    return r != 0;
 }
 
 /* The filter's verdict on one query for ck_ccd: the scalar twin */

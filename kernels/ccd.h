@@ -69,12 +69,17 @@ void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*
  * AVX2 when the CPU has it; the reference is the portable scalar twin; both give identical
  * decisions.
  * ck_ccd_exact: the inclusion root finder alone, without the filter (same contract as
- * ck_ccd; o must be valid); *iters (may be NULL) receives the boxes it examined. */
+ * ck_ccd; o must not be NULL); *iters (may be NULL) receives the boxes it examined.
+ * ck_ccd_exact_ref: the reference search, the same inclusion test and acceptance explored
+ * by plain recursion (widest parameter first, no heap, no heuristics): slower, for the tests
+ * to compare against.  When o->max_iter boxes are spent it answers a hit at t = 0. */
 void ck_ccd_filter(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double min_sep,
                    uint8_t *keep);
 void ck_ccd_filter_ref(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double min_sep,
                        uint8_t *keep);
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                  int64_t *iters);
+int ck_ccd_exact_ref(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
+                     int64_t *iters);
 
 #endif
