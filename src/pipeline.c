@@ -14,6 +14,8 @@
  *   S5 narrow  the face-pair test (stages/narrow.c): static, triangle/triangle;
  *              swept, the convex hulls of each face's 6 positions at s-1 and s
  *   S6 gather  hits in canonical order, merged over ranks (stages/gather.c)
+ * With --ccd, between S5 and S6 and timed apart (stages/ccd.c): the hits'
+ * vertex-face and edge-edge pairs through the exact CCD kernel, the contacts.
  *
  * S0 is the same for every client: the next state of each object is set
  * (by a host: clash_run_set_pose / clash_run_set_vertices; by a scene file:
@@ -235,6 +237,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     memset(st, 0, sizeof *st);
     out->pairs = NULL, out->count = 0;
     run->pc_tested = -1; /* producer-consumer: pair tests made inside S4 */
+    run->ncontacts = 0;  /* --ccd: this step's contacts, none until its ccd */
     if (!run->wsec) { /* per-worker timer slots, filled by clash_spmd */
         if (!(run->wsec = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
         run->exec.worker_seconds = run->wsec;
@@ -299,7 +302,6 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     region_close(run, st, CLASH_S5_NARROW, t0);
     /* exact CCD of the hits' primitive pairs, timed apart (st->ccd_s): the
      * report's seven stages stay what they are */
-    run->ncontacts = 0;
     st->ccd_first_toi = -1;
     if (run->cfg.ccd) {
         const double tc = clash_prof_now();
