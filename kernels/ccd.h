@@ -25,6 +25,9 @@ typedef struct ck_ccd_opts {
                             when reached the query is reported as a hit at the lower bound found so far
                             (conservative) */
 } ck_ccd_opts;
+/* (max_iter counts the parameter boxes the root finder examines; its fixed storage of 1024 live
+ * boxes filling, or a box that may not be split further, ends the search the same conservative
+ * way.) */
 
 typedef struct ck_ccd_counts {  /* summed by the caller over workers */
     int64_t tests;        /* queries */
