@@ -252,7 +252,10 @@ static void ee_crossing(const ck_ccd_opts *o)
     const double s = pow(10, rnd_in(-2, 2)), ts = rnd(), h = s * rnd_in(0.2, 3);
     unit_vec(da), unit_vec(db), unit_vec(vel);
     cross(n, da, db);
-    if (sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 0.3) return ee_crossing(o);
+    if (sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 0.3) { /* nearly parallel: draw again */
+        ee_crossing(o);
+        return;
+    }
     normalize(n);
     const double ua = rnd_in(0.2, 0.8), ub = rnd_in(0.2, 0.8), la = s * rnd_in(1, 3), lb = s * rnd_in(1, 3);
     double x0[4][3], x1[4][3];
