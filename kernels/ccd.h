@@ -59,7 +59,7 @@ static inline ck_ccd_opts ck_ccd_defaults(void)
  * the first time the max-norm distance is min_sep.  "Within tolerance" holds when the box the
  * search accepts holds a contact; a pass closer than the rounding bound (~1e-15 of the
  * coordinates' magnitude) or than tolerance x the query's extent / 8 may be a hit (a false
- * positive), with toi that early.  c->filter_yes stays 0: the swept-box filter only says "no". 
+ * positive), with toi that early.  c->filter_yes stays 0: the swept-box filter only says "no".
  * Non-finite coordinates, or options out of range (tolerance <= 0 or NaN, min_sep < 0 or
  * NaN), give a hit at toi 0 (conservative). */
 int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
