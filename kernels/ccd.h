@@ -25,6 +25,9 @@ typedef struct ck_ccd_opts {
                             when reached the query is reported as a hit at the lower bound found so far
                             (conservative) */
 } ck_ccd_opts;
+/* (max_iter counts the parameter boxes the root finder examines; its fixed storage of 1024 live
+ * boxes filling, or a box that may not be split further, ends the search the same conservative
+ * way.) */
 
 typedef struct ck_ccd_counts {  /* summed by the caller over workers */
     int64_t tests;        /* queries */
@@ -51,6 +54,12 @@ static inline ck_ccd_opts ck_ccd_defaults(void)
  * (touching counts), with *toi <= the first such t (and within o->tolerance of it, except
  * when max_iter was reached); 0 when they certainly do not.  Never a false negative.
  * o may be NULL (the defaults); c may be NULL (no counts).  *toi is 1.0 when 0 is returned.
+ * With min_sep > 0 the distance is measured in the max norm (conservative: never above the
+ * Euclidean one), so toi may come before the first Euclidean approach within min_sep, down to
+ * the first time the max-norm distance is min_sep.  "Within tolerance" holds when the box the
+ * search accepts holds a contact; a pass closer than the rounding bound (~1e-15 of the
+ * coordinates' magnitude) or than tolerance x the query's extent / 8 may be a hit (a false
+ * positive), with toi that early.  c->filter_yes stays 0: the swept-box filter only says "no".
  * Non-finite coordinates, or options out of range (tolerance <= 0 or NaN, min_sep < 0 or
  * NaN), give a hit at toi 0 (conservative). */
 int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,

@@ -19,6 +19,9 @@
  *    the reference search.
  * 3. Degenerate cases: zero-length edges, zero-area faces, parallel and
  *    coplanar edges, a vertex on the face at t = 0 (toi 0), bad options.
+ * 4. Random queries (NaN and infinities among them): the AVX2 filter decides
+ *    as the portable one, ck_ccd_batch answers as ck_ccd, bit for bit, and
+ *    the reference search finds no contact where ck_ccd says none.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -249,7 +252,10 @@ static void ee_crossing(const ck_ccd_opts *o)
     const double s = pow(10, rnd_in(-2, 2)), ts = rnd(), h = s * rnd_in(0.2, 3);
     unit_vec(da), unit_vec(db), unit_vec(vel);
     cross(n, da, db);
-    if (sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 0.3) return ee_crossing(o);
+    if (sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 0.3) { /* nearly parallel: draw again */
+        ee_crossing(o);
+        return;
+    }
     normalize(n);
     const double ua = rnd_in(0.2, 0.8), ub = rnd_in(0.2, 0.8), la = s * rnd_in(1, 3), lb = s * rnd_in(1, 3);
     double x0[4][3], x1[4][3];
@@ -455,10 +461,61 @@ static void test_degenerate(void)
     printf("degenerate cases: %ld failures so far in all generated cases\n", case_fail);
 }
 
+/* ---- 4. random inputs: the two filters, the batch, the two searches ---------------- */
+
+static void test_random(void)
+{
+    enum { N = 4003 }; /* not a multiple of 4: the AVX2 tail too */
+    static double x0[N][4][3], x1[N][4][3];
+    static uint8_t keep[N], keep_ref[N], hit[N];
+    static double toi[N];
+    long differ = 0, batch_diff = 0, ref_fn = 0, hits = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < 4; ++j)
+                for (int k = 0; k < 3; ++k) {
+                    /* clustered points, so that many queries overlap; some exact ties and specials */
+                    const double c = floor(rnd_in(0, 4)) * 0.5;
+                    x0[i][j][k] = c + rnd_in(-1, 1), x1[i][j][k] = c + rnd_in(-1, 1);
+                    const double r = rnd();
+                    if (r < 0.02) x1[i][j][k] = x0[i][j][k];
+                    else if (r < 0.021) x0[i][j][k] = NAN;
+                    else if (r < 0.022) x1[i][j][k] = -INFINITY;
+                }
+        for (int m = 0; m < 3; ++m) {
+            const double ms = m == 0 ? 0.0 : m == 1 ? 0.01 : 0.5;
+            ck_ccd_filter(kind, N, (const double(*)[4][3])x0, (const double(*)[4][3])x1, ms, keep);
+            ck_ccd_filter_ref(kind, N, (const double(*)[4][3])x0, (const double(*)[4][3])x1, ms, keep_ref);
+            for (int i = 0; i < N; ++i) differ += keep[i] != keep_ref[i];
+            ck_ccd_opts o = ck_ccd_defaults();
+            o.min_sep = ms, o.tolerance = 1e-4;
+            ck_ccd_batch(kind, N, (const double(*)[4][3])x0, (const double(*)[4][3])x1, &o, hit, toi, NULL);
+            for (int i = 0; i < N; i += (m == 0 ? 1 : 7)) {
+                double t, tr;
+                const int h = ck_ccd(kind, (const double(*)[3])x0[i], (const double(*)[3])x1[i], &o, &t, NULL);
+                batch_diff += h != hit[i] || memcmp(&t, &toi[i], sizeof t) != 0;
+                hits += h;
+                if (m == 0 && i % 4 == 0) { /* the reference agrees on "no contact" being safe */
+                    const int g = ck_ccd_exact_ref(kind, (const double(*)[3])x0[i], (const double(*)[3])x1[i], &o,
+                                                   &tr, NULL);
+                    ref_fn += g && !h; /* the reference finds a contact ck_ccd says cannot be */
+                }
+            }
+        }
+    }
+    printf("random queries: %d x 2 kinds x 3 min_sep: filters differ on %ld, batch differs on %ld, %ld hits; "
+           "reference hits that ck_ccd misses: %ld\n", N, differ, batch_diff, hits, ref_fn);
+    CHECK(differ == 0, "AVX2 and portable filters differ on %ld random queries", differ);
+    CHECK(batch_diff == 0, "ck_ccd_batch differs from ck_ccd on %ld random queries", batch_diff);
+    CHECK(ref_fn == 0, "the reference reports contact on %ld queries ck_ccd certifies apart", ref_fn);
+    CHECK(hits > 0, "no random query hits");
+}
+
 int main(void)
 {
     test_benchmark();
     test_closed_form();
     test_degenerate();
+    test_random();
     return check_finish("test_ccd_kernel");
 }
