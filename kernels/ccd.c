@@ -54,14 +54,8 @@
  * their lower time t_lo (ties: the deeper box first, so the search dives).
  * Pop the earliest box and judge it from its corner values:
  *   - drop it when some coordinate's range misses [-b_k, b_k], or when
- *     G = n . F, a fourth axis along a direction n chosen for the box (for
- *     two edges the gap between them with the edge's direction projected
- *     out; for a vertex and a face the face's normal), stays beyond
- *     ms |n|_1 plus its rounding bound (apart_along): nearly parallel
- *     edges a few 1e-6 apart leave a long thin strip near u = w where every
- *     F_k comes near 0 but the gap across the edges does not, which the
- *     three axes alone never cleared (the heap filled and the search
- *     answered a conservative hit at toi 0);
+ *     G = n . F along one of a few directions n chosen for the box stays
+ *     beyond ms |n|_1 plus its rounding bound (apart_along, below);
  *   - when every coordinate's range lies within [-ms, ms] (tested as
  *     max + 2 e_k <= ms and 2 e_k - min <= ms, the 2 e_k covering the
  *     evaluation and the sum's rounding), the whole box is contact: toi =
@@ -72,9 +66,7 @@
  *     extent of the 8 points along an axis) or, with ms > 0, one of its
  *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis);
  *   - otherwise split it in two: along t when only time is left to narrow
- *     (narrow ranges, or a certain corner) or when t is wider than both u
- *     and w (so that the fourth axis, whose direction turns with time,
- *     gets time intervals short enough to clear), else along the dimension whose
+ *     (narrow ranges, or a certain corner), else along the dimension whose
  *     halves the inclusion test would drop (judged on corner values and
  *     their midpoint averages, exact for multilinear F), else the one the
  *     open axes vary most along.  The heuristic only orders the work.
@@ -277,27 +269,75 @@ static int setup(const ck_ccd_opts *o, const double x0[4][3], const double x1[4]
     return 1;
 }
 
-/* A fourth axis for the inclusion test: G = n . F along a direction n chosen
- * for the box, multilinear like F, so its range over the box lies between its
- * corner values.  Any n is sound (the choice only decides how much is
- * dropped): EE takes the gap F at the box's centre (the mean of the corner
- * values) with edge a's direction at the box's mid-time projected out,
- * which for nearly parallel edges is the direction joining them; VF takes
- * the face's normal at mid-time.  G_c is computed as fl(sum n_k f_k) from
- * the computed corner values; it is within sum |n_k| (e_k + 2 eps m_k) of
- * the exact n . F at that corner (m_k = the largest |f_k| of the box; e_k
- * covers f_k's own rounding, 2 eps = 4u > gamma_3 the dot product's).  If G
- * exceeds ms sum |n_k| on the whole box, then some |F_k| > ms everywhere
- * there (sum n_k F_k <= sum |n_k| max_k |F_k|): no contact, the box is
- * dropped.  The bound bn takes ms, e_k and m_k times |n_k| <= 1 (n scaled
- * so), summed and raised by 4 eps for its own roundings, plus DBL_MIN for
+/* More axes for the inclusion test: G = n . F along a direction n chosen
+ * for the box is multilinear like F, so its range over the box lies between
+ * its corner values.  Any n is sound; the choice only decides how much is
+ * dropped.  Taken here, from the box's corner values: with J_t, J_u, J_w
+ * F's change across the box along t, u, w (sums of corner differences), the
+ * three directions J_u x J_w, J_w x J_t, J_t x J_u, the rows of J's
+ * inverse up to scale, along which G changes (to first order) with one
+ * parameter only; so a box is dropped as soon as it misses the root in
+ * that parameter, where the three coordinate axes keep all its neighbours
+ * (for EE, J_u x J_w is the edges' common normal; for VF, the face's
+ * normal).  And for EE the gap F at the box's centre (the mean of the
+ * corners) with edge a's direction at mid-time projected out: for nearly
+ * parallel edges a few 1e-6 apart the set where every F_k is near 0 is a
+ * long thin strip near u = w which the coordinate axes never cleared (the
+ * heap filled and the search answered a conservative hit at toi 0), while
+ * the gap across the edges stays away from 0.
+ *
+ * The bound.  G_c is computed as fl(sum n_k f_k) from the computed corner
+ * values; it is within sum |n_k| (e_k + 2 eps m_k) of the exact n . F at
+ * that corner (m_k = the largest |f_k| of the box; e_k covers f_k's own
+ * rounding, 2 eps = 4u > gamma_3 the dot product's).  If G exceeds
+ * ms sum |n_k| on the whole box, then some |F_k| > ms everywhere there
+ * (sum n_k F_k <= sum |n_k| max_k |F_k|): no contact, the box is dropped.
+ * The bound bn takes ms, e_k and m_k times |n_k| <= 1 (n scaled so),
+ * summed and raised by 4 eps for its own roundings, plus DBL_MIN for
  * underflow.  Non-finite values compare false: no drop. */
+/* The test along one direction n (any finite n; scaled here so max |n_k| = 1) */
+static int apart_dir(double n[3], const double m[3], const double f[3][8], const ccd_query *q)
+{
+    double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
+    s = fabs(n[2]) > s ? fabs(n[2]) : s;
+    if (!(s > 0) || isinf(s)) return 0;
+    double bn = 0;
+    for (int k = 0; k < 3; ++k) {
+        n[k] /= s;
+        bn += fabs(n[k]) * (q->ms + q->e[k] + 2 * DBL_EPSILON * m[k]);
+    }
+    bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+    int above = 1, below = 1;
+    for (int i = 0; i < 8 && (above || below); ++i) {
+        const double g = n[0] * f[0][i] + n[1] * f[1][i] + n[2] * f[2][i];
+        above &= g > bn, below &= g < -bn;
+    }
+    return above || below;
+}
+
+static inline void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
                        const ccd_query *q)
 {
-    double n[3], m[3];
-    const double tm1 = 1.0 - tm;
+    double m[3], n[3], J[3][3]; /* J[d]: F's change across the box along t, u, w */
+    for (int k = 0; k < 3; ++k) {
+        double mk = 0;
+        for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
+        m[k] = mk;
+        J[0][k] = f[k][4] - f[k][0] + f[k][5] - f[k][1] + f[k][6] - f[k][2] + f[k][7] - f[k][3];
+        J[1][k] = f[k][2] - f[k][0] + f[k][3] - f[k][1] + f[k][6] - f[k][4] + f[k][7] - f[k][5];
+        J[2][k] = f[k][1] - f[k][0] + f[k][3] - f[k][2] + f[k][5] - f[k][4] + f[k][7] - f[k][6];
+    }
+    for (int d = 0; d < 3; ++d) {
+        cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
+        if (apart_dir(n, m, f, q)) return 1;
+    }
     if (kind == CK_CCD_EE) {
+        const double tm1 = 1.0 - tm;
         double c[3], d[3], cd = 0, dd = 0;
         for (int k = 0; k < 3; ++k) {
             double s = 0;
@@ -308,33 +348,9 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
         }
         const double r = dd > 0 ? cd / dd : 0;
         for (int k = 0; k < 3; ++k) n[k] = c[k] - r * d[k];
-    } else {
-        double a[3], b[3];
-        for (int k = 0; k < 3; ++k) {
-            const double p1 = tm1 * x0[1][k] + tm * x1[1][k];
-            a[k] = tm1 * x0[2][k] + tm * x1[2][k] - p1;
-            b[k] = tm1 * x0[3][k] + tm * x1[3][k] - p1;
-        }
-        n[0] = a[1] * b[2] - a[2] * b[1], n[1] = a[2] * b[0] - a[0] * b[2], n[2] = a[0] * b[1] - a[1] * b[0];
+        if (apart_dir(n, m, f, q)) return 1;
     }
-    double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
-    s = fabs(n[2]) > s ? fabs(n[2]) : s;
-    if (!(s > 0) || isinf(s)) return 0;
-    double bn = 0;
-    for (int k = 0; k < 3; ++k) {
-        n[k] /= s;
-        double mk = 0;
-        for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
-        m[k] = mk;
-        bn += fabs(n[k]) * (q->ms + q->e[k] + 2 * DBL_EPSILON * m[k]);
-    }
-    bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
-    int above = 1, below = 1;
-    for (int i = 0; i < 8 && (above || below); ++i) {
-        const double g = n[0] * f[0][i] + n[1] * f[1][i] + n[2] * f[2][i];
-        above &= g > bn, below &= g < -bn;
-    }
-    return above || below;
+    return 0;
 }
 
 enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
@@ -418,7 +434,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         /* the dimension to split: t when only time is left to narrow, else the
          * one whose halves the inclusion can drop, else the most varying */
         int d = -1;
-        if (range <= q.delta || contact || (bx.d[0] < bx.d[1] && bx.d[0] < bx.d[2])) {
+        if (range <= q.delta || contact) {
             d = 0;
         } else {
             int best_drop = -1;
