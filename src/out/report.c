@@ -177,7 +177,7 @@ static void write_ccd(FILE *f, const clash_config *c, const clash_run_totals *t)
     fprintf(f, "  per_test_s: %.6g   # total_s / tests\n", t->ccd_tests ? t->ccd_s / (double)t->ccd_tests : 0.0);
     fprintf(f, "  tests: {all: %lld, vf: %lld, ee: %lld}   # primitive pairs, de-duplicated per step\n",
             (long long)t->ccd_tests, (long long)t->ccd_vf_tests, (long long)(t->ccd_tests - t->ccd_vf_tests));
-    fprintf(f, "  hull_no: %lld   # set apart by the primitives' swept hulls before the kernel\n",
+    fprintf(f, "  hull_no: %lld   # set apart before the kernel (0: no prefilter; the kernel's filter decides)\n",
             (long long)t->ccd_hull_no);
     fprintf(f, "  filter: {no: %lld, yes: %lld}   # of the rest, decided by the kernel's float filter\n",
             (long long)t->ccd_filter_no, (long long)t->ccd_filter_yes);
