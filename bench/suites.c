@@ -28,6 +28,8 @@ int clash_bench_cull(int argc, char **argv);
 int clash_bench_api(int argc, char **argv);
 int clash_bench_seeds(int argc, char **argv);
 int clash_bench_scale(int argc, char **argv);
+int clash_bench_ccd(int argc, char **argv);
+int clash_bench_ccdrun(int argc, char **argv);
 
 /* The options common to the suites parsed by bench_parse (common.c). */
 #define COMMON "[--quick] [--out DIR] [--reps N] [--threads T] [--quiet]"
@@ -85,5 +87,13 @@ const clash_bench_suite clash_bench_suites[] = {
      "[--quick] [--out DIR] [--reps N] [--midphases a,b,...] [--meshes a,b]\n"
      "  writes DIR/seeds_EXP.csv for each experiment, seeds.yaml (claims:) and plots",
      clash_bench_seeds},
+    {"ccd", "CCD kernel time per query (median, mean, p90, max; batch) on each set of the CCD benchmark",
+     "[--data DIR] [--repeat R] [--ccd-tolerance T] [--min-separation D]\n"
+     "  prints only (DIR: the ccd-queries folder, default beside the shared meshes)",
+     clash_bench_ccd},
+    {"ccd-run", "--ccd in a run on the ccd-frames scenes: the step with and without the CCD, time per primitive pair",
+     "[--data DIR] [--repeat R] [--threads T]\n"
+     "  prints only (DIR: the shared data folder, default ../shared/data)",
+     clash_bench_ccdrun},
     {NULL, NULL, NULL, NULL},
 };

@@ -59,6 +59,20 @@ static const opt_enum ENUMS[] = {
     {"bind", offsetof(clash_config, bind), BINDS},
     {"self", offsetof(clash_config, self_collision), BOOLS},
     {"stop-at-first", offsetof(clash_config, stop_at_first), BOOLS},
+    {"ccd", offsetof(clash_config, ccd), BOOLS},
+};
+
+/* Real-valued options: lo < value <= hi (lo_open) or lo <= value <= hi. */
+typedef struct opt_real {
+    const char *name;
+    size_t offset;
+    double lo, hi;
+    int lo_open;
+} opt_real;
+
+static const opt_real REALS[] = {
+    {"ccd-tolerance", offsetof(clash_config, ccd_tolerance), 0.0, 1.0, 1},
+    {"min-separation", offsetof(clash_config, min_separation), 0.0, 1e30, 0},
 };
 
 static const opt_int INTS[] = {
@@ -105,6 +119,18 @@ static int set_int(clash_config *cfg, const opt_int *o, const char *value, clash
     return CLASH_OK;
 }
 
+static int set_real(clash_config *cfg, const opt_real *o, const char *value, clash_error *err)
+{
+    char *end;
+    errno = 0;
+    const double x = strtod(value, &end);
+    if (!*value || *end || errno || !(o->lo_open ? x > o->lo : x >= o->lo) || !(x <= o->hi))
+        return clash_fail(err, CLASH_EINPUT, "%s: expected a number in %c%g, %g], got '%s'", o->name,
+                          o->lo_open ? '(' : '[', o->lo, o->hi, value);
+    memcpy((char *)cfg + o->offset, &x, sizeof x);
+    return CLASH_OK;
+}
+
 int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err)
 {
     if (!cfg || !name || !value) return clash_fail(err, CLASH_EINPUT, "clash_config_set: null argument");
@@ -112,8 +138,11 @@ int clash_config_set(clash_config *cfg, const char *name, const char *value, cla
         if (!strcmp(name, ENUMS[i].name)) return set_enum(cfg, &ENUMS[i], value, err);
     for (size_t i = 0; i < sizeof INTS / sizeof *INTS; ++i)
         if (!strcmp(name, INTS[i].name)) return set_int(cfg, &INTS[i], value, err);
+    for (size_t i = 0; i < sizeof REALS / sizeof *REALS; ++i)
+        if (!strcmp(name, REALS[i].name)) return set_real(cfg, &REALS[i], value, err);
     return clash_fail(err, CLASH_EINPUT,
                       "unknown option '%s' (mode, self, steps, threads, backend, partition, chunk, schedule, batch, "
-                      "midphase, broadphase, octree-level, reorder, bind, stop-at-first)",
+                      "midphase, broadphase, octree-level, reorder, bind, stop-at-first, ccd, ccd-tolerance, "
+                      "min-separation)",
                       name);
 }

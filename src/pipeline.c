@@ -14,6 +14,8 @@
  *   S5 narrow  the face-pair test (stages/narrow.c): static, triangle/triangle;
  *              swept, the convex hulls of each face's 6 positions at s-1 and s
  *   S6 gather  hits in canonical order, merged over ranks (stages/gather.c)
+ * With --ccd, between S5 and S6 and timed apart (stages/ccd.c): the hits'
+ * vertex-face and edge-edge pairs through the exact CCD kernel, the contacts.
  *
  * S0 is the same for every client: the next state of each object is set
  * (by a host: clash_run_set_pose / clash_run_set_vertices; by a scene file:
@@ -57,7 +59,10 @@ clash_config clash_config_default(void)
                           .batch = 0,
                           .bind = CLASH_BINDING_NONE,
                           .reorder = CLASH_REORDER_MORTON,
-                          .mpi_comm = NULL};
+                          .mpi_comm = NULL,
+                          .ccd = 0,
+                          .ccd_tolerance = 1e-6,
+                          .min_separation = 0};
 }
 
 /* ---- run lifetime ---------------------------------------------------------------- */
@@ -79,6 +84,7 @@ void clash_run_destroy(clash_run *run)
     clash_objoct_free(run);
     clash_sphoct_free(run);
     clash_rigidtree_free(run);
+    clash_stage_ccd_free(run);
     clash_fg_destroy(run->fg);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);
@@ -119,6 +125,23 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
     }
     if (c.reorder != CLASH_REORDER_NONE && c.reorder != CLASH_REORDER_MORTON) {
         clash_fail(err, CLASH_EINPUT, "reorder: unknown (none or morton)");
+        return NULL;
+    }
+    /* exact CCD (stages/ccd.c) follows the swept test; min-separation is its tol */
+    if (c.ccd && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "ccd: needs swept mode (the static test has no motion to follow)");
+        return NULL;
+    }
+    if (!(c.ccd_tolerance > 0 && c.ccd_tolerance <= 1)) {
+        clash_fail(err, CLASH_EINPUT, "ccd-tolerance: must be in (0, 1], got %g", c.ccd_tolerance);
+        return NULL;
+    }
+    if (!(c.min_separation >= 0 && c.min_separation < 1e30)) {
+        clash_fail(err, CLASH_EINPUT, "min-separation: must be a finite distance >= 0, got %g", c.min_separation);
+        return NULL;
+    }
+    if (c.min_separation > 0 && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "min-separation: needs swept mode");
         return NULL;
     }
     if (sc->frames && c.steps >= sc->nframes) {
@@ -227,6 +250,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     memset(st, 0, sizeof *st);
     out->pairs = NULL, out->count = 0;
     run->pc_tested = -1; /* producer-consumer: pair tests made inside S4 */
+    run->ncontacts = 0;  /* --ccd: this step's contacts, none until its ccd */
     if (!run->wsec) { /* per-worker timer slots, filled by clash_spmd */
         if (!(run->wsec = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
         run->exec.worker_seconds = run->wsec;
@@ -288,7 +312,16 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     region_close(run, st, CLASH_S4_MID, t0), t0 = region_open(run, CLASH_S5_NARROW);
     /* S5 */
     if ((rc = clash_stage_narrow(run, st, err))) return rc;
-    region_close(run, st, CLASH_S5_NARROW, t0), t0 = region_open(run, CLASH_S6_GATHER);
+    region_close(run, st, CLASH_S5_NARROW, t0);
+    /* exact CCD of the hits' primitive pairs, timed apart (st->ccd_s): the
+     * report's seven stages stay what they are */
+    st->ccd_first_toi = -1;
+    if (run->cfg.ccd) {
+        const double tc = clash_prof_now();
+        if ((rc = clash_stage_ccd(run, st, err))) return rc;
+        st->ccd_s = clash_prof_now() - tc;
+    }
+    t0 = region_open(run, CLASH_S6_GATHER);
     /* S6 */
     if ((rc = clash_stage_gather(run, out, st, err))) return rc;
     region_close(run, st, CLASH_S6_GATHER, t0);
@@ -311,6 +344,15 @@ int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, cl
 }
 
 int clash_run_state(const clash_run *run) { return !run || run->sc->state < 0 ? 0 : run->sc->state; }
+
+int clash_run_contacts(clash_run *run, clash_contacts *out)
+{
+    if (!out) return CLASH_EINPUT;
+    out->contacts = NULL, out->count = 0;
+    if (!run || !run->cfg.ccd) return CLASH_EINPUT;
+    out->contacts = run->contacts, out->count = run->ncontacts;
+    return CLASH_OK;
+}
 
 /* ---- the host sets the next state ---------------------------------------------------- */
 

@@ -11,6 +11,17 @@ foreach(n 2 3)
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
 
+# Exact CCD (issue 15): the contacts CSV of mpirun -n 1 and -n 2 equals the
+# one-rank file, for 1 and 2 threads and several schedules.
+foreach(n 1 2)
+  add_test(NAME test_ccd_mpi_ranks${n}
+           COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
+                   -DHAVE_MPI=${CLASH_HAVE_MPI} -DDATA=${CLASH_DATA_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/ccd_mpi${n}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/ccd_mpi_compare.cmake)
+  set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK mpirun
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endforeach()
+
 # A host's own communicator (issue 14): under `mpirun -n 4` the host splits
 # MPI_COMM_WORLD in two and runs a different scene on each half at once; each
 # half's pairs must equal a one-rank run of its scene (tests/test_mpi_split.c).

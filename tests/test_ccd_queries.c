@@ -16,11 +16,10 @@
  * test and for the reference (which runs on every query: they are few).
  *
  * Parsing: the numerators and denominators can have 30+ digits, more than
- * int64 holds.  In this data every coordinate is a double written as a
- * fraction with a power-of-two denominator, so the numerator has at most 53
- * significant bits and strtod reads both exactly; the quotient is then exact
- * too.  The test checks this (strtold must agree with strtod, the denominator
- * must be a power of two) and counts any coordinate that is not exact.
+ * int64 holds.  The shared reader (src/io/ccd_csv.c, also `clash ccd`'s)
+ * converts them to binary exactly and takes the ratio without rounding when
+ * it is a double (in this data every coordinate is one, over a power of
+ * two); the test counts any coordinate that is not.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -32,6 +31,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "io/ccd_csv.h"
 #include "kernels/kernels.h"
 
 #define MAX_FILES 256
@@ -57,85 +57,47 @@ static row_t *row_for(const char *set, const char *kind)
     return r;
 }
 
-/* num/den from two integer strings, exactly when possible */
-static double ratio(const char *num, const char *den)
-{
-    const double n = strtod(num, NULL), d = strtod(den, NULL);
-    const long double nl = strtold(num, NULL), dl = strtold(den, NULL);
-    int e;
-    const int pow2 = d > 0 && frexp(d, &e) == 0.5;
-    if ((long double)n != nl || (long double)d != dl || !pow2) {
-        ++inexact_coords;
-        return (double)(nl / dl);
-    }
-    return n / d;
-}
-
-/* parse one CSV line into xyz and truth; 0 on a malformed line */
-static int parse_line(char *line, double xyz[3], int *truth)
-{
-    char *f[7];
-    int nf = 0;
-    for (char *s = line; nf < 7;) {
-        f[nf++] = s;
-        char *c = strchr(s, ',');
-        if (!c) break;
-        *c = 0;
-        s = c + 1;
-    }
-    if (nf != 7) return 0;
-    for (int k = 0; k < 3; ++k) xyz[k] = ratio(f[2 * k], f[2 * k + 1]);
-    *truth = atoi(f[6]);
-    return 1;
-}
-
 static void run_file(const char *path, const char *set, const char *kind)
 {
-    FILE *fp = fopen(path, "r");
-    CHECK(fp != NULL, "cannot open %s", path);
-    if (!fp) return;
+    clash_ccd_queries q;
+    clash_error err = {0};
+    const int rc = clash_ccd_read(path, &q, &err);
+    CHECK(rc == 0, "%s", err.msg);
+    if (rc) {
+        ++bad_rows;
+        return;
+    }
     row_t *r = row_for(set, kind);
     const int vf = !strcmp(kind, "vertex-face");
-    char line[1024];
-    double v[8][3];
-    int truth[8], n = 0;
-    while (fgets(line, sizeof line, fp)) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (!line[0]) continue;
-        if (!parse_line(line, v[n], &truth[n])) {
-            ++bad_rows;
-            continue;
-        }
-        if (++n < 8) continue;
-        n = 0;
-        int t = truth[0];
-        for (int i = 1; i < 8; ++i)
-            if (truth[i] != t) ++bad_rows;
+    inexact_coords += q.inexact;
+    for (int64_t i = 0; i < q.n; ++i) {
+        const int t = q.truth[i];
+        if (t < 0) ++bad_rows;
         double P[4][3], Q[6][3];
         int np, nq;
         if (vf) { /* v, f0, f1, f2 at t0 then t1 */
-            memcpy(P[0], v[0], sizeof P[0]), memcpy(P[1], v[4], sizeof P[0]);
-            for (int i = 0; i < 3; ++i) memcpy(Q[i], v[1 + i], sizeof Q[0]), memcpy(Q[3 + i], v[5 + i], sizeof Q[0]);
+            memcpy(P[0], q.x0[i][0], sizeof P[0]), memcpy(P[1], q.x1[i][0], sizeof P[0]);
+            for (int j = 0; j < 3; ++j)
+                memcpy(Q[j], q.x0[i][1 + j], sizeof Q[0]), memcpy(Q[3 + j], q.x1[i][1 + j], sizeof Q[0]);
             np = 2, nq = 6;
         } else { /* a0, a1, b0, b1 at t0 then t1 */
-            memcpy(P[0], v[0], sizeof P[0]), memcpy(P[1], v[1], sizeof P[0]);
-            memcpy(P[2], v[4], sizeof P[0]), memcpy(P[3], v[5], sizeof P[0]);
-            memcpy(Q[0], v[2], sizeof Q[0]), memcpy(Q[1], v[3], sizeof Q[0]);
-            memcpy(Q[2], v[6], sizeof Q[0]), memcpy(Q[3], v[7], sizeof Q[0]);
+            memcpy(P[0], q.x0[i][0], sizeof P[0]), memcpy(P[1], q.x0[i][1], sizeof P[0]);
+            memcpy(P[2], q.x1[i][0], sizeof P[0]), memcpy(P[3], q.x1[i][1], sizeof P[0]);
+            memcpy(Q[0], q.x0[i][2], sizeof Q[0]), memcpy(Q[1], q.x0[i][3], sizeof Q[0]);
+            memcpy(Q[2], q.x1[i][2], sizeof Q[0]), memcpy(Q[3], q.x1[i][3], sizeof Q[0]);
             np = 4, nq = 4;
         }
         const int f = ck_hulls_meet((const double(*)[3])P, np, (const double(*)[3])Q, nq, 0.0);
         const int g = ck_hulls_meet_ref((const double(*)[3])P, np, (const double(*)[3])Q, nq, 0.0);
         r->queries++;
-        r->pos += t;
-        r->fn += t && !f;
-        r->fp += !t && f;
-        r->ref_fn += t && !g;
-        r->ref_fp += !t && g;
-        r->fast_only_fp += !t && f && !g;
+        r->pos += t == 1;
+        r->fn += t == 1 && !f;
+        r->fp += t == 0 && f;
+        r->ref_fn += t == 1 && !g;
+        r->ref_fp += t == 0 && g;
+        r->fast_only_fp += t == 0 && f && !g;
     }
-    if (n != 0) ++bad_rows;
-    fclose(fp);
+    clash_ccd_free(&q);
 }
 
 static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

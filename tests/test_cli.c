@@ -215,16 +215,16 @@ int main(void)
     expect_error("run --steps", "--steps: missing value");
     /* an unknown option is named as unknown wherever it stands, with the
      * nearest known option for a slip of the keyboard (issue 20) */
-    expect_error("run --ccd", "unknown option '--ccd'");
-    expect_error("run --steps 2 --ccd", "unknown option '--ccd'");
-    CHECK(!strstr(out, "missing value"), "'run --steps 2 --ccd' should not speak of a missing value: %s", out);
+    expect_error("run --frobnicate", "unknown option '--frobnicate'");
+    expect_error("run --steps 2 --frobnicate", "unknown option '--frobnicate'");
+    CHECK(!strstr(out, "missing value"), "'run --steps 2 --frobnicate' should not speak of a missing value: %s", out);
     expect_error("run --thread 2", "unknown option '--thread'; did you mean '--threads'?");
     expect_error("run --tehreads 2", "did you mean '--threads'?");
     expect_error("run --steps=5", "write '--steps 5'");
     expect_error("run --mode swep", "did you mean 'swept'?");
     expect_error("rn", "did you mean 'run'?");
-    expect_error("run --ccd", "try 'clash --help'");   /* nothing near: no guess */
-    CHECK(!strstr(out, "did you mean"), "'--ccd' is near no option: %s", out);
+    expect_error("run --frobnicate", "try 'clash --help'");   /* nothing near: no guess */
+    CHECK(!strstr(out, "did you mean"), "'--frobnicate' is near no option: %s", out);
     /* --objects/--seed/--density with a preset that ignores them (issue 20) */
     expect_error("run --objects 10", "cluttered preset only");
     expect_error("run --preset ktk94-table1 --seed 3", "--seed: applies to the cluttered preset only");

@@ -11,6 +11,9 @@
 3. Bad arrays raise clash.Error with status 2 and a message naming the
    object or element, and leave the scene usable.
 4. The rigid-body example (tests/consumer/rigid_host.py) runs.
+5. Exact CCD (issue 15): run.contacts() on the cloth-funnel frames fed
+   through set_vertices equals `clash run --ccd --contacts` on the frames
+   scene, field for field (toi to the bit); bad ccd options raise status 2.
 Usage: test_python.py CLASH_BIN DATA_DIR EXAMPLE.py   (exit 77: data missing)
 """
 import csv
@@ -155,6 +158,24 @@ def deforming_case(tmp):
     check(len(want) > 0, "frames: the scene file reports no pair: the comparison proves nothing")
     check(got == want, f"frames: {len(got)} pairs from Python, {len(want)} from the scene file")
     print(f"deforming: {len(got)} pairs, equal to the frames scene")
+    # exact CCD: the contacts of the same step, against the command's CSV
+    out = os.path.join(tmp, "contacts.csv")
+    subprocess.run([CLASH, "run", path, "--ccd", "--contacts", out, "--quiet", "--threads", "1"], check=True)
+    with open(out) as f:
+        want = [(0 if r["kind"] == "vf" else 1, int(r["obj_a"]), int(r["id_a"]), int(r["obj_b"]), int(r["id_b"]),
+                 float(r["toi"])) for r in csv.DictReader(f)]
+    run = clash.Run(sc, mode="swept", self_collision=True, ccd=True, ccd_tolerance="1e-6", threads=2)
+    run.set_vertices(o, V1)
+    run.advance()
+    c = run.contacts()
+    check(c.dtype == clash.CONTACT_DTYPE and c.dtype.itemsize == 32, f"contacts: dtype {c.dtype}")
+    got = [(int(r["kind"]), int(r["obj_a"]), int(r["id_a"]), int(r["obj_b"]), int(r["id_b"]), float(r["toi"]))
+           for r in c]
+    check(len(want) > 0, "frames: the command reports no contact: the comparison proves nothing")
+    check(got == want, f"frames: {len(got)} contacts from Python, {len(want)} from the command")
+    check(all(0.0 <= t <= 1.0 for t in c["toi"]), "contacts: toi outside [0, 1]")
+    print(f"deforming, --ccd: {len(got)} contacts ({int((c['kind'] == clash.CONTACT_VF).sum())} vf), "
+          f"equal to the command's")
 
 
 def expect_error(what, fn, words):
@@ -185,6 +206,11 @@ def bad_input_cases(sc, m, b):
     expect_error("wrong object", lambda: run.set_pose(7, np.eye(3), np.zeros(3)), ["7"])
     expect_error("set_vertices on a rigid object", lambda: run.set_vertices(b, np.zeros((3, 3))), [str(b)])
     expect_error("bad option", lambda: clash.Run(sc, midphase="nope"), ["midphase"])
+    expect_error("ccd in static mode", lambda: clash.Run(sc, mode="static", ccd=True), ["ccd"])
+    expect_error("ccd tolerance 0", lambda: clash.Run(sc, mode="swept", ccd=True, ccd_tolerance=0), ["ccd-tolerance"])
+    expect_error("negative min-separation", lambda: clash.Run(sc, mode="swept", min_separation=-1.0),
+                 ["min-separation"])
+    expect_error("contacts without ccd", lambda: run.contacts(), ["ccd"])
     run.set_pose(b, np.eye(3), np.array([50.0, 0, 0]))
     check(len(run.advance()) == 0, "after refused calls the run still steps")
     print("bad input: every case refused with status 2")

@@ -5,6 +5,7 @@
  *   clash profile [SCENE.json] [opts]  the same with per-stage cache-miss counters
  *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
+ *   clash ccd vf|ee FILE.csv [opts]    CCD with time of impact on raw queries (ccd_cmd.c)
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
  * with "clash: error: ..." naming the file and place; 1 any other failure.
@@ -31,6 +32,7 @@
 #include "sched/topology.h"
 #include "out/vtk.h"
 #include "cli/profile_cmd.h"
+#include "cli/ccd_cmd.h"
 #include "profile/profile.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
@@ -165,11 +167,15 @@ static int cmd_run(const clash_cli *cli)
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
     const int root = W->rank == 0, ranks = W->size;
-    clash_outfile pairs_out = {0}, steps_out = {0};
+    clash_outfile pairs_out = {0}, steps_out = {0}, contacts_out = {0};
     clash_vtk *vtk = NULL;
     if (cli->pairs_path && root) {
         if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
         clash_pairs_csv_header(pairs_out.f);
+    }
+    if (cli->contacts_path && root) {
+        if ((rc = clash_outfile_open(&contacts_out, cli->contacts_path, &err))) goto setup_done;
+        clash_contacts_csv_header(contacts_out.f);
     }
     if (cli->steps_csv && root) {
         if ((rc = clash_outfile_open(&steps_out, cli->steps_csv, &err))) goto setup_done;
@@ -183,6 +189,7 @@ static int cmd_run(const clash_cli *cli)
 setup_done:
     if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&contacts_out);
         clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
@@ -207,7 +214,7 @@ setup_done:
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
     clash_run_set_counters(run, &ctr);
-    const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv : 0; /* writing timed */
+    const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
     int s, in_steps = 1, stop_sig = 0; /* stop_sig: the signal that ended the steps, 0: none */
     for (s = 1; s <= cfg.steps; ++s) {
@@ -224,9 +231,18 @@ setup_done:
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
         const size_t wb = clash_run_work_bytes(run);
         if (wb > tot.work_bytes) tot.work_bytes = wb;
-        clash_totals_add(&tot, s, &pairs, &st);
+        if (clash_totals_add(&tot, s, &pairs, &st)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+            goto fail;
+        }
         if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &pairs)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+            goto fail;
+        }
+        clash_contacts contacts;
+        if (contacts_out.f && (clash_run_contacts(run, &contacts) ||
+                               clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
+            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
             goto fail;
         }
         const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs.count > 0; /* --vtk-steps */
@@ -250,6 +266,12 @@ setup_done:
         int64_t shared[2] = {tot.candidates, tot.tests};
         clash_ranks_sum_i64(W, shared, 2);
         tot.candidates = shared[0], tot.tests = shared[1];
+        int64_t ccd[6] = {tot.ccd_tests,      tot.ccd_vf_tests,    tot.ccd_filter_no,
+                          tot.ccd_filter_yes, tot.ccd_exact_calls, tot.ccd_hull_no};
+        clash_ranks_sum_i64(W, ccd, 6);
+        tot.ccd_tests = ccd[0], tot.ccd_vf_tests = ccd[1], tot.ccd_filter_no = ccd[2], tot.ccd_filter_yes = ccd[3];
+        tot.ccd_exact_calls = ccd[4], tot.ccd_hull_no = ccd[5];
+        clash_ranks_max_f64(W, &tot.ccd_s, 1);
     }
     clash_counters_finish(&ctr);
     clash_run_set_counters(run, NULL);
@@ -257,6 +279,7 @@ setup_done:
     if (stop_sig) {
         rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
         if (!root) {
+            clash_totals_free(&tot);
             clash_run_destroy(run);
             clash_scene_destroy(sc);
             return 128 + stop_sig;
@@ -265,6 +288,7 @@ setup_done:
     }
     const double tc = now();
     if ((rc = clash_outfile_commit(&pairs_out, &err))) goto fail;
+    if ((rc = clash_outfile_commit(&contacts_out, &err))) goto fail;
     if ((rc = clash_outfile_commit(&steps_out, &err))) goto fail;
     if (vtk) {
         rc = clash_vtk_commit(vtk, &err);
@@ -291,6 +315,7 @@ setup_done:
         clash_summary_print(stderr, &sum);
     }
     if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
+    clash_totals_free(&tot);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     return 0;
@@ -298,12 +323,15 @@ fail:
     if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
         die(&err);
         clash_outfile_abort(&pairs_out);
+        clash_outfile_abort(&contacts_out);
         clash_outfile_abort(&steps_out);
         clash_vtk_abort(vtk);
         clash_ranks_abort(W, rc);
     }
     clash_counters_close(&ctr);
+    clash_totals_free(&tot);
     clash_outfile_abort(&pairs_out);
+    clash_outfile_abort(&contacts_out);
     clash_outfile_abort(&steps_out);
     clash_vtk_abort(vtk);
     clash_run_destroy(run);
@@ -353,6 +381,7 @@ static int clash_main(int argc, char **argv)
     clash_error err = {0};
     int help, version;
     if (argc >= 2 && !strcmp(argv[1], "bench")) return cmd_bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
         int rc = die(&err);
         if (argc < 2) clash_cli_usage(stderr);

@@ -21,6 +21,8 @@ void clash_cli_usage(FILE *f)
           "                         simulated by re-running itself under valgrind's callgrind)\n"
           "  clash bench [SUITE [options]]      run a benchmark suite (alone: list them; SUITE --help)\n"
           "  clash info                         build options, threads, working counter sources, topology\n"
+          "  clash ccd vf|ee FILE.csv [options] continuous collision detection with time of impact on raw\n"
+          "                         queries, 'hit,toi' per query (clash ccd --help: its options)\n"
           "  clash --help | --version\n"
           "\n"
           "run options:\n"
@@ -52,6 +54,12 @@ void clash_cli_usage(FILE *f)
           "  --counters auto|perf|papi|likwid|callgrind|none   cache-miss counter source\n"
           "                         (default: none for run, auto for profile)\n"
           "  --sim-ll SIZE,ASSOC,LINE   profile: simulated last-level cache for callgrind (--LL=)\n"
+          "  --ccd                  exact continuous collision detection after the face-pair\n"
+          "                         test (swept mode): vertex-face and edge-edge contacts with\n"
+          "                         their time of impact\n"
+          "  --ccd-tolerance T      accuracy of the time of impact, never late (default 1e-6)\n"
+          "  --min-separation D     swept mode: pairs and contacts within distance D (default 0)\n"
+          "  --contacts FILE.csv    with --ccd: write every contact ('-': standard output)\n"
           "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
           "  --report FILE.yaml     write the run report ('-': standard output)\n"
           "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
@@ -93,10 +101,11 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
     return clash_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'%s", opt, list, v, hint);
 }
 
-/* Every option of run/profile/info; the first six take no value. */
+/* Every option of run/profile/info; the first NFLAGS take no value. */
+enum { NFLAGS = 7 };
 static const char *const known_options[] = {
-    "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help",
-    "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
+    "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help", "--ccd",
+    "--ccd-tolerance", "--min-separation", "--contacts", "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
     "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density", "--detail",
     "--pairs", "--report", "--counters", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
 
@@ -105,14 +114,14 @@ static const char *const known_options[] = {
  * form for "--steps=5". */
 static int check_known(const char *a, clash_error *err)
 {
-    for (int k = 6; known_options[k]; ++k)
+    for (int k = NFLAGS; known_options[k]; ++k)
         if (!strcmp(a, known_options[k])) return 0;
     char hint[128];
     const char *eq = strchr(a, '=');
     if (eq) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(eq - a < 63 ? eq - a : 63), a);
-        for (int k = 6; known_options[k]; ++k)
+        for (int k = NFLAGS; known_options[k]; ++k)
             if (!strcmp(name, known_options[k]))
                 return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (write '%s %s')", a, name, eq + 1);
     }
@@ -147,10 +156,10 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->command = argv[i++];
     if (strcmp(cli->command, "run") && strcmp(cli->command, "info") && strcmp(cli->command, "profile") &&
         strcmp(cli->command, "bench")) {
-        static const char *const commands[] = {"run", "profile", "bench", "info", NULL};
+        static const char *const commands[] = {"run", "profile", "bench", "info", "ccd", NULL};
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
-        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info)%s", cli->command,
+        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
                           hint);
     }
     for (; i < argc; ++i) {
@@ -169,6 +178,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if (!strcmp(a, "--quiet")) { cli->quiet = 1; continue; }
         if (!strcmp(a, "--progress")) { cli->progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { cli->progress = 0; continue; }
+        if (!strcmp(a, "--ccd")) { cli->cfg.ccd = 1; continue; }
         /* an unknown option is named as such wherever it stands, also last */
         if ((rc = check_known(a, err))) return rc;
         if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value", a);
@@ -227,6 +237,15 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
             /* the preset checks it again (the API's way in); here for the option's own message */
             if (!(rc = parse_int(a, v, 8, 4000000, &x, err))) cli->preset_params.detail = (int)x;
             cli->have_preset_params = 1, param_opt = a;
+        } else if (!strcmp(a, "--ccd-tolerance") || !strcmp(a, "--min-separation")) {
+            rc = clash_config_set(&cli->cfg, a + 2, v, err); /* the library's own check of the value */
+            if (rc) { /* named as the command's option */
+                char msg[sizeof err->msg];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                snprintf(err->msg, sizeof err->msg, "--%.1000s", msg);
+            }
+        } else if (!strcmp(a, "--contacts")) {
+            cli->contacts_path = v;
         } else if (!strcmp(a, "--pairs")) {
             cli->pairs_path = v;
         } else if (!strcmp(a, "--report")) {
@@ -274,6 +293,8 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
+    if (cli->contacts_path && !cli->cfg.ccd)
+        return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)
         return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)

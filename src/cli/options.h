@@ -20,6 +20,7 @@ typedef struct clash_cli {
     int have_preset_params;
     clash_config cfg;
     const char *pairs_path, *report_path, *vtk_dir;
+    const char *contacts_path; /* --contacts FILE.csv (needs --ccd) */
     const char *steps_csv;     /* --steps-csv FILE: per-step stage times and counts */
     int vtk_format;            /* --vtk-format: CLASH_VTK_BINARY (default) or CLASH_VTK_ASCII (vtk.h) */
     int vtk_every;             /* --vtk-steps: 1 all (default), N every N-th step, 0 the colliding ones */

@@ -4,7 +4,8 @@
  *                          swept: the convex hull of the face's 6 positions
  *                          at s-1 and s against the box (kernels/hull.c);
  *   a face pair (S5)       static: triangle/triangle (kernels/tritri.c);
- *                          swept: the two faces' swept hulls meet.
+ *                          swept: the two faces' swept hulls meet (come
+ *                          within --min-separation, when set).
  * Everything here reads the run's store; the pair test is inline so that the
  * narrow stage's loop and the octree's producer-consumer path inline it.
  *
@@ -67,11 +68,12 @@ static inline void clash_grow_side(float *l, float *h, double m)
 }
 
 /* The S5 face-pair test of faces a and b (global store numbers). */
-/* The swept pair test's tolerance: the two faces' arc margins (0 where
- * nothing turns). */
+/* The swept pair test's tolerance: --min-separation plus the two faces'
+ * arc margins (0 where nothing turns and no separation is asked for). */
 static inline double clash_pair_tol(const clash_run *run, uint32_t a, uint32_t b)
 {
-    return run->sc->nturning ? clash_face_margin(run, a) + clash_face_margin(run, b) : 0.0;
+    const double d = run->cfg.min_separation;
+    return run->sc->nturning ? d + clash_face_margin(run, a) + clash_face_margin(run, b) : d;
 }
 
 static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)

@@ -93,6 +93,13 @@ struct clash_run {
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
+    /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
+     * built on the first step and kept; the stage's buffers; the step's
+     * contacts, sorted and unique, in input numbering (rank 0 only). */
+    struct clash_edges *edges;
+    struct clash_ccd *ccd;
+    clash_contact *contacts;
+    size_t ncontacts, cap_contacts;
 };
 
 /* Eligibility of a face pair for the narrow test: different objects, or the

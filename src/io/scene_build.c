@@ -16,7 +16,8 @@
  * their state s.  Vertices and faces are grouped by object so every object
  * owns a contiguous range; inside an object they keep the file's order, so
  * a face's number inside its object is its rank among the object's faces
- * in the file.  Vertices referenced by no face are dropped.
+ * in the file, and a vertex's number is its rank among the object's
+ * vertices in the file.  Vertices referenced by no face are dropped.
  *
  * Nothing is half-built: on any error everything allocated so far is freed
  * and *out stays NULL.
@@ -227,7 +228,7 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
-    /* Vertex order: by object, then by first use in file order of faces. */
+    /* Vertex order: by object, then file order (unused vertices dropped). */
     for (int64_t f = 0; f < nf; ++f) {
         int64_t o = comp_of_root[single ? 0 : uf_find(parent, first.tri[3 * f])];
         forder[f] = o;
@@ -254,14 +255,13 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
             rc = clash_fail(err, CLASH_EFAIL, "out of memory");
             goto done;
         }
-        for (int64_t f = 0; f < nf; ++f)
-            for (int k = 0; k < 3; ++k) {
-                int64_t v = first.tri[3 * f + k];
-                if (vmap[v] <= -2) {
-                    int64_t o = -2 - vmap[v];
-                    vmap[v] = vcount[o] + vnext[o]++;
-                    for (int c = 0; c < 3; ++c) gxyz[3 * vmap[v] + c] = first.xyz[3 * v + c];
-                }
+        /* inside an object the file's vertex order (so a single-object
+         * scene keeps the file's vertex numbers: contacts, --ccd) */
+        for (int64_t v = 0; v < nv_in; ++v)
+            if (vmap[v] <= -2) {
+                int64_t o = -2 - vmap[v];
+                vmap[v] = vcount[o] + vnext[o]++;
+                for (int c = 0; c < 3; ++c) gxyz[3 * vmap[v] + c] = first.xyz[3 * v + c];
             }
         for (int64_t f = 0; f < nf; ++f) {
             int64_t o = forder[f], g = fcount[o] + fnext[o]++;

@@ -37,7 +37,13 @@ uint64_t clash_pair_hash(int step, const clash_pair *p)
     return mix64(h ^ p->face_b);
 }
 
-void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st)
+void clash_totals_free(clash_run_totals *t)
+{
+    free(t->toi_step), free(t->toi);
+    t->toi_step = NULL, t->toi = NULL, t->ntoi = t->cap_toi = 0;
+}
+
+int clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st)
 {
     t->steps_run++;
     if (p->count && t->first_collision_step < 0) t->first_collision_step = step, t->first_collision = *st;
@@ -54,6 +60,23 @@ void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const
     if (st->mid_bytes > t->mid_bytes) t->mid_bytes = st->mid_bytes;
     if (st->mid_fallback_objects > t->mid_fallback_objects) t->mid_fallback_objects = st->mid_fallback_objects;
     t->mid_update_s += st->mid_update_s, t->mid_interfering += st->mid_interfering;
+    t->ccd_s += st->ccd_s, t->ccd_tests += st->ccd_tests, t->ccd_vf_tests += st->ccd_vf_tests;
+    t->ccd_hull_no += st->ccd_hull_no;
+    t->ccd_filter_no += st->ccd_filter_no, t->ccd_filter_yes += st->ccd_filter_yes;
+    t->ccd_exact_calls += st->ccd_exact_calls, t->ccd_contacts += st->ccd_contacts;
+    if (st->ccd_contacts > 0) {
+        if (t->ntoi == t->cap_toi) {
+            const int cap = t->cap_toi ? 2 * t->cap_toi : 64;
+            int *s = realloc(t->toi_step, (size_t)cap * sizeof *s);
+            if (s) t->toi_step = s;
+            double *v = realloc(t->toi, (size_t)cap * sizeof *v);
+            if (v) t->toi = v;
+            if (!s || !v) return -1;
+            t->cap_toi = cap;
+        }
+        t->toi_step[t->ntoi] = step, t->toi[t->ntoi++] = st->ccd_first_toi;
+    }
+    return 0;
 }
 
 int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err)
@@ -130,6 +153,48 @@ int clash_pairs_csv_rows(FILE *f, int step, const clash_pairs *p)
         if (fprintf(f, "%d,%u,%u,%u,%u\n", step, q->obj_a, q->face_a, q->obj_b, q->face_b) < 0) return -1;
     }
     return 0;
+}
+
+int clash_contacts_csv_header(FILE *f) { return fputs("step,kind,obj_a,id_a,obj_b,id_b,toi\n", f) < 0 ? -1 : 0; }
+
+int clash_contacts_csv_rows(FILE *f, int step, const clash_contacts *c)
+{
+    for (size_t i = 0; i < c->count; ++i) {
+        const clash_contact *q = &c->contacts[i];
+        if (fprintf(f, "%d,%s,%u,%u,%u,%u,%.17g\n", step, q->kind == CLASH_CONTACT_VF ? "vf" : "ee", q->obj_a,
+                    q->id_a, q->obj_b, q->id_b, q->toi) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ccd: (--ccd) the exact CCD after S5, timed apart from the seven stages. */
+static void write_ccd(FILE *f, const clash_config *c, const clash_run_totals *t)
+{
+    const int n = t->steps_run > 0 ? t->steps_run : 1;
+    fprintf(f, "ccd:   # exact CCD of the narrow stage's hits, timed apart from the seven stages\n");
+    fprintf(f, "  tolerance: %.9g\n  min_separation: %.9g\n", c->ccd_tolerance, c->min_separation);
+    fprintf(f, "  total_s: %.6g\n  mean_step_s: %.6g\n", t->ccd_s, t->ccd_s / n);
+    fprintf(f, "  per_test_s: %.6g   # total_s / tests\n", t->ccd_tests ? t->ccd_s / (double)t->ccd_tests : 0.0);
+    fprintf(f, "  tests: {all: %lld, vf: %lld, ee: %lld}   # primitive pairs, de-duplicated per step\n",
+            (long long)t->ccd_tests, (long long)t->ccd_vf_tests, (long long)(t->ccd_tests - t->ccd_vf_tests));
+    fprintf(f, "  hull_no: %lld   # set apart before the kernel (0: no prefilter; the kernel's filter decides)\n",
+            (long long)t->ccd_hull_no);
+    fprintf(f, "  filter: {no: %lld, yes: %lld}   # of the rest, decided by the kernel's float filter\n",
+            (long long)t->ccd_filter_no, (long long)t->ccd_filter_yes);
+    fprintf(f, "  exact_calls: %lld\n  contacts: %lld\n", (long long)t->ccd_exact_calls, (long long)t->ccd_contacts);
+    if (t->ntoi > 0) {
+        int first = 0;
+        for (int i = 1; i < t->ntoi; ++i)
+            if (t->toi_step[i] < t->toi_step[first]) first = i;
+        fprintf(f, "  first_contact: {step: %d, toi: %.17g}   # the run's earliest: step - 1 + toi\n",
+                t->toi_step[first], t->toi[first]);
+    } else {
+        fprintf(f, "  first_contact: null\n");
+    }
+    fprintf(f, "  toi_by_step: {");
+    for (int i = 0; i < t->ntoi; ++i) fprintf(f, "%s%d: %.17g", i ? ", " : "", t->toi_step[i], t->toi[i]);
+    fprintf(f, "}   # each step with contacts: its earliest toi\n");
 }
 
 static const char *mode_name(int m) { return m == CLASH_MODE_STATIC ? "static" : "swept"; }
@@ -337,6 +402,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
                 (long long)t->mid_fallback_objects);
     fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
                "parallel loops; serial stages: the stage's time), summed over steps\"\n");
+    if (c->ccd) write_ccd(f, c, t);
     write_counters(f, ri->counters, t);
     return ferror(f) ? -1 : 0;
 }

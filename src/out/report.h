@@ -33,10 +33,19 @@ typedef struct clash_run_totals {
     double steps_s;              /* time in clash_step over all steps (the per-step time's numerator) */
     double output_s;             /* time writing the pairs CSV, VTK series, step CSV (not the report itself) */
     size_t work_bytes;           /* the run's working arrays at their largest after a step (clash_run_work_bytes) */
+    /* --ccd (clash_step_stats.ccd_*), summed over steps; the earliest toi of
+     * every step with contacts (toi_step[i], toi[i]), grown as steps come */
+    double ccd_s;
+    int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
+    int *toi_step;
+    double *toi;
+    int ntoi, cap_toi;
 } clash_run_totals;
 
 void clash_totals_init(clash_run_totals *t);
-void clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st);
+void clash_totals_free(clash_run_totals *t);
+/* Returns 0, or -1 when the list of per-step tois could not grow. */
+int clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st);
 uint64_t clash_pair_hash(int step, const clash_pair *p);
 
 /* An output file written atomically.  The path "-" is standard output
@@ -52,6 +61,10 @@ void clash_outfile_abort(clash_outfile *o);                    /* close + remove
 
 int clash_pairs_csv_header(FILE *f);
 int clash_pairs_csv_rows(FILE *f, int step, const clash_pairs *p);
+/* The contacts CSV (--contacts): step,kind,obj_a,id_a,obj_b,id_b,toi, toi
+ * with 17 significant digits (it reads back to the same double). */
+int clash_contacts_csv_header(FILE *f);
+int clash_contacts_csv_rows(FILE *f, int step, const clash_contacts *c);
 
 typedef struct clash_report_info {
     const clash_scene *scene;

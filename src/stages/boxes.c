@@ -9,7 +9,8 @@
  * works on sets grown by delta, a few float ulps of the scene's coordinate
  * magnitude, far above the rounding margin of the double-precision narrow
  * tests.  So a pair the narrow test accepts always survives S1–S4, and the
- * pipeline's pair set equals the oracle's exactly.
+ * pipeline's pair set equals the oracle's exactly.  With --min-separation
+ * D the narrow test keeps pairs within D, and delta grows by D/2.
  */
 #include <math.h>
 
@@ -26,5 +27,8 @@ int clash_stage_boxes(clash_run *run, int face_boxes)
     for (int o = 0; o < sc->nobj; ++o)
         for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
     run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
+    /* --min-separation D: the S5 test keeps pairs within D, so every box
+     * is grown by D/2 more (two boxes D apart then overlap) */
+    run->delta += (float)(0.5 * run->cfg.min_separation);
     return 0;
 }

@@ -10,6 +10,8 @@
  *   S3 cull.c    run->kept: faces that meet one of their object's regions
  *   S5 narrow.c  run->hit: the exact test of each candidate of this rank
  *   S6 gather.c  the pairs: hits merged over ranks, canonical and sorted
+ *   ccd.c        --ccd, between S5 and S6: the hits' primitive pairs tested
+ *                exactly, run->contacts with their time of impact
  */
 #ifndef CLASH_STAGES_H
 #define CLASH_STAGES_H
@@ -24,5 +26,15 @@ int clash_stage_cull(clash_run *run);
 /* S5 and S6 return a clash_status and fill err. */
 int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
+/* --ccd: reads this rank's S5 hits (before S6 compacts them), fills
+ * run->contacts (rank 0) and the st->ccd_* counts.  clash_stage_ccd_free releases
+ * the stage's buffers, the edge table and the contacts. */
+int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err);
+void clash_stage_ccd_free(clash_run *run);
+/* The last --ccd step's primitive pairs on this rank (vf first, then ee),
+ * for benchmarks: their count, and pair i's kind (CK_CCD_VF or CK_CCD_EE)
+ * with its points at t = 0 and t = 1 as the stage gave them to the kernel. */
+int64_t clash_ccd_queries(const clash_run *run);
+int clash_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3]);
 
 #endif

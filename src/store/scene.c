@@ -211,7 +211,8 @@ size_t clash_struct_size(const char *name)
     } sizes[] = {{"clash_config", sizeof(clash_config)},       {"clash_error", sizeof(clash_error)},
                  {"clash_pair", sizeof(clash_pair)},           {"clash_pairs", sizeof(clash_pairs)},
                  {"clash_step_stats", sizeof(clash_step_stats)}, {"clash_preset_params", sizeof(clash_preset_params)},
-                 {"clash_mesh_arrays", sizeof(clash_mesh_arrays)}};
+                 {"clash_mesh_arrays", sizeof(clash_mesh_arrays)}, {"clash_contact", sizeof(clash_contact)},
+                 {"clash_contacts", sizeof(clash_contacts)}};
     for (size_t i = 0; name && i < sizeof sizes / sizeof sizes[0]; ++i)
         if (!strcmp(name, sizes[i].name)) return sizes[i].size;
     return 0;

@@ -118,6 +118,10 @@ typedef struct clash_config {
                                duplicates it at creation, so the variable need not outlive the
                                call.  NULL: MPI_COMM_WORLD when MPI is initialized, else one rank.
                                Every rank of the communicator makes the same calls on the run. */
+    int ccd;                /* exact continuous collision detection after S5 (swept mode only):
+                               the step's contacts, clash_run_contacts (see "Exact CCD" below) */
+    double ccd_tolerance;   /* accuracy of each contact's time of impact (> 0, default 1e-6) */
+    double min_separation;  /* swept mode: pairs and contacts within this distance (>= 0, default 0) */
 } clash_config;
 
 typedef enum clash_reorder { CLASH_REORDER_NONE = 0, CLASH_REORDER_MORTON = 1 } clash_reorder;
@@ -129,7 +133,8 @@ clash_config clash_config_default(void);
 /* Sets one option by name, with the command's names and values (without the
  * leading "--"): mode static|swept, self 0|1, steps N, threads N, backend,
  * partition, chunk N, schedule, batch N, midphase, broadphase,
- * octree-level L, reorder, bind, stop-at-first 0|1.  A bad name or value is
+ * octree-level L, reorder, bind, stop-at-first 0|1, ccd 0|1, ccd-tolerance T,
+ * min-separation D.  A bad name or value is
  * CLASH_EINPUT naming the option, and cfg is left as it was. */
 int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err);
 /* For bindings that cannot hold the struct by value (ctypes): its size, and
@@ -180,6 +185,14 @@ typedef struct clash_step_stats {
     /* Fastest and slowest worker of each stage: each worker's busy time in
      * the stage's parallel loops (a stage without one: its wall time). */
     double worker_min_s[CLASH_NSTAGES], worker_max_s[CLASH_NSTAGES];
+    /* --ccd, between S5 and S6 and timed apart from the seven stages (ccd_s):
+     * the primitive pairs this rank tested (all, and of those the vf ones),
+     * those the primitives' swept hulls set apart before the kernel, the
+     * kernel's filter decisions and exact-path calls, the step's contacts
+     * (on rank 0) and their earliest time of impact (-1: none). */
+    double ccd_s;
+    int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
+    double ccd_first_toi;
 } clash_step_stats;
 
 typedef struct clash_scene clash_scene;
@@ -331,9 +344,40 @@ int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, cl
 int clash_run_state(const clash_run *run);
 void clash_run_destroy(clash_run *run);
 
+/* ---- Exact CCD (clash_config.ccd, --ccd) ---------------------------------------------
+ *
+ * In swept mode with ccd set, every step after the face-pair test turns its
+ * colliding face pairs into primitive pairs: each vertex of one face against
+ * the other face (vf), each edge against each edge (ee), without pairs that
+ * share a vertex, de-duplicated; each is tested exactly, vertices moving
+ * linearly from state s-1 (t = 0) to state s (t = 1).  A contact is a pair
+ * that comes within min_separation (touching, when 0) at some t in [0, 1];
+ * toi is never later than the first such t and within ccd_tolerance of it.
+ *
+ * Ids are in input numbering, per object: a vertex and a face as added (or
+ * as in the mesh file); an edge is numbered among the object's unique
+ * undirected edges (i, j), i < j, ordered by j, then by i.  kind vf: id_a a
+ * vertex of obj_a, id_b a face of obj_b (either object may come first; the
+ * vertex is always a); kind ee: two edges, (obj_a, id_a) < (obj_b, id_b).
+ * Contacts are sorted by (kind: vf before ee, obj_a, id_a, obj_b, id_b),
+ * unique, and the same for every thread count, rank count and schedule. */
+typedef enum clash_contact_kind { CLASH_CONTACT_VF = 0, CLASH_CONTACT_EE = 1 } clash_contact_kind;
+typedef struct clash_contact {
+    uint32_t kind, obj_a, id_a, obj_b, id_b;
+    double toi;               /* in [0, 1]: the fraction of the step */
+} clash_contact;
+typedef struct clash_contacts {
+    const clash_contact *contacts;  /* owned by the run, valid until its next step */
+    size_t count;
+} clash_contacts;
+/* The contacts of the run's last step (none before the first; on MPI ranks
+ * other than 0, none).  CLASH_EINPUT when run or out is NULL or the run was
+ * created without ccd (out is then empty). */
+int clash_run_contacts(clash_run *run, clash_contacts *out);
+
 /* sizeof of a public struct by name ("clash_config", "clash_error",
  * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",
- * "clash_mesh_arrays"),
+ * "clash_mesh_arrays", "clash_contact", "clash_contacts"),
  * 0 for another name: for bindings that mirror the structs. */
 size_t clash_struct_size(const char *name);
 

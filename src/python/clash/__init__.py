@@ -13,6 +13,11 @@ rigid objects and the vertices of its deforming ones, then advances:
     run.set_pose(b, R1, t1)                     # the next state of object b
     pairs = run.advance()                       # (n, 4) uint32: obj_a, face_a, obj_b, face_b
 
+Exact continuous collision detection: Run(scene, mode="swept", ccd=True,
+ccd_tolerance=1e-6, min_separation=0.0); after each step run.contacts() is
+a numpy structured array (CONTACT_DTYPE) with fields kind (CONTACT_VF = 0 or
+CONTACT_EE = 1), obj_a, id_a, obj_b, id_b (uint32) and toi (float64).
+
 Arrays are handed to the library without copies when they are already
 C-contiguous float64 / int32 (the store copies them once, as the C API
 does); the pairs come back as a new array each step.  Every error raises
@@ -25,7 +30,7 @@ import os
 
 import numpy as np
 
-__all__ = ["Error", "Scene", "Run", "library_path"]
+__all__ = ["Error", "Scene", "Run", "library_path", "CONTACT_DTYPE", "CONTACT_VF", "CONTACT_EE"]
 
 _OK, _EFAIL, _EINPUT = 0, 1, 2
 
@@ -45,6 +50,16 @@ class _Err(ctypes.Structure):
 
 class _Pairs(ctypes.Structure):
     _fields_ = [("pairs", ctypes.POINTER(ctypes.c_uint32)), ("count", ctypes.c_size_t)]
+
+
+# clash_contact: five uint32 then a double, laid out as C lays it out (align=True)
+CONTACT_DTYPE = np.dtype([("kind", np.uint32), ("obj_a", np.uint32), ("id_a", np.uint32), ("obj_b", np.uint32),
+                          ("id_b", np.uint32), ("toi", np.float64)], align=True)
+CONTACT_VF, CONTACT_EE = 0, 1
+
+
+class _Contacts(ctypes.Structure):
+    _fields_ = [("contacts", ctypes.c_void_p), ("count", ctypes.c_size_t)]
 
 
 def library_path():
@@ -86,6 +101,8 @@ def _load():
         "clash_run_set_vertices": (ctypes.c_int, [P, ctypes.c_int, P, E]),
         "clash_run_advance": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), P, E]),
         "clash_step": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(_Pairs), P, E]),
+        "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts)]),
+        "clash_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -240,6 +257,21 @@ class Run:
         p, err = _Pairs(), _Err()
         _check(_L().clash_step(self._h, int(s), ctypes.byref(p), None, ctypes.byref(err)), err)
         return _pairs_array(p)
+
+    def contacts(self):
+        """The contacts of the last step (a run created with ccd=True): a numpy
+        structured array of CONTACT_DTYPE (kind, obj_a, id_a, obj_b, id_b, toi),
+        sorted by kind (vf, then ee) and ids; a new array each call."""
+        lib, c = _L(), _Contacts()
+        if lib.clash_run_contacts(self._h, ctypes.byref(c)) != _OK:
+            raise Error(_EINPUT, "contacts: the run was created without ccd (Run(..., ccd=True))")
+        n = int(c.count)
+        if lib.clash_struct_size(b"clash_contact") != CONTACT_DTYPE.itemsize:
+            raise Error(_EFAIL, "contacts: clash_contact's size differs from CONTACT_DTYPE's")
+        if n == 0:
+            return np.zeros(0, dtype=CONTACT_DTYPE)
+        buf = (ctypes.c_char * (n * CONTACT_DTYPE.itemsize)).from_address(c.contacts)
+        return np.frombuffer(buf, dtype=CONTACT_DTYPE).copy()
 
     def close(self):
         if getattr(self, "_h", None):

@@ -1,0 +1,600 @@
+/*
+ * ccd.c — continuous collision detection of a vertex and a triangle, or of
+ * two edges, with the time of impact: an inclusion-based root finder with an
+ * a-priori floating-point error bound, after Tight Inclusion (Wang, Ferguson,
+ * Schneider, Jiang, Attene & Panozzo, "A Large Scale Benchmark and an
+ * Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG 40(5)
+ * 2021), which refines Snyder's interval root finding (SIGGRAPH 1992).
+ * Written for clash from the paper; no code of theirs is used.
+ *
+ * The problem as a root of a multilinear function.  Every point moves
+ * linearly, p(t) = (1-t) p0 + t p1.  The primitives touch at time t when
+ * F(t, u, w) = 0 for some (u, w) in [0,1]^2, with
+ *   EE: F = lerp(a0(t), a1(t), u) - lerp(b0(t), b1(t), w)
+ *   VF: F = v(t) - lerp(lerp(f0(t), f1(t), u), f2(t), w)
+ * where lerp(a, b, s) = (1-s) a + s b.  The vertex-face map is the triangle
+ * as a square collapsed at f2 (w = 1): it covers the triangle exactly, so the
+ * domain is the whole cube [0,1]^3 with no u + w <= 1 side condition.  Both
+ * F are multilinear (degree <= 1 in each of t, u, w), so over a box of
+ * parameters each coordinate F_k ranges exactly between the least and the
+ * greatest of its values at the box's 8 corners: that is the inclusion
+ * function, and it is exact, not an overestimate.
+ *
+ * Minimum separation.  The primitives come within distance ms of each other
+ * when |F|_2 <= ms somewhere, which implies |F_k| <= ms on every axis; so a
+ * box is kept while each coordinate's range meets [-ms - e_k, ms + e_k].
+ * With ms > 0 the search thus looks for the L-infinity distance reaching ms
+ * (conservative: the L-inf distance is never above the Euclidean one).
+ *
+ * The error bound e_k (derivation).  u = 2^-53 is the unit roundoff,
+ * g2 = 2u/(1-2u) (Higham, Accuracy and Stability of Numerical Algorithms,
+ * Lemma 3.1).  M_k = the largest |coordinate k| among the 8 input points.
+ * Parameters are dyadic k / 2^d with d <= CCD_MAXDEPTH = 40, so 1 - s is
+ * exact.  Evaluate lerp as fl(fl((1-s) a) + fl(s b)): then the result is
+ * (1-s) a (1+q1) + s b (1+q2) with |q1|, |q2| <= g2 (also when a compiler
+ * fuses a multiply-add).  If the inputs carry errors <= al and the exact
+ * ones are <= A in magnitude, the lerp's error is <= al + g2 (A + al).
+ *   points at t:       al1 = g2 M                  (inputs exact, A = M)
+ *   EE edge points:    al2 = al1 + g2 (M + al1) = (2 g2 + g2^2) M
+ *   EE  F = ea - eb:   2 al2 + u (2M + 2 al2)                 ~ 10 u M
+ *   VF inner lerp:     al2 as above; outer lerp with f2(t) (error al1):
+ *                      al3 = al2 + g2 (M + al2)               ~  6 u M
+ *   VF  F = v - g:     al1 + al3 + u (2M + al1 + al3)         ~ 10 u M
+ * Both are below 10.001 u M_k.  Underflow adds at most 2^-1075 per
+ * multiplication (6 on a path, weights <= 1).  We take
+ *   e_k = fl(6 DBL_EPSILON M_k) + DBL_MIN   (= 12 u M_k (1 - u) + 2^-1022)
+ * and compare against b_k = fl(fl(ms + e_k) (1 + 2 DBL_EPSILON)), which is
+ * >= ms + e_k despite its own two roundings.  Computed corner values are each
+ * within 10.001 u M_k of the exact ones, so the least computed corner is at
+ * most the least exact one plus that: a box where the exact F_k reaches
+ * [-ms, ms] is never dropped.  Coordinates above 1e300 in magnitude (where
+ * 2M could overflow), NaN or infinities give a conservative hit at t = 0.
+ *
+ * The search.  Boxes of parameters are kept in a binary heap ordered by
+ * their lower time t_lo (ties: the deeper box first, so the search dives).
+ * Pop the earliest box and judge it from its corner values:
+ *   - drop it when some coordinate's range misses [-b_k, b_k], or when
+ *     G = n . F along one of a few directions n chosen for the box stays
+ *     beyond ms |n|_1 plus its rounding bound (apart_along, below);
+ *   - when every coordinate's range lies within [-ms, ms] (tested as
+ *     max + 2 e_k <= ms and 2 e_k - min <= ms, the 2 e_k covering the
+ *     evaluation and the sum's rounding), the whole box is contact: toi =
+ *     t_lo, exactly the first contact;
+ *   - accept it when it is narrow in time (width <= tolerance / 2) and
+ *     either the ranges of the other ("open") axes are narrow in space
+ *     (each <= delta = max(tolerance L / 8, 4 max e_k), L the largest
+ *     extent of the 8 points along an axis) or, with ms > 0, one of its
+ *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis);
+ *   - otherwise split it in two: along t when only time is left to narrow
+ *     (narrow ranges, or a certain corner), else along the dimension whose
+ *     halves the inclusion test would drop (judged on corner values and
+ *     their midpoint averages, exact for multilinear F), else the one the
+ *     open axes vary most along.  The heuristic only orders the work.
+ * Every contact lies in a live box (boxes are only dropped with a
+ * certificate), and the accepted box has the least t_lo of all live boxes,
+ * so toi = t_lo is never later than the first contact; if the accepted box
+ * holds a contact, toi is within tolerance / 2 of it.  Early exits keep that
+ * guarantee: after max_iter boxes (default CK_CCD_MAX_ITER), when the heap
+ * (CCD_HEAP boxes) is full, or when no dimension may be split further, the
+ * query is a hit at the current box's t_lo, the least of all live boxes.
+ * Without the "whole box" and "certain corner" rules and the halves rule, a
+ * vertex reaching min_sep of a face kept every boundary cell of the contact
+ * region in the heap, overflowed it, and answered 1e-3 early.
+ *
+ * ck_ccd_exact_ref, the reference, judges boxes the same way but searches
+ * them by plain recursion (widest varying parameter first, the earlier half
+ * of a time split first, branch and bound on the time found): no heap, no
+ * heuristic, exponentially slower where contacts form a surface; the tests
+ * ask both for zero false negatives.
+ *
+ * The float filter (ccd_filter.c) runs first: swept boxes that are more than
+ * ms apart along an axis decide "no contact" without the search.
+ */
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "kernels/ccd.h"
+
+#define CCD_MAXDEPTH 40 /* per dimension: keeps parameters dyadic with 1 - s exact */
+#define CCD_HEAP 1024   /* live boxes (40 bytes each, on the stack) */
+
+typedef struct {
+    double tlo;          /* the key: lower time of the box */
+    uint64_t k[3];       /* box [k, k+1] / 2^d in t, u, w */
+    uint8_t d[3];
+    uint8_t depth;       /* d[0] + d[1] + d[2], the tie-break */
+} ccd_box;
+
+static inline int box_before(const ccd_box *a, const ccd_box *b)
+{
+    return a->tlo < b->tlo || (a->tlo == b->tlo && a->depth > b->depth);
+}
+
+static void heap_push(ccd_box *h, int *n, ccd_box b)
+{
+    int i = (*n)++;
+    while (i > 0) {
+        const int p = (i - 1) / 2;
+        if (!box_before(&b, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = b;
+}
+
+static ccd_box heap_pop(ccd_box *h, int *n)
+{
+    const ccd_box top = h[0], last = h[--*n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && box_before(&h[c + 1], &h[c])) ++c;
+        if (!box_before(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = last;
+    return top;
+}
+
+/* (1-s) a + s b with s1 = 1 - s (exact) */
+static inline double lerp(double a, double b, double s, double s1) { return s1 * a + s * b; }
+
+/* F_k at the 8 corners of the box [t0,t1] x [u0,u1] x [w0,w1]:
+ * f[k][4 it + 2 iu + iw], evaluated exactly as the error bound assumes. */
+static void corners(int kind, const double x0[4][3], const double x1[4][3], const double t[2], const double u[2],
+                    const double w[2], double f[3][8])
+{
+    const double u1[2] = {1.0 - u[0], 1.0 - u[1]}, w1[2] = {1.0 - w[0], 1.0 - w[1]};
+    for (int it = 0; it < 2; ++it) {
+        const double s = t[it], s1 = 1.0 - s;
+        for (int k = 0; k < 3; ++k) {
+            const double p0 = lerp(x0[0][k], x1[0][k], s, s1), p1 = lerp(x0[1][k], x1[1][k], s, s1);
+            const double p2 = lerp(x0[2][k], x1[2][k], s, s1), p3 = lerp(x0[3][k], x1[3][k], s, s1);
+            double *fk = f[k] + 4 * it;
+            if (kind == CK_CCD_EE) {
+                const double ea0 = lerp(p0, p1, u[0], u1[0]), ea1 = lerp(p0, p1, u[1], u1[1]);
+                const double eb0 = lerp(p2, p3, w[0], w1[0]), eb1 = lerp(p2, p3, w[1], w1[1]);
+                fk[0] = ea0 - eb0, fk[1] = ea0 - eb1, fk[2] = ea1 - eb0, fk[3] = ea1 - eb1;
+            } else {
+                const double g0 = lerp(p1, p2, u[0], u1[0]), g1 = lerp(p1, p2, u[1], u1[1]);
+                fk[0] = p0 - lerp(g0, p3, w[0], w1[0]), fk[1] = p0 - lerp(g0, p3, w[1], w1[1]);
+                fk[2] = p0 - lerp(g1, p3, w[0], w1[0]), fk[3] = p0 - lerp(g1, p3, w[1], w1[1]);
+            }
+        }
+    }
+}
+
+/* 0 when the options are usable (tolerance > 0, 0 <= min_sep < inf) */
+static int opts_bad(const ck_ccd_opts *o)
+{
+    return !(o->tolerance > 0) || !(o->min_sep >= 0) || isinf(o->min_sep);
+}
+
+/* M_k and the extent L; 0 when the coordinates are unusable (NaN, inf, > 1e300) */
+static int magnitudes(const double x0[4][3], const double x1[4][3], double M[3], double *L)
+{
+    double ext = 0;
+    for (int k = 0; k < 3; ++k) {
+        double m = 0, lo = x0[0][k], hi = x0[0][k];
+        for (int i = 0; i < 8; ++i) {
+            const double x = i < 4 ? x0[i][k] : x1[i - 4][k];
+            if (!(fabs(x) <= 1e300)) return 0;
+            m = fabs(x) > m ? fabs(x) : m;
+            lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+        }
+        M[k] = m;
+        ext = hi - lo > ext ? hi - lo : ext;
+    }
+    *L = ext;
+    return 1;
+}
+
+/* Some corner is certainly a contact: |F_k| <= ms there on every axis (the
+ * computed value is within e_k of the exact one; 2 e_k also covers the
+ * rounding of the sum, as for the "inside" test). */
+static int corner_contact(const double f[3][8], const double e[3], double ms)
+{
+    for (int c = 0; c < 8; ++c) {
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; ++k) ok = fabs(f[k][c]) + 2 * e[k] <= ms;
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* How many of the two halves of the box along dimension j (bit 2 - j of the
+ * corner index) the inclusion test would drop, judged on the open axes from
+ * the corner values (midpoint values are averages: F is multilinear).  A
+ * heuristic for the choice of split only; soundness never depends on it. */
+static int halves_dropped(const double f[3][8], const double b[3], const int open[3], int j)
+{
+    static const int pair[3][4] = {{0, 1, 2, 3}, {0, 1, 4, 5}, {0, 2, 4, 6}}; /* corners with bit 2 - j clear */
+    const int bit = 4 >> j;
+    int out0 = 0, out1 = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (!open[k]) continue;
+        double lo_a = INFINITY, hi_a = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY, lo_m = INFINITY,
+               hi_m = -INFINITY;
+        for (int q = 0; q < 4; ++q) {
+            const int c = pair[j][q];
+            const double a = f[k][c], z = f[k][c | bit], m = 0.5 * (a + z);
+            lo_a = a < lo_a ? a : lo_a, hi_a = a > hi_a ? a : hi_a;
+            lo_z = z < lo_z ? z : lo_z, hi_z = z > hi_z ? z : hi_z;
+            lo_m = m < lo_m ? m : lo_m, hi_m = m > hi_m ? m : hi_m;
+        }
+        const double l0 = lo_a < lo_m ? lo_a : lo_m, h0 = hi_a > hi_m ? hi_a : hi_m;
+        const double l1 = lo_z < lo_m ? lo_z : lo_m, h1 = hi_z > hi_m ? hi_z : hi_m;
+        out0 |= l0 > b[k] || h0 < -b[k];
+        out1 |= l1 > b[k] || h1 < -b[k];
+    }
+    return out0 + out1;
+}
+
+/* 2^-d, exactly, for 0 <= d <= CCD_MAXDEPTH (built from its exponent bits) */
+static inline double pow2_neg(int d)
+{
+    const uint64_t bits = (uint64_t)(1023 - d) << 52;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* What a query's search needs to know besides the points */
+typedef struct {
+    double b[3];    /* keep a box while each F_k's range meets [-b_k, b_k] */
+    double e[3];    /* the rounding bound e_k */
+    double ms;      /* min_sep */
+    double tol_t;   /* accept boxes narrower than this in time ... */
+    double delta;   /* ... whose open ranges are narrower than this */
+} ccd_query;
+
+/* The bounds of the top comment; 0 when the options or points are unusable */
+static int setup(const ck_ccd_opts *o, const double x0[4][3], const double x1[4][3], ccd_query *q)
+{
+    double M[3], L, emax = 0;
+    if (opts_bad(o) || !magnitudes(x0, x1, M, &L)) return 0;
+    for (int k = 0; k < 3; ++k) {
+        q->e[k] = 6 * DBL_EPSILON * M[k] + DBL_MIN;
+        q->b[k] = (o->min_sep + q->e[k]) * (1 + 2 * DBL_EPSILON);
+        emax = q->e[k] > emax ? q->e[k] : emax;
+    }
+    q->ms = o->min_sep;
+    q->tol_t = o->tolerance * 0.5;
+    q->delta = o->tolerance * L * 0.125;
+    q->delta = q->delta > 4 * emax ? q->delta : 4 * emax;
+    return 1;
+}
+
+/* More axes for the inclusion test: G = n . F along a direction n chosen
+ * for the box is multilinear like F, so its range over the box lies between
+ * its corner values.  Any n is sound; the choice only decides how much is
+ * dropped.  Taken here, from the box's corner values: with J_t, J_u, J_w
+ * F's change across the box along t, u, w (sums of corner differences), the
+ * three directions J_u x J_w, J_w x J_t, J_t x J_u, the rows of J's
+ * inverse up to scale, along which G changes (to first order) with one
+ * parameter only; so a box is dropped as soon as it misses the root in
+ * that parameter, where the three coordinate axes keep all its neighbours
+ * (for EE, J_u x J_w is the edges' common normal; for VF, the face's
+ * normal).  And for EE the gap F at the box's centre (the mean of the
+ * corners) with edge a's direction at mid-time projected out: for nearly
+ * parallel edges a few 1e-6 apart the set where every F_k is near 0 is a
+ * long thin strip near u = w which the coordinate axes never cleared (the
+ * heap filled and the search answered a conservative hit at toi 0), while
+ * the gap across the edges stays away from 0.
+ *
+ * The bound.  G_c is computed as fl(sum n_k f_k) from the computed corner
+ * values; it is within sum |n_k| (e_k + 2 eps m_k) of the exact n . F at
+ * that corner (m_k = the largest |f_k| of the box; e_k covers f_k's own
+ * rounding, 2 eps = 4u > gamma_3 the dot product's).  If G exceeds
+ * ms sum |n_k| on the whole box, then some |F_k| > ms everywhere there
+ * (sum n_k F_k <= sum |n_k| max_k |F_k|): no contact, the box is dropped.
+ * The bound bn takes ms, e_k and m_k times |n_k| <= 1 (n scaled so),
+ * summed and raised by 4 eps for its own roundings, plus DBL_MIN for
+ * underflow.  Non-finite values compare false: no drop. */
+/* The test along one direction n (any finite n; scaled here so max |n_k| = 1) */
+static int apart_dir(double n[3], const double m[3], const double f[3][8], const ccd_query *q)
+{
+    double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
+    s = fabs(n[2]) > s ? fabs(n[2]) : s;
+    if (!(s > 0) || isinf(s)) return 0;
+    double bn = 0;
+    for (int k = 0; k < 3; ++k) {
+        n[k] /= s;
+        bn += fabs(n[k]) * (q->ms + q->e[k] + 2 * DBL_EPSILON * m[k]);
+    }
+    bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+    int above = 1, below = 1;
+    for (int i = 0; i < 8 && (above || below); ++i) {
+        const double g = n[0] * f[0][i] + n[1] * f[1][i] + n[2] * f[2][i];
+        above &= g > bn, below &= g < -bn;
+    }
+    return above || below;
+}
+
+static inline void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
+                       const ccd_query *q)
+{
+    double m[3], n[3], J[3][3]; /* J[d]: F's change across the box along t, u, w */
+    for (int k = 0; k < 3; ++k) {
+        double mk = 0;
+        for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
+        m[k] = mk;
+        J[0][k] = f[k][4] - f[k][0] + f[k][5] - f[k][1] + f[k][6] - f[k][2] + f[k][7] - f[k][3];
+        J[1][k] = f[k][2] - f[k][0] + f[k][3] - f[k][1] + f[k][6] - f[k][4] + f[k][7] - f[k][5];
+        J[2][k] = f[k][1] - f[k][0] + f[k][3] - f[k][2] + f[k][5] - f[k][4] + f[k][7] - f[k][6];
+    }
+    for (int d = 0; d < 3; ++d) {
+        cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
+        if (apart_dir(n, m, f, q)) return 1;
+    }
+    if (kind == CK_CCD_EE) {
+        const double tm1 = 1.0 - tm;
+        double c[3], d[3], cd = 0, dd = 0;
+        for (int k = 0; k < 3; ++k) {
+            double s = 0;
+            for (int i = 0; i < 8; ++i) s += f[k][i];
+            c[k] = 0.125 * s;
+            d[k] = tm1 * (x0[1][k] - x0[0][k]) + tm * (x1[1][k] - x1[0][k]);
+            cd += c[k] * d[k], dd += d[k] * d[k];
+        }
+        const double r = dd > 0 ? cd / dd : 0;
+        for (int k = 0; k < 3; ++k) n[k] = c[k] - r * d[k];
+        if (apart_dir(n, m, f, q)) return 1;
+    }
+    return 0;
+}
+
+enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
+
+/* The inclusion test on a box's corner values: JUDGE_OUT when some axis's
+ * range misses [-b_k, b_k] (no contact in the box), JUDGE_ALL when every
+ * axis's range lies within [-ms, ms] (the whole box is contact), else
+ * JUDGE_OPEN with open[k] = 1 for the axes not wholly within, range = the
+ * widest of their ranges, var[d] = their largest change along dimension d
+ * between corner pairs, and *contact = some corner is certainly a contact. */
+static int judge(const double f[3][8], const ccd_query *q, int open[3], double *range, double var[3], int *contact)
+{
+    int inside = 0;
+    *range = 0, var[0] = var[1] = var[2] = 0;
+    for (int k = 0; k < 3; ++k) {
+        double mn = f[k][0], mx = f[k][0];
+        for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
+        if (mn > q->b[k] || mx < -q->b[k]) return JUDGE_OUT;
+        open[k] = 0;
+        if (mx + 2 * q->e[k] <= q->ms && 2 * q->e[k] - mn <= q->ms) { /* |F_k| <= ms on the whole box */
+            ++inside;
+            continue;
+        }
+        open[k] = 1;
+        *range = mx - mn > *range ? mx - mn : *range;
+        for (int c = 0; c < 4; ++c) { /* corner pairs along t (bit 2), u (bit 1), w (bit 0) */
+            const int ct = c, cu = (c & 1) | (c & 2) << 1, cw = c << 1;
+            const double dt = fabs(f[k][ct | 4] - f[k][ct]), du = fabs(f[k][cu | 2] - f[k][cu]),
+                         dw = fabs(f[k][cw | 1] - f[k][cw]);
+            var[0] = dt > var[0] ? dt : var[0], var[1] = du > var[1] ? du : var[1];
+            var[2] = dw > var[2] ? dw : var[2];
+        }
+    }
+    if (inside == 3) return JUDGE_ALL;
+    *contact = q->ms > 0 && corner_contact(f, q->e, q->ms);
+    return JUDGE_OPEN;
+}
+
+int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
+                 int64_t *iters)
+{
+    ccd_query q;
+    if (iters) *iters = 0;
+    if (!setup(o, x0, x1, &q)) {
+        *toi = 0.0;
+        return 1;
+    }
+    const int64_t max_iter = o->max_iter > 0 ? o->max_iter : CK_CCD_MAX_ITER;
+
+    ccd_box heap[CCD_HEAP];
+    int n = 0;
+    heap_push(heap, &n, (ccd_box){0.0, {0, 0, 0}, {0, 0, 0}, 0});
+    int64_t it = 0;
+    while (n > 0) {
+        const ccd_box bx = heap_pop(heap, &n);
+        double lo[3], hi[3];
+        for (int d = 0; d < 3; ++d) {
+            const double sc = pow2_neg(bx.d[d]); /* k < 2^40: k 2^-d is exact */
+            lo[d] = (double)bx.k[d] * sc;
+            hi[d] = (double)(bx.k[d] + 1) * sc;
+        }
+        const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
+        ++it;
+        double f[3][8];
+        corners(kind, x0, x1, tt, uu, ww, f);
+        int open[3], contact;
+        double range, var[3];
+        const int v = judge(f, &q, open, &range, var, &contact);
+        if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q))) continue;
+        if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
+            *toi = bx.tlo;
+            if (iters) *iters = it;
+            return 1;
+        }
+        const double tw = hi[0] - lo[0];
+        if ((tw <= q.tol_t && (range <= q.delta || contact)) || it >= max_iter) {
+            *toi = bx.tlo;
+            if (iters) *iters = it;
+            return 1;
+        }
+        /* the dimension to split: t when only time is left to narrow, else the
+         * one whose halves the inclusion can drop, else the most varying */
+        int d = -1;
+        if (range <= q.delta || contact) {
+            d = 0;
+        } else {
+            int best_drop = -1;
+            double best = -1;
+            for (int j = 0; j < 3; ++j) {
+                if (bx.d[j] >= CCD_MAXDEPTH) continue;
+                const int drop = halves_dropped(f, q.b, open, j);
+                if (drop > best_drop || (drop == best_drop && var[j] > best)) best_drop = drop, best = var[j], d = j;
+            }
+        }
+        if (d < 0 || bx.d[d] >= CCD_MAXDEPTH || n + 2 > CCD_HEAP) { /* cannot refine: conservative hit */
+            *toi = bx.tlo;
+            if (iters) *iters = it;
+            return 1;
+        }
+        ccd_box c0 = bx, c1 = bx;
+        c0.d[d]++, c1.d[d]++, c0.depth++, c1.depth++;
+        c0.k[d] = 2 * bx.k[d], c1.k[d] = 2 * bx.k[d] + 1;
+        if (d == 0) c1.tlo = (double)c1.k[0] * pow2_neg(c1.d[0]);
+        heap_push(heap, &n, c0);
+        heap_push(heap, &n, c1);
+    }
+    *toi = 1.0;
+    if (iters) *iters = it;
+    return 0;
+}
+
+/* ---- the reference search ------------------------------------------------------
+ * The same inclusion test and acceptance, searched the plain way: recursion,
+ * the widest parameter interval that F changes along split in two (t first
+ * among equals; t alone when only time is left to narrow), the earlier half of a time split
+ * searched first and its answer kept when it has one (everything in the
+ * later half is later), both halves of a u or w split searched, the second
+ * only for answers earlier than the first's, and the earlier answer kept.
+ * No heap, no heuristics; recursion depth <= 3 x 40. */
+typedef struct {
+    int kind;
+    const double (*x0)[3], (*x1)[3];
+    ccd_query q;
+    int64_t it, budget;
+} ref_ctx;
+
+/* 1 with *t, 0 none (none earlier than `before`), -1 when the budget ran out */
+static int ref_box(ref_ctx *c, const double lo[3], const double hi[3], const int depth[3], double before, double *t)
+{
+    if (lo[0] >= before) return 0; /* cannot beat the answer already found */
+    if (++c->it > c->budget) return -1;
+    double f[3][8], range, var[3];
+    int open[3], contact = 0;
+    const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
+    corners(c->kind, c->x0, c->x1, tt, uu, ww, f);
+    const int v = judge(f, &c->q, open, &range, var, &contact);
+    if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, &c->q)))
+        return 0;
+    if (v == JUDGE_ALL || (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact))) {
+        *t = lo[0];
+        return 1;
+    }
+    int d = -1;
+    if (range <= c->q.delta || contact) d = depth[0] < CCD_MAXDEPTH && hi[0] - lo[0] > c->q.tol_t ? 0 : -1;
+    else
+        for (int j = 0; j < 3; ++j) /* among the dimensions F changes along in this box */
+            if (depth[j] < CCD_MAXDEPTH && var[j] > 0 && (d < 0 || hi[j] - lo[j] > hi[d] - lo[d])) d = j;
+    if (d < 0) { /* cannot refine: conservative */
+        *t = lo[0];
+        return 1;
+    }
+    const double mid = 0.5 * (lo[d] + hi[d]);
+    double lo1[3] = {lo[0], lo[1], lo[2]}, hi0[3] = {hi[0], hi[1], hi[2]}, t0 = 1, t1 = 1;
+    int dep[3] = {depth[0], depth[1], depth[2]};
+    hi0[d] = mid, lo1[d] = mid, dep[d]++;
+    const int r0 = ref_box(c, lo, hi0, dep, before, &t0);
+    if (r0 < 0) return -1;
+    if (r0 == 1 && d == 0) {
+        *t = t0;
+        return 1;
+    }
+    const int r1 = ref_box(c, lo1, hi, dep, r0 == 1 ? t0 : before, &t1);
+    if (r1 < 0) return -1;
+    if (!r0 && !r1) return 0;
+    *t = r0 && (!r1 || t0 < t1) ? t0 : t1;
+    return 1;
+}
+
+int ck_ccd_exact_ref(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
+                     int64_t *iters)
+{
+    ref_ctx c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind, c.x0 = x0, c.x1 = x1, c.budget = o->max_iter > 0 ? o->max_iter : CK_CCD_MAX_ITER;
+    if (iters) *iters = 0;
+    if (!setup(o, x0, x1, &c.q)) {
+        *toi = 0.0;
+        return 1;
+    }
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    const int depth[3] = {0, 0, 0};
+    double t = 1;
+    const int r = ref_box(&c, lo, hi, depth, INFINITY, &t);
+    if (iters) *iters = c.it;
+    *toi = r < 0 ? 0.0 : r ? t : 1.0;
+    return r != 0;
+}
+
+/* The filter's verdict on one query for ck_ccd: the scalar twin */
+int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
+           ck_ccd_counts *c)
+{
+    const ck_ccd_opts def = ck_ccd_defaults();
+    if (!o) o = &def;
+    double M[3], L;
+    int h;
+    if (c) c->tests++;
+    if (opts_bad(o) || !magnitudes(x0, x1, M, &L)) {
+        *toi = 0.0;
+        h = 1;
+    } else {
+        uint8_t keep;
+        ck_ccd_filter_ref(kind, 1, (const double(*)[4][3])x0, (const double(*)[4][3])x1, o->min_sep, &keep);
+        if (!keep) {
+            if (c) c->filter_no++;
+            *toi = 1.0;
+            return 0;
+        }
+        if (c) c->exact_calls++;
+        h = ck_ccd_exact(kind, x0, x1, o, toi, NULL);
+    }
+    if (c) c->hits += h;
+    return h;
+}
+
+void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3],
+                  const ck_ccd_opts *o, uint8_t *hit, double *toi, ck_ccd_counts *c)
+{
+    const ck_ccd_opts def = ck_ccd_defaults();
+    if (!o) o = &def;
+    const int bad = opts_bad(o);
+    enum { CHUNK = 256 };
+    uint8_t keep[CHUNK];
+    for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
+        const int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
+        if (!bad) ck_ccd_filter(kind, m, x0 + i0, x1 + i0, o->min_sep, keep);
+        for (int64_t j = 0; j < m; ++j) {
+            const int64_t i = i0 + j;
+            double M[3], L;
+            int h;
+            if (c) c->tests++;
+            if (bad || !magnitudes(x0[i], x1[i], M, &L)) {
+                toi[i] = 0.0;
+                h = 1;
+            } else if (!keep[j]) {
+                if (c) c->filter_no++;
+                toi[i] = 1.0;
+                h = 0;
+            } else {
+                if (c) c->exact_calls++;
+                h = ck_ccd_exact(kind, x0[i], x1[i], o, &toi[i], NULL);
+            }
+            if (c) c->hits += h;
+            hit[i] = (uint8_t)h;
+        }
+    }
+}

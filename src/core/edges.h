@@ -1,0 +1,44 @@
+/*
+ * edges.h — each object's edge table, for exact CCD (issue 15): the
+ * object's unique undirected edges (i, j), i < j in INPUT vertex numbering,
+ * numbered in order of j, then of i (the convention of the ccd-frames data:
+ * ../shared/data/README.md).  So edge ids do not depend on how the store
+ * ordered faces and vertices (Morton, --reorder).
+ *
+ * Global edge ids run over all objects: object o's edges are
+ * eofs[o] .. eofs[o+1]-1, and its local id is global - eofs[o], so sorting
+ * global ids sorts by (object, edge).  For each global edge the table keeps
+ * its two ends as STORE vertex numbers (ev0: the end with the smaller input
+ * number), which is what the CCD stage reads positions with; for each store
+ * face its three edges (f0 f1), (f1 f2), (f2 f0) as global ids, or
+ * CLASH_NO_EDGE where a degenerate face repeats a vertex.
+ *
+ * The table depends on the topology only, so a run builds it once
+ * (clash_edges_build, on the first --ccd step) and keeps it.
+ */
+#ifndef CLASH_CORE_EDGES_H
+#define CLASH_CORE_EDGES_H
+
+#include <stdint.h>
+
+#include "store/scene.h"
+
+#define CLASH_NO_EDGE UINT32_MAX
+
+typedef struct clash_edges {
+    int nobj;
+    int64_t *eofs;        /* nobj + 1 */
+    int64_t ne;           /* all objects' edges */
+    uint32_t *ev0, *ev1;  /* ne each: store vertex numbers of the two ends */
+    uint32_t *fe;         /* 3 per store face: its edges' global ids */
+} clash_edges;
+
+/* Builds the table of every object of sc; NULL when memory ran out (or when
+ * the edges outnumber 32-bit ids). */
+clash_edges *clash_edges_build(const clash_scene *sc);
+void clash_edges_free(clash_edges *e);
+
+/* The object of global edge e (binary search over eofs). */
+int clash_edges_object(const clash_edges *t, uint32_t e);
+
+#endif

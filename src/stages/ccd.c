@@ -1,0 +1,409 @@
+/*
+ * ccd.c — exact continuous collision detection after S5 (--ccd, issue 15):
+ * the step's colliding face pairs become primitive pairs, each tested
+ * exactly by the kernel (kernels/ccd.h) for a contact and its time of
+ * impact (toi) within the step, t in [0, 1] from state s-1 to state s.
+ *
+ * Why S5's hits: the swept-hull test is conservative (two faces whose
+ * primitives touch during the step have meeting hulls), so the hits are a
+ * superset of the face pairs that hold a primitive contact, and the hull test
+ * stays the prefilter.  With --min-separation D the hull test runs with
+ * tol = D and S1 grows every box by D/2 (boxes.c), so pairs within D survive.
+ *
+ * From face pairs to primitive pairs.  A face pair (A, B) gives the 3
+ * vertices of A against face B and the 3 of B against face A (vf), and the 3
+ * edges of A against the 3 of B (ee); pairs whose primitives share a vertex
+ * are dropped (self-collision).  A vertex lies in many faces and an edge in
+ * two, so the same primitive pair comes from several face pairs: the keys
+ * are sorted and de-duplicated.  Keys are in input numbering, so that their
+ * order is the output order and does not depend on the store's:
+ *   vf: global input vertex << 32 | global input face    (vertex first)
+ *   ee: global edge a << 32 | global edge b, a < b        (edges.h numbering)
+ * "Global" = object offset + id inside the object, so sorting keys sorts by
+ * (obj_a, id_a, obj_b, id_b).
+ *
+ * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) once
+ * set apart 69% of armadillo-rollers' primitive pairs before the kernel,
+ * but since the kernel's root finder clears a pair that does not touch in a
+ * few boxes, the hulls cost more than they spare (0.42 s of CPU for the
+ * hulls against 0.2 s more in the kernel, one thread).  So every primitive
+ * pair goes to ck_ccd_batch, whose float filter runs first, in blocks; the
+ * report's hull_no stays 0.
+ *
+ * Parallel.  The face pairs are split over the workers (coarse grain, the
+ * run's schedule), each into its own key buffers; the buffers are merged,
+ * sorted and de-duplicated; then the primitive pairs go to the kernel in
+ * blocks (ck_ccd_batch), again by the run's schedule, each result written to
+ * the pair's own slot.  So the contacts do not depend on the team or the
+ * schedule.  Under MPI each rank treats the hits it tested in S5 and the
+ * contacts are gathered to rank 0 as (kind, key, toi) triples, sorted and
+ * de-duplicated there (a primitive pair found on two ranks has the same
+ * result on both: the same inputs to a deterministic kernel).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/sort.h"
+#include "core/edges.h"
+#include "kernels/ccd.h"
+#include "sched/ranks.h"
+#include "stages/stages.h"
+
+/* One worker's ccd counts, on its own cache line: the kernel's, and the
+ * pairs set apart before the kernel (none since the hull prefilter went: 0). */
+typedef struct ccd_slot {
+    ck_ccd_counts c;
+    int64_t hull_no;
+    int64_t oom;        /* the generation ran out of memory */
+    char pad_[CLASH_CACHE_LINE - (sizeof(ck_ccd_counts) + 16) % CLASH_CACHE_LINE];
+} ccd_slot;
+
+struct clash_ccd {
+    clash_keybuf *vfb, *eeb;    /* per-worker key buffers of the generation */
+    uint64_t *recent;           /* per worker: 2 * CCD_RECENT keys it pushed lately (vf, ee) */
+    uint64_t *hits;             /* this rank's S5 hits (store face keys) */
+    size_t cap_hits;
+    uint64_t *key;              /* the primitive pairs: nvf vf keys, then nee ee keys */
+    size_t nvf, nee, cap_key;
+    uint8_t *hit;               /* per primitive pair: the kernel's answer */
+    double *toi;
+    size_t cap_hit, cap_toi;
+    ccd_slot *slot;             /* per worker */
+};
+
+void clash_stage_ccd_free(clash_run *run)
+{
+    struct clash_ccd *c = run->ccd;
+    if (c) {
+        for (size_t w = 0; w < clash_team(run); ++w) {
+            if (c->vfb) free(c->vfb[w].v);
+            if (c->eeb) free(c->eeb[w].v);
+        }
+        free(c->vfb), free(c->eeb), free(c->recent), free(c->hits), free(c->key), free(c->hit), free(c->toi), free(c->slot);
+        free(c);
+    }
+    run->ccd = NULL;
+    clash_edges_free(run->edges);
+    run->edges = NULL;
+    free(run->contacts);
+    run->contacts = NULL, run->ncontacts = run->cap_contacts = 0;
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap) return 0;
+    void *q = realloc(*p, (n + n / 4 + 16) * size);
+    if (!q) return -1;
+    *p = q, *cap = n + n / 4 + 16;
+    return 0;
+}
+
+/* ---- face pairs to primitive pairs ------------------------------------------------------ */
+
+/* Neighbouring hits give the same primitive pairs again and again (a vertex
+ * lies in ~6 faces, an edge in 2), and hits come in store order, which is
+ * spatial.  So each worker remembers the keys it pushed lately in a small
+ * direct-mapped table and skips a key found there: 3-4 times fewer keys to
+ * sort on real meshes.  It only thins duplicates; the sort removes the rest,
+ * so the result does not depend on what the table caught. */
+enum { CCD_RECENT_BITS = 12, CCD_RECENT = 1 << CCD_RECENT_BITS };
+
+static int push_new(clash_keybuf *b, uint64_t *recent, uint64_t key)
+{
+    uint64_t *slot = recent + ((key * 0x9e3779b97f4a7c15ull) >> (64 - CCD_RECENT_BITS));
+    if (*slot == key) return 0;
+    *slot = key;
+    return clash_keybuf_push(b, key);
+}
+
+typedef struct gen_ctx {
+    clash_run *run;
+} gen_ctx;
+
+static int shares(uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1)
+{
+    return a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1;
+}
+
+static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    gen_ctx *g = p;
+    clash_run *run = g->run;
+    const clash_scene *sc = run->sc;
+    const clash_edges *E = run->edges;
+    clash_keybuf *vfb = &run->ccd->vfb[worker], *eeb = &run->ccd->eeb[worker];
+    uint64_t *rvf = run->ccd->recent + 2 * CCD_RECENT * (size_t)worker, *ree = rvf + CCD_RECENT;
+    int bad = 0;
+    for (int64_t i = begin; i < end; i += step) {
+        const uint64_t k = run->ccd->hits[i];
+        const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
+        int32_t v[2][3];
+        for (int s = 0; s < 2; ++s) v[s][0] = sc->f0[f[s]], v[s][1] = sc->f1[f[s]], v[s][2] = sc->f2[f[s]];
+        /* vf: each vertex of one face against the other face */
+        for (int s = 0; s < 2; ++s) {
+            const uint64_t face_in = (uint64_t)clash_face_orig(sc, f[1 - s]);
+            const int32_t *o = v[1 - s];
+            for (int c = 0; c < 3; ++c) {
+                const int32_t x = v[s][c];
+                if (x == o[0] || x == o[1] || x == o[2]) continue;
+                bad |= push_new(vfb, rvf, (uint64_t)clash_vert_orig(sc, x) << 32 | face_in);
+            }
+        }
+        /* ee: each edge of A against each edge of B */
+        for (int a = 0; a < 3; ++a) {
+            const uint32_t ea = E->fe[3 * (size_t)f[0] + a];
+            if (ea == CLASH_NO_EDGE) continue;
+            for (int b = 0; b < 3; ++b) {
+                const uint32_t eb = E->fe[3 * (size_t)f[1] + b];
+                if (eb == CLASH_NO_EDGE || shares(E->ev0[ea], E->ev1[ea], E->ev0[eb], E->ev1[eb])) continue;
+                bad |= push_new(eeb, ree, ea < eb ? (uint64_t)ea << 32 | eb : (uint64_t)eb << 32 | ea);
+            }
+        }
+    }
+    if (bad) run->ccd->slot[worker].oom = 1;
+}
+
+/* The workers' buffers b[] into key[off..), sorted and unique; returns the count or -1. */
+static int64_t merge(clash_run *run, clash_keybuf *b, size_t off)
+{
+    struct clash_ccd *c = run->ccd;
+    size_t n = 0;
+    for (size_t w = 0; w < clash_team(run); ++w) n += b[w].n;
+    if (grow((void **)&c->key, &c->cap_key, off + n, sizeof *c->key)) return -1;
+    n = 0;
+    for (size_t w = 0; w < clash_team(run); ++w) {
+        if (b[w].n) memcpy(c->key + off + n, b[w].v, b[w].n * sizeof(uint64_t));
+        n += b[w].n;
+        b[w].n = 0;
+    }
+    const size_t m = clash_sort_unique_u64(c->key + off, n);
+    return m == (size_t)-1 ? -1 : (int64_t)m;
+}
+
+/* ---- the exact test ------------------------------------------------------------------- */
+
+typedef struct test_ctx {
+    clash_run *run;
+    ck_ccd_opts opts;
+} test_ctx;
+
+enum { CCD_BLOCK = 32 };
+
+/* The 4 points of primitive pair i at t = 0 (state s-1) and t = 1 (state s). */
+static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4][3])
+{
+    const clash_scene *sc = run->sc;
+    const struct clash_ccd *c = run->ccd;
+    const uint64_t k = c->key[i];
+    uint32_t v[4];
+    if (i < c->nvf) {
+        const int64_t f = clash_face_store(sc, (int64_t)(uint32_t)k);
+        v[0] = (uint32_t)clash_vert_store(sc, (int64_t)(k >> 32));
+        v[1] = (uint32_t)sc->f0[f], v[2] = (uint32_t)sc->f1[f], v[3] = (uint32_t)sc->f2[f];
+    } else {
+        const clash_edges *E = run->edges;
+        const uint32_t a = (uint32_t)(k >> 32), b = (uint32_t)k;
+        v[0] = E->ev0[a], v[1] = E->ev1[a], v[2] = E->ev0[b], v[3] = E->ev1[b];
+    }
+    for (int j = 0; j < 4; ++j) {
+        x0[j][0] = sc->px[v[j]], x0[j][1] = sc->py[v[j]], x0[j][2] = sc->pz[v[j]];
+        x1[j][0] = sc->x[v[j]], x1[j][1] = sc->y[v[j]], x1[j][2] = sc->z[v[j]];
+    }
+}
+
+static void flush(test_ctx *t, int kind, int n, const double (*x0)[4][3], const double (*x1)[4][3],
+                  const size_t *idx, int worker)
+{
+    struct clash_ccd *c = t->run->ccd;
+    uint8_t h[CCD_BLOCK];
+    double toi[CCD_BLOCK];
+    ck_ccd_counts k = {0};
+    ck_ccd_batch(kind, n, x0, x1, &t->opts, h, toi, &k);
+    for (int j = 0; j < n; ++j) c->hit[idx[j]] = h[j], c->toi[idx[j]] = toi[j];
+    ck_ccd_counts *s = &c->slot[worker].c;
+    s->tests += k.tests, s->filter_no += k.filter_no, s->filter_yes += k.filter_yes;
+    s->exact_calls += k.exact_calls, s->hits += k.hits;
+}
+
+static void test_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    test_ctx *t = p;
+    struct clash_ccd *c = t->run->ccd;
+    const size_t nvf = c->nvf;
+    double x0[CCD_BLOCK][4][3], x1[CCD_BLOCK][4][3];
+    size_t idx[CCD_BLOCK];
+    int n = 0, kind = CK_CCD_VF;
+    for (int64_t i = begin; i < end; i += step) {
+        const int k = (size_t)i < nvf ? CK_CCD_VF : CK_CCD_EE;
+        if (n == CCD_BLOCK || (n && k != kind)) {
+            flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
+            n = 0;
+        }
+        points(t->run, (size_t)i, x0[n], x1[n]);
+        kind = k;
+        idx[n++] = (size_t)i;
+    }
+    if (n) flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
+}
+
+int64_t clash_ccd_queries(const clash_run *run) { return run->ccd ? (int64_t)(run->ccd->nvf + run->ccd->nee) : 0; }
+
+int clash_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3])
+{
+    points(run, (size_t)i, x0, x1);
+    return (size_t)i < run->ccd->nvf ? CK_CCD_VF : CK_CCD_EE;
+}
+
+/* ---- contacts in input numbering ----------------------------------------------------- */
+
+static int vertex_object(const clash_scene *sc, int64_t v)
+{
+    int lo = 0, hi = sc->nobj - 1; /* the last o with vofs[o] <= v */
+    while (lo < hi) {
+        const int m = (lo + hi + 1) / 2;
+        if (sc->vofs[m] <= v) lo = m;
+        else hi = m - 1;
+    }
+    return lo;
+}
+
+static clash_contact contact_of(const clash_run *run, int kind, uint64_t key, double toi)
+{
+    const clash_scene *sc = run->sc;
+    const uint32_t a = (uint32_t)(key >> 32), b = (uint32_t)key;
+    clash_contact q = {.kind = (uint32_t)kind, .toi = toi};
+    if (kind == CK_CCD_VF) {
+        const int oa = vertex_object(sc, a), ob = run->face_obj[b];
+        q.obj_a = (uint32_t)oa, q.id_a = (uint32_t)(a - sc->vofs[oa]);
+        q.obj_b = (uint32_t)ob, q.id_b = (uint32_t)(b - sc->fofs[ob]);
+    } else {
+        const int oa = clash_edges_object(run->edges, a), ob = clash_edges_object(run->edges, b);
+        q.obj_a = (uint32_t)oa, q.id_a = (uint32_t)(a - run->edges->eofs[oa]);
+        q.obj_b = (uint32_t)ob, q.id_b = (uint32_t)(b - run->edges->eofs[ob]);
+    }
+    return q;
+}
+
+static int triple_cmp(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* The contacts of this rank's primitive pairs into run->contacts (one rank),
+ * or gathered to rank 0 as (kind, key, toi bits) triples and merged there. */
+static int collect(clash_run *run)
+{
+    const struct clash_ccd *c = run->ccd;
+    const size_t n = c->nvf + c->nee;
+    size_t nh = 0;
+    for (size_t i = 0; i < n; ++i) nh += c->hit[i] != 0;
+    run->ncontacts = 0;
+    if (run->ranks.size == 1) {
+        if (grow((void **)&run->contacts, &run->cap_contacts, nh, sizeof *run->contacts)) return -1;
+        for (size_t i = 0; i < n; ++i)
+            if (c->hit[i])
+                run->contacts[run->ncontacts++] =
+                    contact_of(run, i < c->nvf ? CK_CCD_VF : CK_CCD_EE, c->key[i], c->toi[i]);
+        return 0;
+    }
+    uint64_t *mine = malloc((3 * nh + 1) * sizeof *mine), *all = NULL;
+    if (!mine) return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (c->hit[i]) {
+            mine[m++] = i < c->nvf ? CK_CCD_VF : CK_CCD_EE;
+            mine[m++] = c->key[i];
+            memcpy(&mine[m++], &c->toi[i], sizeof(double));
+        }
+    int64_t na = 0;
+    const int rc = clash_ranks_gather_u64(&run->ranks, mine, (int64_t)m, &all, &na);
+    free(mine);
+    if (rc) return -1;
+    if (!all) return 0; /* not rank 0 */
+    const size_t nt = (size_t)na / 3;
+    qsort(all, nt, 3 * sizeof(uint64_t), triple_cmp);
+    if (grow((void **)&run->contacts, &run->cap_contacts, nt, sizeof *run->contacts)) {
+        free(all);
+        return -1;
+    }
+    for (size_t i = 0; i < nt; ++i) {
+        const uint64_t *t = all + 3 * i;
+        if (i && !triple_cmp(t, t - 3)) continue;
+        double toi;
+        memcpy(&toi, &t[2], sizeof toi);
+        run->contacts[run->ncontacts++] = contact_of(run, (int)t[0], t[1], toi);
+    }
+    free(all);
+    return 0;
+}
+
+/* ---- the stage ------------------------------------------------------------------------ */
+
+static int setup(clash_run *run)
+{
+    if (!run->edges && !(run->edges = clash_edges_build(run->sc))) return -1;
+    if (run->ccd) return 0;
+    struct clash_ccd *c = run->ccd = calloc(1, sizeof *c);
+    if (!c) return -1;
+    c->vfb = calloc(clash_team(run), sizeof *c->vfb);
+    c->eeb = calloc(clash_team(run), sizeof *c->eeb);
+    c->slot = calloc(clash_team(run), sizeof *c->slot);
+    c->recent = malloc(clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);
+    return c->vfb && c->eeb && c->slot && c->recent ? 0 : -1;
+}
+
+int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
+{
+    if (setup(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the ccd stage");
+    struct clash_ccd *c = run->ccd;
+    /* this rank's hits of S5 (producer-consumer: cand holds the hits) */
+    size_t nh = 0;
+    if (run->pc_tested >= 0) {
+        if (grow((void **)&c->hits, &c->cap_hits, run->ncand, sizeof *c->hits)) goto oom;
+        if (run->ncand) memcpy(c->hits, run->cand, run->ncand * sizeof *c->hits);
+        nh = run->ncand;
+    } else {
+        if (grow((void **)&c->hits, &c->cap_hits, (size_t)(run->test_end - run->test_begin), sizeof *c->hits))
+            goto oom;
+        for (int64_t i = run->test_begin; i < run->test_end; ++i)
+            if (run->hit[i]) c->hits[nh++] = run->cand[i];
+    }
+    /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
+    memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);
+    memset(c->slot, 0, clash_team(run) * sizeof *c->slot);
+    gen_ctx g = {run};
+    clash_par_tasks(&run->exec, (int64_t)nh, 0, gen_range, &g);
+    for (size_t w = 0; w < clash_team(run); ++w)
+        if (c->slot[w].oom) goto oom;
+    const int64_t nvf = merge(run, c->vfb, 0);
+    if (nvf < 0) goto oom;
+    c->nvf = (size_t)nvf;
+    const int64_t nee = merge(run, c->eeb, c->nvf);
+    if (nee < 0) goto oom;
+    c->nee = (size_t)nee;
+    const size_t n = c->nvf + c->nee;
+    if (grow((void **)&c->hit, &c->cap_hit, n, 1) || grow((void **)&c->toi, &c->cap_toi, n, sizeof *c->toi)) goto oom;
+    test_ctx t = {run, {run->cfg.ccd_tolerance, run->cfg.min_separation, 0}};
+    clash_par_tasks(&run->exec, (int64_t)n, 0, test_range, &t);
+    ck_ccd_counts k = {0};
+    st->ccd_hull_no = 0;
+    for (size_t w = 0; w < clash_team(run); ++w) {
+        const ck_ccd_counts *s = &c->slot[w].c;
+        st->ccd_hull_no += c->slot[w].hull_no;
+        k.tests += s->tests, k.filter_no += s->filter_no, k.filter_yes += s->filter_yes;
+        k.exact_calls += s->exact_calls, k.hits += s->hits;
+    }
+    st->ccd_tests = (int64_t)n, st->ccd_vf_tests = (int64_t)c->nvf;
+    st->ccd_filter_no = k.filter_no, st->ccd_filter_yes = k.filter_yes, st->ccd_exact_calls = k.exact_calls;
+    if (collect(run)) goto oom;
+    st->ccd_contacts = (int64_t)run->ncontacts;
+    st->ccd_first_toi = -1;
+    for (size_t i = 0; i < run->ncontacts; ++i)
+        if (st->ccd_first_toi < 0 || run->contacts[i].toi < st->ccd_first_toi) st->ccd_first_toi = run->contacts[i].toi;
+    return CLASH_OK;
+oom:
+    return clash_fail(err, CLASH_EFAIL, "out of memory in the ccd stage");
+}

@@ -1,0 +1,42 @@
+# cmake -P script (issue 15): `clash run SCENE --ccd --contacts` on one rank
+# (no mpirun, one thread) is the reference; under mpirun -n RANKS, for 1 and
+# 2 threads and several schedules, rank 0 must write the same contacts CSV
+# byte for byte.  SCENE is the cloth-funnel frames scene (self-collision),
+# written into WORK; skipped (77) without MPI, mpirun or the shared data.
+if(NOT HAVE_MPI OR NOT MPIRUN)
+  message("SKIP: this build has no MPI (or mpirun is missing)")
+  cmake_language(EXIT 77)
+endif()
+set(f ${DATA}/ccd-frames/cloth-funnel/frames)
+if(NOT EXISTS ${f}/227.ply)
+  message("SKIP: ${f} is missing (../shared/data)")
+  cmake_language(EXIT 77)
+endif()
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/cloth.json "{\"format\": \"clash-scene/1\", \"name\": \"cloth-funnel\", \"steps\": 1, \"mode\": \"swept\",
+ \"self_collision\": true, \"frames\": {\"files\": [\"${f}/227.ply\", \"${f}/228.ply\"], \"objects\": \"single\"}}\n")
+set(args run ${WORK}/cloth.json --ccd --quiet)
+execute_process(COMMAND ${CLASH} ${args} --threads 1 --contacts ${WORK}/ref.csv RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "1-rank run failed: ${rc}")
+endif()
+file(STRINGS ${WORK}/ref.csv lines)
+list(LENGTH lines nlines)
+if(nlines LESS 2)
+  message(FATAL_ERROR "the reference run found no contact; the comparison could not fail")
+endif()
+foreach(sch static-stride dynamic producer-consumer stealing)
+  foreach(t 1 2)
+    set(out ${WORK}/r${RANKS}_${sch}_${t}.csv)
+    execute_process(COMMAND ${MPIRUN} --oversubscribe -n ${RANKS} ${CLASH} ${args} --threads ${t} --schedule ${sch}
+                            --contacts ${out} RESULT_VARIABLE rc TIMEOUT 120)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "mpirun -n ${RANKS} (${sch}, ${t} threads) failed: ${rc}")
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/ref.csv ${out} RESULT_VARIABLE diff)
+    if(NOT diff EQUAL 0)
+      message(FATAL_ERROR "mpirun -n ${RANKS} ${sch} ${t} threads: ${out} differs from the 1-rank contacts")
+    endif()
+    message(STATUS "ranks ${RANKS} ${sch} threads ${t}: the same ${nlines} lines")
+  endforeach()
+endforeach()
