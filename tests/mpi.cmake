@@ -7,7 +7,7 @@ foreach(n 2 3)
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi_compare.cmake)
-  set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240
+  set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
 
@@ -32,6 +32,6 @@ if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
                              ${PROJECT_SOURCE_DIR}/tests)
   target_link_libraries(test_mpi_split PRIVATE clash_static MPI::MPI_C)
   add_test(NAME test_mpi_split COMMAND ${CLASH_MPIRUN} -n 4 --oversubscribe $<TARGET_FILE:test_mpi_split>)
-  set_tests_properties(test_mpi_split PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240
+  set_tests_properties(test_mpi_split PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
