@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "bench/seeds.h"
+#include "cli/profile_cmd.h"
 #include "base/error.h"
 
 /* ---- callgrind ---------------------------------------------------------------------- */
@@ -52,27 +53,6 @@ typedef struct cg_job {
     int steps;
     pid_t pid;
 } cg_job;
-
-/* valgrind in PATH, or the CLASH_VALGRIND override (as profile_cmd.c). */
-static int have_valgrind(char *why, size_t n)
-{
-    const char *over = getenv("CLASH_VALGRIND");
-    if (over) {
-        if (*over && access(over, X_OK) == 0) return 1;
-        snprintf(why, n, "valgrind is not installed (CLASH_VALGRIND=%s names no executable)", over);
-        return 0;
-    }
-    const char *path = getenv("PATH");
-    char p[PATH_MAX];
-    for (path = path ? path : "/usr/bin:/bin"; *path;) {
-        const size_t len = strcspn(path, ":");
-        snprintf(p, sizeof p, "%.*s/valgrind", (int)len, path);
-        if (len && access(p, X_OK) == 0) return 1;
-        path += len + (path[len] == ':');
-    }
-    snprintf(why, n, "valgrind is not installed (not found in PATH)");
-    return 0;
-}
 
 static void cg_start(cg_job *j, const char *exe)
 {
@@ -132,7 +112,8 @@ void seeds_callgrind(seeds_ctx *c)
 {
     char exe[PATH_MAX], dir[1100];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    c->cg_ok = have_valgrind(c->cg_why, sizeof c->cg_why);
+    /* valgrind found, and a build it can run (profile_cmd.c's own test) */
+    c->cg_ok = clash_profile_callgrind_usable(c->cg_why, sizeof c->cg_why) == 0;
     if (c->cg_ok && n <= 0) c->cg_ok = 0, snprintf(c->cg_why, sizeof c->cg_why, "cannot find this program (/proc/self/exe)");
     snprintf(dir, sizeof dir, "%s/callgrind", c->o.out);
     if (c->cg_ok && mkdir(dir, 0777) && errno != EEXIST)

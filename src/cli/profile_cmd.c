@@ -61,15 +61,15 @@ int clash_profile_callgrind_usable(char *out, size_t n)
         snprintf(out, n, "not built in (valgrind/callgrind.h was not found at configure time)");
         return -1;
     }
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
-    return -1;
-#endif
     if (clash_profile_find_valgrind(out, n)) {
         snprintf(out, n, "valgrind is not installed (%s)",
                  getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
         return -1;
     }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
+    return -1;
+#endif
     return 0;
 }
 
