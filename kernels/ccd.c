@@ -143,29 +143,44 @@ static ccd_box heap_pop(ccd_box *h, int *n)
 /* (1-s) a + s b with s1 = 1 - s (exact) */
 static inline double lerp(double a, double b, double s, double s1) { return s1 * a + s * b; }
 
-/* F_k at the 8 corners of the box [t0,t1] x [u0,u1] x [w0,w1]:
- * f[k][4 it + 2 iu + iw], evaluated exactly as the error bound assumes. */
-static void corners(int kind, const double x0[4][3], const double x1[4][3], const double t[2], const double u[2],
-                    const double w[2], double f[3][8])
+/* F_k at the 8 corners of the box [t0,t1] x [u0,u1] x [w0,w1] for one axis k:
+ * fk[4 it + 2 iu + iw], evaluated exactly as the error bound assumes.  Each
+ * axis is computed on its own, so the search can drop a box on the first
+ * axis whose range misses [-b_k, b_k] without evaluating the others. */
+static void corners_axis(int kind, const double x0[4][3], const double x1[4][3], const double t[2], const double u[2],
+                         const double w[2], int k, double fk8[8])
 {
     const double u1[2] = {1.0 - u[0], 1.0 - u[1]}, w1[2] = {1.0 - w[0], 1.0 - w[1]};
     for (int it = 0; it < 2; ++it) {
         const double s = t[it], s1 = 1.0 - s;
-        for (int k = 0; k < 3; ++k) {
-            const double p0 = lerp(x0[0][k], x1[0][k], s, s1), p1 = lerp(x0[1][k], x1[1][k], s, s1);
-            const double p2 = lerp(x0[2][k], x1[2][k], s, s1), p3 = lerp(x0[3][k], x1[3][k], s, s1);
-            double *fk = f[k] + 4 * it;
-            if (kind == CK_CCD_EE) {
-                const double ea0 = lerp(p0, p1, u[0], u1[0]), ea1 = lerp(p0, p1, u[1], u1[1]);
-                const double eb0 = lerp(p2, p3, w[0], w1[0]), eb1 = lerp(p2, p3, w[1], w1[1]);
-                fk[0] = ea0 - eb0, fk[1] = ea0 - eb1, fk[2] = ea1 - eb0, fk[3] = ea1 - eb1;
-            } else {
-                const double g0 = lerp(p1, p2, u[0], u1[0]), g1 = lerp(p1, p2, u[1], u1[1]);
-                fk[0] = p0 - lerp(g0, p3, w[0], w1[0]), fk[1] = p0 - lerp(g0, p3, w[1], w1[1]);
-                fk[2] = p0 - lerp(g1, p3, w[0], w1[0]), fk[3] = p0 - lerp(g1, p3, w[1], w1[1]);
-            }
+        const double p0 = lerp(x0[0][k], x1[0][k], s, s1), p1 = lerp(x0[1][k], x1[1][k], s, s1);
+        const double p2 = lerp(x0[2][k], x1[2][k], s, s1), p3 = lerp(x0[3][k], x1[3][k], s, s1);
+        double *fk = fk8 + 4 * it;
+        if (kind == CK_CCD_EE) {
+            const double ea0 = lerp(p0, p1, u[0], u1[0]), ea1 = lerp(p0, p1, u[1], u1[1]);
+            const double eb0 = lerp(p2, p3, w[0], w1[0]), eb1 = lerp(p2, p3, w[1], w1[1]);
+            fk[0] = ea0 - eb0, fk[1] = ea0 - eb1, fk[2] = ea1 - eb0, fk[3] = ea1 - eb1;
+        } else {
+            const double g0 = lerp(p1, p2, u[0], u1[0]), g1 = lerp(p1, p2, u[1], u1[1]);
+            fk[0] = p0 - lerp(g0, p3, w[0], w1[0]), fk[1] = p0 - lerp(g0, p3, w[1], w1[1]);
+            fk[2] = p0 - lerp(g1, p3, w[0], w1[0]), fk[3] = p0 - lerp(g1, p3, w[1], w1[1]);
         }
     }
+}
+
+/* All three axes: f[k][corner] */
+static void corners(int kind, const double x0[4][3], const double x1[4][3], const double t[2], const double u[2],
+                    const double w[2], double f[3][8])
+{
+    for (int k = 0; k < 3; ++k) corners_axis(kind, x0, x1, t, u, w, k, f[k]);
+}
+
+/* 1 when axis k's corner range misses [-b_k, b_k]: the box holds no contact */
+static inline int axis_out(const double fk[8], double bk)
+{
+    double mn = fk[0], mx = fk[0];
+    for (int c = 1; c < 8; ++c) mn = fk[c] < mn ? fk[c] : mn, mx = fk[c] > mx ? fk[c] : mx;
+    return mn > bk || mx < -bk;
 }
 
 /* 0 when the options are usable (tolerance > 0, 0 <= min_sep < inf) */
@@ -206,32 +221,38 @@ static int corner_contact(const double f[3][8], const double e[3], double ms)
     return 0;
 }
 
-/* How many of the two halves of the box along dimension j (bit 2 - j of the
- * corner index) the inclusion test would drop, judged on the open axes from
- * the corner values (midpoint values are averages: F is multilinear).  A
- * heuristic for the choice of split only; soundness never depends on it. */
-static int halves_dropped(const double f[3][8], const double b[3], const int open[3], int j)
+/* How many of the two halves of the box along each dimension j (bit 2 - j
+ * of the corner index) the inclusion test would drop, judged on the open
+ * axes from the corner values (midpoint values are averages: F is
+ * multilinear).  A heuristic for the choice of split only; soundness never
+ * depends on it. */
+static inline double min2(double a, double b) { return a < b ? a : b; }
+static inline double max2(double a, double b) { return a > b ? a : b; }
+
+/* One axis, one dimension: a[] the corners with the bit clear, z[] their
+ * partners with it set; bit 0 of the result: the lower half is out, bit 1:
+ * the upper half. */
+static inline int halves_out(double a0, double a1, double a2, double a3, double z0, double z1, double z2,
+                             double z3, double bk)
 {
-    static const int pair[3][4] = {{0, 1, 2, 3}, {0, 1, 4, 5}, {0, 2, 4, 6}}; /* corners with bit 2 - j clear */
-    const int bit = 4 >> j;
-    int out0 = 0, out1 = 0;
+    const double m0 = 0.5 * (a0 + z0), m1 = 0.5 * (a1 + z1), m2 = 0.5 * (a2 + z2), m3 = 0.5 * (a3 + z3);
+    const double lm = min2(min2(m0, m1), min2(m2, m3)), hm = max2(max2(m0, m1), max2(m2, m3));
+    const double l0 = min2(min2(min2(a0, a1), min2(a2, a3)), lm), h0 = max2(max2(max2(a0, a1), max2(a2, a3)), hm);
+    const double l1 = min2(min2(min2(z0, z1), min2(z2, z3)), lm), h1 = max2(max2(max2(z0, z1), max2(z2, z3)), hm);
+    return (l0 > bk || h0 < -bk) | (l1 > bk || h1 < -bk) << 1;
+}
+
+static void halves_dropped(const double f[3][8], const double b[3], const int open[3], int drop[3])
+{
+    int out[3] = {0, 0, 0};
     for (int k = 0; k < 3; ++k) {
         if (!open[k]) continue;
-        double lo_a = INFINITY, hi_a = -INFINITY, lo_z = INFINITY, hi_z = -INFINITY, lo_m = INFINITY,
-               hi_m = -INFINITY;
-        for (int q = 0; q < 4; ++q) {
-            const int c = pair[j][q];
-            const double a = f[k][c], z = f[k][c | bit], m = 0.5 * (a + z);
-            lo_a = a < lo_a ? a : lo_a, hi_a = a > hi_a ? a : hi_a;
-            lo_z = z < lo_z ? z : lo_z, hi_z = z > hi_z ? z : hi_z;
-            lo_m = m < lo_m ? m : lo_m, hi_m = m > hi_m ? m : hi_m;
-        }
-        const double l0 = lo_a < lo_m ? lo_a : lo_m, h0 = hi_a > hi_m ? hi_a : hi_m;
-        const double l1 = lo_z < lo_m ? lo_z : lo_m, h1 = hi_z > hi_m ? hi_z : hi_m;
-        out0 |= l0 > b[k] || h0 < -b[k];
-        out1 |= l1 > b[k] || h1 < -b[k];
+        const double *v = f[k], bk = b[k];
+        out[0] |= halves_out(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], bk); /* t: bit 4 */
+        out[1] |= halves_out(v[0], v[1], v[4], v[5], v[2], v[3], v[6], v[7], bk); /* u: bit 2 */
+        out[2] |= halves_out(v[0], v[2], v[4], v[6], v[1], v[3], v[5], v[7], bk); /* w: bit 1 */
     }
-    return out0 + out1;
+    for (int j = 0; j < 3; ++j) drop[j] = (out[j] & 1) + (out[j] >> 1);
 }
 
 /* 2^-d, exactly, for 0 <= d <= CCD_MAXDEPTH (built from its exponent bits) */
@@ -358,13 +379,13 @@ enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
 /* The inclusion test on a box's corner values: JUDGE_OUT when some axis's
  * range misses [-b_k, b_k] (no contact in the box), JUDGE_ALL when every
  * axis's range lies within [-ms, ms] (the whole box is contact), else
- * JUDGE_OPEN with open[k] = 1 for the axes not wholly within, range = the
- * widest of their ranges, var[d] = their largest change along dimension d
- * between corner pairs, and *contact = some corner is certainly a contact. */
-static int judge(const double f[3][8], const ccd_query *q, int open[3], double *range, double var[3], int *contact)
+ * JUDGE_OPEN with open[k] = 1 for the axes not wholly within and range =
+ * the widest of their ranges.  What only a split needs (open_var) and the
+ * certain corner (corner_contact) are asked for apart, after apart_along. */
+static int judge(const double f[3][8], const ccd_query *q, int open[3], double *range)
 {
     int inside = 0;
-    *range = 0, var[0] = var[1] = var[2] = 0;
+    *range = 0;
     for (int k = 0; k < 3; ++k) {
         double mn = f[k][0], mx = f[k][0];
         for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
@@ -376,6 +397,16 @@ static int judge(const double f[3][8], const ccd_query *q, int open[3], double *
         }
         open[k] = 1;
         *range = mx - mn > *range ? mx - mn : *range;
+    }
+    return inside == 3 ? JUDGE_ALL : JUDGE_OPEN;
+}
+
+/* var[d] = the open axes' largest change along dimension d between corner pairs */
+static void open_var(const double f[3][8], const int open[3], double var[3])
+{
+    var[0] = var[1] = var[2] = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (!open[k]) continue;
         for (int c = 0; c < 4; ++c) { /* corner pairs along t (bit 2), u (bit 1), w (bit 0) */
             const int ct = c, cu = (c & 1) | (c & 2) << 1, cw = c << 1;
             const double dt = fabs(f[k][ct | 4] - f[k][ct]), du = fabs(f[k][cu | 2] - f[k][cu]),
@@ -384,9 +415,6 @@ static int judge(const double f[3][8], const ccd_query *q, int open[3], double *
             var[2] = dw > var[2] ? dw : var[2];
         }
     }
-    if (inside == 3) return JUDGE_ALL;
-    *contact = q->ms > 0 && corner_contact(f, q->e, q->ms);
-    return JUDGE_OPEN;
 }
 
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
@@ -415,16 +443,22 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
         ++it;
         double f[3][8];
-        corners(kind, x0, x1, tt, uu, ww, f);
-        int open[3], contact;
-        double range, var[3];
-        const int v = judge(f, &q, open, &range, var, &contact);
+        int out = 0; /* axis by axis: the first axis that misses drops the box (as judge would) */
+        for (int k = 0; k < 3 && !out; ++k) {
+            corners_axis(kind, x0, x1, tt, uu, ww, k, f[k]);
+            out = axis_out(f[k], q.b[k]);
+        }
+        if (out) continue;
+        int open[3];
+        double range;
+        const int v = judge(f, &q, open, &range);
         if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q))) continue;
         if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
         }
+        const int contact = q.ms > 0 && corner_contact(f, q.e, q.ms);
         const double tw = hi[0] - lo[0];
         if ((tw <= q.tol_t && (range <= q.delta || contact)) || it >= max_iter) {
             *toi = bx.tlo;
@@ -438,10 +472,13 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
             d = 0;
         } else {
             int best_drop = -1;
-            double best = -1;
+            double best = -1, var[3];
+            int drops[3];
+            open_var(f, open, var);
+            halves_dropped(f, q.b, open, drops);
             for (int j = 0; j < 3; ++j) {
                 if (bx.d[j] >= CCD_MAXDEPTH) continue;
-                const int drop = halves_dropped(f, q.b, open, j);
+                const int drop = drops[j];
                 if (drop > best_drop || (drop == best_drop && var[j] > best)) best_drop = drop, best = var[j], d = j;
             }
         }
@@ -483,12 +520,14 @@ static int ref_box(ref_ctx *c, const double lo[3], const double hi[3], const int
     if (lo[0] >= before) return 0; /* cannot beat the answer already found */
     if (++c->it > c->budget) return -1;
     double f[3][8], range, var[3];
-    int open[3], contact = 0;
+    int open[3];
     const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
     corners(c->kind, c->x0, c->x1, tt, uu, ww, f);
-    const int v = judge(f, &c->q, open, &range, var, &contact);
+    const int v = judge(f, &c->q, open, &range);
     if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, &c->q)))
         return 0;
+    const int contact = v == JUDGE_OPEN && c->q.ms > 0 && corner_contact(f, c->q.e, c->q.ms);
+    if (v == JUDGE_OPEN) open_var(f, open, var);
     if (v == JUDGE_ALL || (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact))) {
         *t = lo[0];
         return 1;
