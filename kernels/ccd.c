@@ -175,12 +175,13 @@ static void corners(int kind, const double x0[4][3], const double x1[4][3], cons
     for (int k = 0; k < 3; ++k) corners_axis(kind, x0, x1, t, u, w, k, f[k]);
 }
 
-/* 1 when axis k's corner range misses [-b_k, b_k]: the box holds no contact */
-static inline int axis_out(const double fk[8], double bk)
+/* Axis k's corner range [*mn, *mx]; 1 when it misses [-b_k, b_k]: the box holds no contact */
+static inline int axis_out(const double fk[8], double bk, double *mn, double *mx)
 {
-    double mn = fk[0], mx = fk[0];
-    for (int c = 1; c < 8; ++c) mn = fk[c] < mn ? fk[c] : mn, mx = fk[c] > mx ? fk[c] : mx;
-    return mn > bk || mx < -bk;
+    double lo = fk[0], hi = fk[0];
+    for (int c = 1; c < 8; ++c) lo = fk[c] < lo ? fk[c] : lo, hi = fk[c] > hi ? fk[c] : hi;
+    *mn = lo, *mx = hi;
+    return lo > bk || hi < -bk;
 }
 
 /* 0 when the options are usable (tolerance > 0, 0 <= min_sep < inf) */
@@ -376,6 +377,8 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
 
 enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
 
+static int judge_ranges(const double lo[3], const double hi[3], const ccd_query *q, int open[3], double *range);
+
 /* The inclusion test on a box's corner values: JUDGE_OUT when some axis's
  * range misses [-b_k, b_k] (no contact in the box), JUDGE_ALL when every
  * axis's range lies within [-ms, ms] (the whole box is contact), else
@@ -384,12 +387,19 @@ enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
  * certain corner (corner_contact) are asked for apart, after apart_along. */
 static int judge(const double f[3][8], const ccd_query *q, int open[3], double *range)
 {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k)
+        if (axis_out(f[k], q->b[k], &lo[k], &hi[k])) return JUDGE_OUT;
+    return judge_ranges(lo, hi, q, open, range);
+}
+
+/* judge, given each axis's corner range (none of them missing) */
+static int judge_ranges(const double lo[3], const double hi[3], const ccd_query *q, int open[3], double *range)
+{
     int inside = 0;
     *range = 0;
     for (int k = 0; k < 3; ++k) {
-        double mn = f[k][0], mx = f[k][0];
-        for (int c = 1; c < 8; ++c) mn = f[k][c] < mn ? f[k][c] : mn, mx = f[k][c] > mx ? f[k][c] : mx;
-        if (mn > q->b[k] || mx < -q->b[k]) return JUDGE_OUT;
+        const double mn = lo[k], mx = hi[k];
         open[k] = 0;
         if (mx + 2 * q->e[k] <= q->ms && 2 * q->e[k] - mn <= q->ms) { /* |F_k| <= ms on the whole box */
             ++inside;
@@ -442,16 +452,16 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         }
         const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
         ++it;
-        double f[3][8];
+        double f[3][8], fmn[3], fmx[3];
         int out = 0; /* axis by axis: the first axis that misses drops the box (as judge would) */
         for (int k = 0; k < 3 && !out; ++k) {
             corners_axis(kind, x0, x1, tt, uu, ww, k, f[k]);
-            out = axis_out(f[k], q.b[k]);
+            out = axis_out(f[k], q.b[k], &fmn[k], &fmx[k]);
         }
         if (out) continue;
         int open[3];
         double range;
-        const int v = judge(f, &q, open, &range);
+        const int v = judge_ranges(fmn, fmx, &q, open, &range);
         if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q))) continue;
         if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
