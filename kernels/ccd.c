@@ -318,7 +318,8 @@ static int setup(const ck_ccd_opts *o, const double x0[4][3], const double x1[4]
  * summed and raised by 4 eps for its own roundings, plus DBL_MIN for
  * underflow.  Non-finite values compare false: no drop. */
 /* The test along one direction n (any finite n; scaled here so max |n_k| = 1) */
-static int apart_dir(double n[3], const double m[3], const double f[3][8], const ccd_query *q)
+/* (wk[k] = ms + e_k + 2 eps m_k, the same for every direction of a box) */
+static int apart_dir(double n[3], const double wk[3], const double f[3][8])
 {
     double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
     s = fabs(n[2]) > s ? fabs(n[2]) : s;
@@ -326,7 +327,7 @@ static int apart_dir(double n[3], const double m[3], const double f[3][8], const
     double bn = 0;
     for (int k = 0; k < 3; ++k) {
         n[k] /= s;
-        bn += fabs(n[k]) * (q->ms + q->e[k] + 2 * DBL_EPSILON * m[k]);
+        bn += fabs(n[k]) * wk[k];
     }
     bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
     int above = 1, below = 1;
@@ -345,18 +346,18 @@ static inline void cross(const double a[3], const double b[3], double c[3])
 static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
                        const ccd_query *q)
 {
-    double m[3], n[3], J[3][3]; /* J[d]: F's change across the box along t, u, w */
+    double m[3], n[3], J[3][3]; /* J[d]: F's change across the box along t, u, w; m: apart_dir's wk */
     for (int k = 0; k < 3; ++k) {
         double mk = 0;
         for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
-        m[k] = mk;
+        m[k] = q->ms + q->e[k] + 2 * DBL_EPSILON * mk;
         J[0][k] = f[k][4] - f[k][0] + f[k][5] - f[k][1] + f[k][6] - f[k][2] + f[k][7] - f[k][3];
         J[1][k] = f[k][2] - f[k][0] + f[k][3] - f[k][1] + f[k][6] - f[k][4] + f[k][7] - f[k][5];
         J[2][k] = f[k][1] - f[k][0] + f[k][3] - f[k][2] + f[k][5] - f[k][4] + f[k][7] - f[k][6];
     }
     for (int d = 0; d < 3; ++d) {
         cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
-        if (apart_dir(n, m, f, q)) return 1;
+        if (apart_dir(n, m, f)) return 1;
     }
     if (kind == CK_CCD_EE) {
         const double tm1 = 1.0 - tm;
@@ -370,7 +371,7 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
         }
         const double r = dd > 0 ? cd / dd : 0;
         for (int k = 0; k < 3; ++k) n[k] = c[k] - r * d[k];
-        if (apart_dir(n, m, f, q)) return 1;
+        if (apart_dir(n, m, f)) return 1;
     }
     return 0;
 }
