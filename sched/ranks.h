@@ -44,6 +44,11 @@ void clash_ranks_world(clash_ranks *r);
 int clash_ranks_open(clash_ranks *r, const void *mpi_comm, char *msg, size_t msglen);
 /* Frees what clash_ranks_open made (collective). */
 void clash_ranks_close(clash_ranks *r);
+/* A pointer to MPI_COMM_SELF (an MPI_Comm, for clash_config.mpi_comm) when
+ * MPI is initialized, NULL otherwise: a run of this rank alone.  The
+ * decomposed command (--decompose objects) gives each rank's part of the
+ * scene its own one-rank run and merges the pairs itself. */
+const void *clash_ranks_self_comm(void);
 
 /* How units are shared between ranks. */
 enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };

@@ -6,6 +6,7 @@
  *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
  *   clash ccd vf|ee FILE.csv [opts]    CCD with time of impact on raw queries (ccd_cmd.c)
+ *   clash run --decompose objects      the scene shared out over MPI ranks (decompose.c)
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
  * with "clash: error: ..." naming the file and place; 1 any other failure.
@@ -33,6 +34,7 @@
 #include "out/vtk.h"
 #include "cli/profile_cmd.h"
 #include "cli/ccd_cmd.h"
+#include "cli/decompose.h"
 #include "profile/profile.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
@@ -299,7 +301,7 @@ setup_done:
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, NULL};
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
@@ -399,6 +401,11 @@ static int clash_main(int argc, char **argv)
     if (!strcmp(cli.command, "profile")) { /* callgrind re-run when no hardware counters (profile_cmd.c) */
         int status;
         if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
+    }
+    if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) { /* the scene shared out over the ranks (decompose.c) */
+        signal(SIGINT, on_sigint);
+        signal(SIGTERM, on_sigint);
+        return clash_cmd_run_decomposed(&cli, &interrupted);
     }
     return cmd_run(&cli);
 }

@@ -60,6 +60,12 @@ void clash_cli_usage(FILE *f)
           "  --ccd-tolerance T      accuracy of the time of impact, never late (default 1e-6)\n"
           "  --min-separation D     swept mode: pairs and contacts within distance D (default 0)\n"
           "  --contacts FILE.csv    with --ccd: write every contact ('-': standard output)\n"
+          "  --decompose objects|replicated   under MPI: each rank owns the objects of its sub-domain\n"
+          "                         (recursive coordinate bisection, with ghost copies) or every rank\n"
+          "                         holds the whole scene (default replicated); pairs identical either way\n"
+          "  --rebalance-every K    objects: sub-domains and ghosts are renewed every K steps (default 10)\n"
+          "  --imbalance T          objects: re-cut the sub-domains when the slowest rank's step time\n"
+          "                         over the mean passed T in the last K steps (default 1.2)\n"
           "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
           "  --report FILE.yaml     write the run report ('-': standard output)\n"
           "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
@@ -107,7 +113,7 @@ static const char *const known_options[] = {
     "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help", "--ccd",
     "--ccd-tolerance", "--min-separation", "--contacts", "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
     "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density", "--detail",
-    "--pairs", "--report", "--counters", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
+    "--pairs", "--report", "--counters", "--decompose", "--rebalance-every", "--imbalance", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
 
 /* 0 when a is an option that takes a value; else "unknown option", with the
  * nearest known one when a looks like a slip ("--thread"), and the split
@@ -146,6 +152,9 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->progress = -1;
     cli->counters = -1;
     cli->vtk_every = 1;
+    cli->rebalance_every = 10;
+    cli->imbalance = 1.2;
+    const char *dec_opt = NULL; /* --rebalance-every or --imbalance, which need --decompose objects */
     *help = *version = 0;
     const char *param_opt = "--objects";  /* the last of --objects/--seed/--density/--detail given */
     const char *vtk_opt = NULL;           /* --vtk-format or --vtk-steps, which need --vtk */
@@ -244,6 +253,21 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
                 snprintf(msg, sizeof msg, "%s", err->msg);
                 snprintf(err->msg, sizeof err->msg, "--%.1000s", msg);
             }
+        } else if (!strcmp(a, "--decompose")) {
+            static const char *const decs[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
+            if (!(rc = parse_enum(a, v, decs, &e, err))) cli->decompose = e;
+        } else if (!strcmp(a, "--rebalance-every")) {
+            if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->rebalance_every = (int)x;
+            dec_opt = a;
+        } else if (!strcmp(a, "--imbalance")) {
+            char *end;
+            errno = 0;
+            double d = strtod(v, &end);
+            if (!*v || *end || errno || !(d >= 1 && d < 1e9))
+                rc = clash_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
+                                v);
+            cli->imbalance = d;
+            dec_opt = a;
         } else if (!strcmp(a, "--contacts")) {
             cli->contacts_path = v;
         } else if (!strcmp(a, "--pairs")) {
@@ -293,6 +317,15 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
+    if (dec_opt && cli->decompose != 1)
+        return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", dec_opt);
+    if (cli->decompose == 1) { /* what the decomposed run (decompose.c) does not do yet: refused, not ignored */
+        const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk"
+                         : cli->steps_csv ? "--steps-csv" : NULL;
+        if (no)
+            return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)",
+                              no);
+    }
     if (cli->contacts_path && !cli->cfg.ccd)
         return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)

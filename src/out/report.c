@@ -326,8 +326,12 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     const clash_scene *sc = ri->scene;
     fprintf(f, "scene: {name: ");
     yaml_str(f, clash_scene_name(sc));
-    fprintf(f, ", objects: %d, vertices: %lld, faces: %lld, memory_bytes: %zu}\n", clash_scene_objects(sc),
-            (long long)clash_scene_vertices(sc), (long long)clash_scene_faces(sc), clash_scene_memory_bytes(sc));
+    const int whole = ri->whole_faces > 0;
+    fprintf(f, ", objects: %d, vertices: %lld, faces: %lld, memory_bytes: %zu%s}\n",
+            whole ? ri->whole_objects : clash_scene_objects(sc),
+            (long long)(whole ? ri->whole_vertices : clash_scene_vertices(sc)),
+            (long long)(whole ? ri->whole_faces : clash_scene_faces(sc)), clash_scene_memory_bytes(sc),
+            whole ? ", memory_note: \"memory_bytes: rank 0's part\"" : "");
     char lvl[16];
     if (c->octree_level > 0) snprintf(lvl, sizeof lvl, "%d", c->octree_level);
     else snprintf(lvl, sizeof lvl, "auto");
@@ -360,7 +364,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     /* Memory: the store and the run's working arrays (issue 17: at most 200
      * bytes per face for both), and the process's peak resident set, which
      * also holds the code, the scene's description and the outputs' buffers. */
-    const double nfaces = clash_scene_faces(sc) > 0 ? (double)clash_scene_faces(sc) : 1.0;
+    const double nfaces = clash_scene_faces(sc) > 0 ? (double)clash_scene_faces(sc) : 1.0; /* rank 0's, decomposed */
     const size_t store = clash_scene_memory_bytes(sc);
     struct rusage ru;
     const double rss = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0.0; /* Linux: KiB */
@@ -403,6 +407,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
                "parallel loops; serial stages: the stage's time), summed over steps\"\n");
     if (c->ccd) write_ccd(f, c, t);
+    if (ri->extra_yaml) fputs(ri->extra_yaml, f);
     write_counters(f, ri->counters, t);
     return ferror(f) ? -1 : 0;
 }

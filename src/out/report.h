@@ -72,6 +72,12 @@ typedef struct clash_report_info {
     int threads, ranks;
     const char *binding;
     const struct clash_counters *counters;  /* profile.h; NULL: not requested */
+    /* --decompose objects: `scene` is this rank's part; whole_faces > 0 gives
+     * the whole scene's objects, vertices and faces for the scene line, and
+     * extra_yaml (NULL: none) is appended: the decomposition section. */
+    int whole_objects;
+    int64_t whole_vertices, whole_faces;
+    const char *extra_yaml;
 } clash_report_info;
 int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t);
 

@@ -1,0 +1,264 @@
+/*
+ * decomp_plan.c — the plan of a decomposed run (decompose.h): object boxes
+ * from the laws, recursive coordinate bisection of the world into one cell
+ * per rank, each epoch's owned and ghost objects, and the rule that picks
+ * the one rank that reports a pair.
+ *
+ * Everything here is computed by every rank from the same description with
+ * the same double arithmetic in the same order, so every rank holds the
+ * same cells and makes the same choices without a message.  Ties are broken
+ * by object number, never by anything a rank has alone.
+ */
+#include "cli/decompose.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+
+void clash_decomp_free(clash_decomp *D)
+{
+    free(D->pose), free(D->mrad), free(D->mnf), free(D->mnv), free(D->gfofs);
+    free(D->node), free(D->lo), free(D->hi), free(D->present);
+    memset(D, 0, sizeof *D);
+}
+
+/* The law of object desc od, as scene_build.c gives it to the store. */
+static clash_pose law_of(const clash_object_desc *od)
+{
+    clash_pose p = {.scale = od->scale > 0 ? od->scale : 1.0};
+    memcpy(p.position, od->position, sizeof p.position);
+    memcpy(p.rotation_deg, od->rotation_deg, sizeof p.rotation_deg);
+    memcpy(p.velocity, od->velocity, sizeof p.velocity);
+    memcpy(p.angular_velocity_deg, od->angular_velocity_deg, sizeof p.angular_velocity_deg);
+    return p;
+}
+
+int clash_decomp_init(clash_decomp *D, const clash_scene_desc *d, const clash_ranks *W, double min_sep,
+                      clash_error *err)
+{
+    memset(D, 0, sizeof *D);
+    D->d = d, D->R = W->size, D->me = W->rank, D->nobj = d->nobjects, D->min_sep = min_sep;
+    if (d->nframes > 0)
+        return clash_fail(err, CLASH_EINPUT, "--decompose objects: deforming (frames) scenes are not decomposed "
+                                             "yet; use --decompose replicated");
+    if (d->nobjects <= 0) return clash_fail(err, CLASH_EINPUT, "%s: scene has no objects", d->name ? d->name : "scene");
+    const int nm = d->nmeshes, n = d->nobjects;
+    D->pose = malloc(sizeof *D->pose * (size_t)n);
+    D->gfofs = malloc(sizeof *D->gfofs * ((size_t)n + 1));
+    D->mrad = calloc((size_t)nm + 1, sizeof *D->mrad);
+    D->mnf = calloc((size_t)nm + 1, sizeof *D->mnf);
+    D->mnv = calloc((size_t)nm + 1, sizeof *D->mnv);
+    D->node = calloc(2 * (size_t)D->R, sizeof *D->node);
+    D->lo = malloc(sizeof *D->lo * (size_t)D->R);
+    D->hi = malloc(sizeof *D->hi * (size_t)D->R);
+    /* a probe scene: the first object of each mesh used, in mesh order (the
+     * store adds the used meshes in that order, scene_build.c) */
+    clash_scene_desc probe = *d;
+    probe.objects = malloc(sizeof *probe.objects * (size_t)(nm + 1));
+    int *first = malloc(sizeof *first * (size_t)(nm + 1));
+    int rc = CLASH_OK;
+    if (!D->pose || !D->gfofs || !D->mrad || !D->mnf || !D->mnv || !D->node || !D->lo || !D->hi || !probe.objects ||
+        !first) {
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory planning the decomposition");
+        goto done;
+    }
+    for (int m = 0; m < nm; ++m) first[m] = -1;
+    for (int o = 0; o < n; ++o) {
+        const int m = d->objects[o].mesh;
+        if (m < 0 || m >= nm) {
+            rc = clash_fail(err, CLASH_EINPUT, "%s: objects[%d].mesh: no such mesh", d->name ? d->name : "scene", o);
+            goto done;
+        }
+        if (first[m] < 0) first[m] = o;
+        D->pose[o] = law_of(&d->objects[o]);
+    }
+    probe.nobjects = 0;
+    for (int m = 0; m < nm; ++m)
+        if (first[m] >= 0) probe.objects[probe.nobjects++] = d->objects[first[m]];
+    clash_scene *sc = NULL;
+    if ((rc = clash_scene_build(&probe, &sc, err))) goto done;
+    for (int m = 0, k = 0; m < nm; ++m)
+        if (first[m] >= 0) {
+            D->mrad[m] = sc->mesh[k].radius, D->mnf[m] = sc->mesh[k].nf, D->mnv[m] = sc->mesh[k].nv;
+            ++k;
+        }
+    clash_scene_destroy(sc);
+    D->gfofs[0] = 0;
+    for (int o = 0; o < n; ++o) {
+        D->gfofs[o + 1] = D->gfofs[o] + D->mnf[d->objects[o].mesh];
+        D->nv += D->mnv[d->objects[o].mesh];
+    }
+    if (D->gfofs[n] > UINT32_MAX)
+        rc = clash_fail(err, CLASH_EINPUT, "--decompose objects: %lld faces, more than pair keys hold (2^32)",
+                        (long long)D->gfofs[n]);
+done:
+    free(probe.objects), free(first);
+    return rc;
+}
+
+void clash_decomp_box(const clash_decomp *D, int o, int s, double lo[3], double hi[3])
+{
+    const clash_pose *p = &D->pose[o];
+    const double rad = D->mrad[D->d->objects[o].mesh];
+    double R[9], sc, t0[3], t1[3];
+    clash_pose_at(p, s > 0 ? s - 1 : 0, R, &sc, t0);
+    clash_pose_at(p, s, R, &sc, t1);
+    clash_turn tu;
+    clash_turn_law(p, s > 0 ? s : 1, rad, &tu);
+    double r = sc * rad + (tu.kind != CLASH_TURN_NONE ? tu.bound : 0) + D->min_sep, m = 0;
+    for (int k = 0; k < 3; ++k) m = fmax(m, fmax(fabs(t0[k]), fabs(t1[k])));
+    r += 1e-5 * (r + m) + 1e-6; /* float positions, the faces' own rounding allowances: generous */
+    for (int k = 0; k < 3; ++k) lo[k] = fmin(t0[k], t1[k]) - r, hi[k] = fmax(t0[k], t1[k]) + r;
+}
+
+int clash_decomp_owner(const clash_decomp *D, const double p[3])
+{
+    int n = 0;
+    while (D->node[n].rank < 0) n = p[D->node[n].axis] < D->node[n].cut ? D->node[n].left : D->node[n].right;
+    return D->node[n].rank;
+}
+
+typedef struct keyed {
+    double v;
+    int id;
+} keyed;
+
+static int by_value(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->v != b->v) return a->v < b->v ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Cuts the objects ids[0..n) (centres c, weights w) over ranks r0..r0+nr-1
+ * inside cell [lo, hi]; returns the node's number. */
+static int rcb(clash_decomp *D, keyed *k, int *ids, int n, const double (*c)[3], const double *w, int r0, int nr,
+               const double lo[3], const double hi[3], int depth)
+{
+    const int me = D->nnode++;
+    clash_rcb_node *nd = &D->node[me];
+    if (nr == 1) {
+        *nd = (clash_rcb_node){.rank = r0, .left = -1, .right = -1};
+        memcpy(D->lo[r0], lo, sizeof D->lo[r0]), memcpy(D->hi[r0], hi, sizeof D->hi[r0]);
+        return me;
+    }
+    int axis = depth % 3;
+    if (n >= 2) { /* the longest side of the centres' box */
+        double a[3] = {INFINITY, INFINITY, INFINITY}, b[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int i = 0; i < n; ++i)
+            for (int q = 0; q < 3; ++q) a[q] = fmin(a[q], c[ids[i]][q]), b[q] = fmax(b[q], c[ids[i]][q]);
+        axis = 0;
+        for (int q = 1; q < 3; ++q)
+            if (b[q] - a[q] > b[axis] - a[axis]) axis = q;
+    }
+    for (int i = 0; i < n; ++i) k[i] = (keyed){c[ids[i]][axis], ids[i]};
+    qsort(k, (size_t)n, sizeof *k, by_value);
+    const int nl = nr / 2;
+    double total = 0, acc = 0, cut = 0;
+    for (int i = 0; i < n; ++i) total += w[k[i].id];
+    if (n >= 2) {
+        int j = 1; /* the first j objects go left: their weight reaches the left ranks' share */
+        for (acc = w[k[0].id]; j < n - 1 && acc < total * nl / nr; ++j) acc += w[k[j].id];
+        cut = k[j - 1].v == k[j].v ? k[j].v : 0.5 * (k[j - 1].v + k[j].v);
+    } else if (n == 1) {
+        cut = k[0].v + 1.0; /* the lone object goes left */
+    }
+    int nleft = 0;
+    while (nleft < n && k[nleft].v < cut) ++nleft;
+    for (int i = 0; i < n; ++i) ids[i] = k[i].id; /* sorted: the left ones first */
+    double lhi[3], rlo[3];
+    memcpy(lhi, hi, sizeof lhi), memcpy(rlo, lo, sizeof rlo);
+    lhi[axis] = fmin(hi[axis], cut), rlo[axis] = fmax(lo[axis], cut);
+    const int left = rcb(D, k, ids, nleft, c, w, r0, nl, lo, lhi, depth + 1);
+    const int right = rcb(D, k, ids + nleft, n - nleft, c, w, r0 + nl, nr - nl, rlo, hi, depth + 1);
+    D->node[me] = (clash_rcb_node){.axis = axis, .cut = cut, .left = left, .right = right, .rank = -1};
+    return me;
+}
+
+static int overlaps(const double alo[3], const double ahi[3], const double blo[3], const double bhi[3])
+{
+    return alo[0] <= bhi[0] && alo[1] <= bhi[1] && alo[2] <= bhi[2] && ahi[0] >= blo[0] && ahi[1] >= blo[1] &&
+           ahi[2] >= blo[2];
+}
+
+int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
+{
+    const int n = D->nobj;
+    double(*c)[3] = malloc(sizeof *c * (size_t)n);
+    int *owner = malloc(sizeof *owner * (size_t)n);
+    int *present = malloc(sizeof *present * (size_t)n);
+    if (!c || !owner || !present) {
+        free(c), free(owner), free(present);
+        return -1;
+    }
+    for (int o = 0; o < n; ++o) {
+        double lo[3], hi[3];
+        clash_decomp_box(D, o, s0, lo, hi);
+        for (int q = 0; q < 3; ++q) c[o][q] = 0.5 * (lo[q] + hi[q]);
+    }
+    if (recut || D->nnode == 0) {
+        double *w = malloc(sizeof *w * (size_t)n);
+        int *ids = malloc(sizeof *ids * (size_t)n);
+        keyed *k = malloc(sizeof *k * (size_t)n);
+        if (!w || !ids || !k) {
+            free(w), free(ids), free(k), free(c), free(owner), free(present);
+            return -1;
+        }
+        for (int o = 0; o < n; ++o) w[o] = (double)D->mnf[D->d->objects[o].mesh], ids[o] = o;
+        const double lo[3] = {-INFINITY, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY};
+        D->nnode = 0;
+        rcb(D, k, ids, n, (const double(*)[3])c, w, 0, D->R, lo, hi, 0);
+        D->recuts++;
+        free(w), free(ids), free(k);
+    }
+    D->s0 = s0, D->s1 = s1;
+    D->npresent = D->nowned = 0;
+    D->faces = 0;
+    const double *clo = D->lo[D->me], *chi = D->hi[D->me];
+    for (int o = 0; o < n; ++o) {
+        const int own = clash_decomp_owner(D, c[o]) == D->me;
+        int in = own;
+        for (int s = s0; s <= s1 && !in; ++s) {
+            double lo[3], hi[3];
+            clash_decomp_box(D, o, s, lo, hi);
+            in = overlaps(lo, hi, clo, chi);
+        }
+        if (!in) continue;
+        present[D->npresent++] = o;
+        D->nowned += own;
+        D->faces += D->gfofs[o + 1] - D->gfofs[o];
+    }
+    free(D->present);
+    D->present = present;
+    free(c), free(owner);
+    return 0;
+}
+
+clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err)
+{
+    *rc = CLASH_OK;
+    if (D->npresent == 0) return NULL;
+    clash_scene_desc sub = *D->d;
+    sub.objects = malloc(sizeof *sub.objects * (size_t)D->npresent);
+    if (!sub.objects) {
+        *rc = clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
+        return NULL;
+    }
+    for (int i = 0; i < D->npresent; ++i) sub.objects[i] = D->d->objects[D->present[i]];
+    sub.nobjects = D->npresent;
+    clash_scene *sc = NULL;
+    *rc = clash_scene_build(&sub, &sc, err);
+    free(sub.objects);
+    return sc;
+}
+
+int clash_decomp_reports(const clash_decomp *D, int a, int b, int s)
+{
+    double alo[3], ahi[3], blo[3], bhi[3], p[3];
+    clash_decomp_box(D, a, s, alo, ahi);
+    clash_decomp_box(D, b, s, blo, bhi);
+    for (int q = 0; q < 3; ++q) p[q] = fmax(alo[q], blo[q]);
+    return clash_decomp_owner(D, p) == D->me;
+}

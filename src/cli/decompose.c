@@ -1,0 +1,346 @@
+/*
+ * decompose.c — the step loop of `clash run --decompose objects` (the plan
+ * is decomp_plan.c; the model is in decompose.h).
+ *
+ * Every rank, every step s:
+ *   1. at an epoch's first step, its part of the scene is planned and built
+ *      (owned objects and ghosts, decomp_plan.c) with a one-rank run of its
+ *      own (MPI_COMM_SELF): the pipeline is the same as a serial run's;
+ *   2. clash_step(s) on its part, then every hit pair (a, b) it is not the
+ *      reporter of is dropped (clash_decomp_reports) and the rest become
+ *      keys of global face numbers, (first face of a + face) << 32 | ...:
+ *      objects keep their global order in the part, so the keys sort as
+ *      the pairs CSV does;
+ *   3. the ranks agree that the step went well (one small reduction), then
+ *      the keys are gathered to rank 0, which sorts them and writes the rows.
+ * Because failures are agreed before the gather, an error on one rank makes
+ * every rank stop after the same step with nothing written; a rank that dies
+ * outright is mpirun's to handle (it ends the others).
+ *
+ * The report (--report) gets a decomposition section: per rank the objects
+ * owned and ghosted in the last epoch, the faces held, the bytes sent, the
+ * time in the steps and the peak resident set; the measured imbalance and
+ * the number of cuts.
+ */
+#include "cli/decompose.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/sort.h"
+#include "cli/options.h"
+#include "cli/summary.h"
+#include "core/run.h"
+#include "out/report.h"
+#include "sched/bind.h"
+#include "sched/sched.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int say(const clash_ranks *W, const clash_error *err)
+{
+    if (W->size > 1) fprintf(stderr, "clash: error: rank %d: %s\n", W->rank, err->msg);
+    else fprintf(stderr, "clash: error: %s\n", err->msg);
+    return err->code ? err->code : CLASH_EFAIL;
+}
+
+/* Per-rank figures gathered to rank 0 for the report, in this order. */
+enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_NFIG };
+
+static double peak_rss(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0.0; /* Linux: KiB */
+}
+
+/* The decomposition section of the report (malloc'd, NULL when out of memory). */
+static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t *fig, int steps, int epochs,
+                     double imb_max, double imb_mean)
+{
+    const int R = D->R;
+    const size_t cap = 600 + 300 * (size_t)R;
+    char *s = malloc(cap);
+    if (!s) return NULL;
+    double mean_t = 0, bytes_max = 0, bytes_sum = 0, rss_max = 0;
+    for (int r = 0; r < R; ++r) {
+        double t;
+        memcpy(&t, &fig[r * F_NFIG + F_STEPS_S], sizeof t);
+        mean_t += t / R;
+        bytes_max = fmax(bytes_max, (double)fig[r * F_NFIG + F_BYTES]);
+        bytes_sum += (double)fig[r * F_NFIG + F_BYTES];
+        rss_max = fmax(rss_max, (double)fig[r * F_NFIG + F_RSS]);
+    }
+    const int n = steps > 0 ? steps : 1;
+    size_t k = (size_t)snprintf(
+        s, cap,
+        "decomposition: {mode: objects, ranks: %d, rebalance_every: %d, imbalance_threshold: %g, cuts: %d, "
+        "epochs: %d, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
+        "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f}\n"
+        "decomposition_ranks:   # objects and faces: the last epoch's (faces_max: the largest epoch's); "
+        "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean\n",
+        R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
+        rss_max);
+    for (int r = 0; r < R && k < cap; ++r) {
+        const uint64_t *f = &fig[r * F_NFIG];
+        double t;
+        memcpy(&t, &f[F_STEPS_S], sizeof t);
+        k += (size_t)snprintf(s + k, cap - k,
+                              "  - {rank: %d, objects_owned: %llu, objects_ghost: %llu, faces: %llu, faces_max: %llu, "
+                              "bytes_sent: %llu, bytes_sent_per_step: %.0f, steps_s: %.6g, load: %.3f, "
+                              "peak_rss_bytes: %llu}\n",
+                              r, (unsigned long long)f[F_OWNED], (unsigned long long)f[F_GHOST],
+                              (unsigned long long)f[F_FACES], (unsigned long long)f[F_FACES_MAX],
+                              (unsigned long long)f[F_BYTES], (double)f[F_BYTES] / n, t,
+                              mean_t > 0 ? t / mean_t : 1.0, (unsigned long long)f[F_RSS]);
+    }
+    return s;
+}
+
+/* The object of global face g (gfofs ascending). */
+static int object_of(const clash_decomp *D, uint32_t g)
+{
+    int lo = 0, hi = D->nobj - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (D->gfofs[mid] <= (int64_t)g) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interrupted)
+{
+    clash_ranks world;
+    clash_ranks_world(&world);
+    const clash_ranks *W = &world;
+    const int root = W->rank == 0;
+    clash_error err = {0};
+    clash_scene_desc d;
+    memset(&d, 0, sizeof d);
+    clash_decomp D;
+    memset(&D, 0, sizeof D);
+    int rc = cli->scene ? clash_scene_desc_parse_file(cli->scene, &d, &err)
+                        : clash_scene_desc_preset(cli->preset ? cli->preset : "default", &cli->preset_params, &d, &err);
+    if (!rc && cli->scene) d.source = cli->scene;
+    if (!rc) rc = clash_decomp_init(&D, &d, W, cli->cfg.min_separation > 0 ? cli->cfg.min_separation : 0, &err);
+    clash_config cfg = cli->cfg;
+    if (cfg.steps < 0) cfg.steps = d.steps > 0 ? d.steps : 1;
+    if (cfg.mode < 0) cfg.mode = d.mode;
+    if (cfg.self_collision < 0) cfg.self_collision = d.self_collision;
+    cfg.mpi_comm = (void *)clash_ranks_self_comm(); /* each part its own one-rank run (read only) */
+    const int threads = clash_sched_threads(cfg.threads);
+    clash_outfile pairs_out = {0};
+    if (!rc && cli->pairs_path && root && !(rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err)))
+        clash_pairs_csv_header(pairs_out.f);
+    int code = clash_ranks_max_int(W, rc);
+    if (code) {
+        clash_outfile_abort(&pairs_out);
+        clash_decomp_free(&D);
+        clash_scene_desc_free(&d);
+        return rc ? say(W, &err) : code;
+    }
+    const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
+    clash_run_totals tot;
+    clash_totals_init(&tot);
+    clash_scene *sc = NULL;
+    clash_run *run = NULL;
+    uint64_t *keys = NULL;
+    clash_pair *gp = NULL;
+    size_t cap_keys = 0, cap_gp = 0;
+    uint64_t bytes = 0, faces_max = 0;
+    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0;
+    int epochs = 0, recut = 1, s, stop_sig = 0;
+    const double t0 = now();
+    for (s = 1; s <= cfg.steps; ++s) {
+        const int sig = clash_ranks_max_int(W, *interrupted);
+        if (sig) {
+            stop_sig = sig;
+            break;
+        }
+        if (s == 1 || s > D.s1) { /* a new epoch: measure, maybe re-cut, build this rank's part */
+            if (s > 1) {
+                double tmax = epoch_s;
+                int64_t us = (int64_t)(epoch_s * 1e6);
+                clash_ranks_max_f64(W, &tmax, 1);
+                clash_ranks_sum_i64(W, &us, 1);
+                const double imb = us > 0 ? tmax * 1e6 * W->size / (double)us : 1.0;
+                imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
+                recut = imb > cli->imbalance;
+            }
+            clash_run_destroy(run), clash_scene_destroy(sc);
+            run = NULL, sc = NULL;
+            const int s1 = cfg.steps - s + 1 > cli->rebalance_every ? s + cli->rebalance_every - 1 : cfg.steps;
+            rc = clash_decomp_epoch(&D, s, s1, recut) ? clash_fail(&err, CLASH_EFAIL, "out of memory planning") : 0;
+            if (!rc) sc = clash_decomp_build(&D, &rc, &err);
+            if (!rc && sc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+            if ((uint64_t)D.faces > faces_max) faces_max = (uint64_t)D.faces;
+            epoch_s = 0;
+            if ((code = clash_ranks_max_int(W, rc))) goto fail;
+        }
+        const double ts = now();
+        clash_pairs lp = {0};
+        clash_step_stats st;
+        memset(&st, 0, sizeof st);
+        if (run) rc = clash_step(run, s, &lp, &st, &err);
+        size_t nk = 0;
+        if (!rc && lp.count > cap_keys) {
+            uint64_t *k = realloc(keys, lp.count * sizeof *k);
+            if (k) keys = k, cap_keys = lp.count;
+            else rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+        }
+        int la = -1, lb = -1, mine = 0;
+        for (size_t i = 0; !rc && i < lp.count; ++i) {
+            const clash_pair *p = &lp.pairs[i];
+            const int ga = D.present[p->obj_a], gb = D.present[p->obj_b];
+            if ((int)p->obj_a != la || (int)p->obj_b != lb) /* pairs come grouped by objects */
+                la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_decomp_reports(&D, ga, gb, s);
+            if (mine)
+                keys[nk++] = (uint64_t)(D.gfofs[ga] + p->face_a) << 32 | (uint64_t)(D.gfofs[gb] + p->face_b);
+        }
+        epoch_s += now() - ts;
+        if ((code = clash_ranks_max_int(W, rc))) goto fail; /* every rank stops here, with nothing written */
+        uint64_t *all = NULL;
+        int64_t nall = 0;
+        if (clash_ranks_gather_u64(W, keys, (int64_t)nk, &all, &nall)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "out of memory gathering pairs");
+            goto fail_alone;
+        }
+        if (!root) bytes += 8 * nk + sizeof(int); /* the keys and their count */
+        size_t ng = 0;
+        if (root && nall) {
+            ng = clash_sort_unique_u64(all, (size_t)nall);
+            if (ng == (size_t)-1 || (ng > cap_gp && !(gp = realloc(gp, ng * sizeof *gp)))) {
+                free(all);
+                rc = clash_fail(&err, CLASH_EFAIL, "out of memory merging pairs");
+                goto fail_alone;
+            }
+            if (ng > cap_gp) cap_gp = ng;
+            for (size_t i = 0; i < ng; ++i) {
+                const uint32_t fa = (uint32_t)(all[i] >> 32), fb = (uint32_t)all[i];
+                const int oa = object_of(&D, fa), ob = object_of(&D, fb);
+                gp[i] = (clash_pair){(uint32_t)oa, (uint32_t)(fa - D.gfofs[oa]), (uint32_t)ob,
+                                     (uint32_t)(fb - D.gfofs[ob])};
+            }
+        }
+        free(all);
+        const double te = now();
+        tot.steps_s += te - ts, my_steps_s += te - ts;
+        if (run) {
+            const size_t wb = clash_run_work_bytes(run);
+            if (wb > tot.work_bytes) tot.work_bytes = wb;
+        }
+        const clash_pairs merged = {gp, ng};
+        st.hits = (int64_t)ng; /* the report's hits: the merged pairs (rank 0) */
+        if (clash_totals_add(&tot, s, &merged, &st)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+            goto fail_alone;
+        }
+        if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &merged)) {
+            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+            goto fail_alone;
+        }
+        if (pairs_out.f) tot.output_s += now() - te;
+        if (progress)
+            fprintf(stderr, "\rstep %d/%d, %llu pairs, %.1f s", s, cfg.steps, (unsigned long long)tot.pairs_total,
+                    now() - t0);
+        if (cfg.stop_at_first && clash_ranks_bcast_int(W, ng > 0)) break;
+    }
+    if (!stop_sig) { /* the last epoch's imbalance */
+        double tmax = epoch_s;
+        int64_t us = (int64_t)(epoch_s * 1e6);
+        clash_ranks_max_f64(W, &tmax, 1);
+        clash_ranks_sum_i64(W, &us, 1);
+        const double imb = us > 0 ? tmax * 1e6 * W->size / (double)us : 1.0;
+        imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
+    }
+    tot.wall_s = now() - t0;
+    if (progress) fputc('\n', stderr);
+    /* stage times: the slowest rank's; counts of the parts' work: summed (ghost pairs count on each rank) */
+    clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
+    clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, &tot.wall_s, 1);
+    clash_ranks_max_f64(W, &tot.steps_s, 1);
+    int64_t cnt[5] = {tot.vertices, tot.faces_boxed, tot.object_pairs, tot.faces_kept, tot.candidates};
+    int64_t cnt2 = tot.tests;
+    clash_ranks_sum_i64(W, cnt, 5);
+    clash_ranks_sum_i64(W, &cnt2, 1);
+    tot.vertices = cnt[0], tot.faces_boxed = cnt[1], tot.object_pairs = cnt[2], tot.faces_kept = cnt[3];
+    tot.candidates = cnt[4], tot.tests = cnt2;
+    uint64_t fig[F_NFIG] = {(uint64_t)D.nowned, (uint64_t)(D.npresent - D.nowned), (uint64_t)D.faces, faces_max,
+                            bytes, (uint64_t)peak_rss(), 0};
+    memcpy(&fig[F_STEPS_S], &my_steps_s, sizeof my_steps_s);
+    uint64_t *figs = NULL;
+    int64_t nfig = 0;
+    if (clash_ranks_gather_u64(W, fig, F_NFIG, &figs, &nfig)) {
+        rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+        goto fail_alone;
+    }
+    if (stop_sig) {
+        free(figs);
+        rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
+        if (root) say(W, &err);
+        code = 128 + stop_sig;
+        goto out;
+    }
+    if (root) {
+        char *extra = section(cli, &D, figs, tot.steps_run, epochs, imb_max, epochs ? imb_sum / epochs : 1.0);
+        free(figs);
+        if ((rc = clash_outfile_commit(&pairs_out, &err))) {
+            free(extra);
+            goto fail_alone;
+        }
+        clash_scene *rep_sc = sc ? sc : clash_store_new(d.name ? d.name : "scene");
+        if (cli->report_path && rep_sc) {
+            clash_outfile rep;
+            clash_report_info ri = {rep_sc, &cfg, threads, W->size, clash_bind_name(cfg.bind), NULL,
+                                    D.nobj, D.nv, D.gfofs[D.nobj], extra};
+            if (!(rc = clash_outfile_open(&rep, cli->report_path, &err))) {
+                if (clash_report_write_yaml(rep.f, &ri, &tot)) {
+                    clash_outfile_abort(&rep);
+                    rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
+                } else rc = clash_outfile_commit(&rep, &err);
+            }
+        }
+        if (rep_sc != sc) clash_scene_destroy(rep_sc);
+        free(extra);
+        if (rc) goto fail_alone;
+        if (!cli->quiet) {
+            const clash_summary sum = {d.name ? d.name : "scene", D.nobj, (long long)D.gfofs[D.nobj], tot.steps_run,
+                                       cfg.mode == CLASH_MODE_SWEPT, cfg.self_collision,
+                                       (unsigned long long)tot.pairs_total, tot.first_collision_step, tot.steps_s,
+                                       tot.output_s, !!cli->pairs_path, threads, W->size};
+            clash_summary_print(stderr, &sum);
+        }
+    }
+    code = 0;
+out:
+    clash_outfile_abort(&pairs_out);
+    clash_totals_free(&tot);
+    free(keys), free(gp);
+    clash_run_destroy(run), clash_scene_destroy(sc);
+    clash_decomp_free(&D);
+    clash_scene_desc_free(&d);
+    return code;
+fail: /* agreed by every rank: each stops, the ones that failed say why */
+    if (rc) code = say(W, &err);
+    goto out;
+fail_alone: /* this rank alone, where the others may wait in a collective: end them all */
+    say(W, &err);
+    clash_outfile_abort(&pairs_out);
+    clash_ranks_abort(W, rc);
+    code = rc;
+    goto out;
+}
