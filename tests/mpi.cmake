@@ -35,3 +35,14 @@ if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
   set_tests_properties(test_mpi_split PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# Spatial decomposition (issue 18): `--decompose objects` on 1, 2, 4 and 8
+# ranks (oversubscribed) writes the one-rank replicated pairs file.
+foreach(n 1 2 4 8)
+  add_test(NAME test_mpi_decompose${n}
+           COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
+                   -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/decompose${n}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/decompose_compare.cmake)
+  set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endforeach()

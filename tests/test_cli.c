@@ -233,6 +233,22 @@ int main(void)
     CHECK(clash("run --preset cluttered --objects 10 --seed 2 --density 0.1 --steps 1 --quiet") == 0,
           "cluttered takes its parameters: %s", out);
     expect_error("run --preset nosuch", "nosuch");
+    /* --decompose (issue 18): its values, its companions, and what it does not do yet */
+    expect_error("run --decompose foo", "--decompose: expected replicated|objects, got 'foo'");
+    expect_error("run --rebalance-every 5", "--rebalance-every: applies with --decompose objects only");
+    expect_error("run --decompose objects --imbalance 0.5", "--imbalance");
+    expect_error("run --decompose objects --rebalance-every 0", "--rebalance-every");
+    expect_error("run --decompose objects --ccd", "--decompose objects: not with --ccd");
+    expect_error("run --decompose objects --steps-csv x.csv", "not with --steps-csv");
+    expect_error("profile --decompose objects", "not with clash profile");
+    write_file("frames.json", "{\"format\": \"clash-scene/1\", \"frames\": {\"files\": [\"f0.obj\", \"f1.obj\"]}}");
+    {
+        char a[160];
+        snprintf(a, sizeof a, "run %s/frames.json --decompose objects", dir);
+        expect_error(a, "deforming (frames) scenes are not decomposed yet");
+    }
+    CHECK(clash("run --preset cluttered --objects 40 --steps 3 --decompose objects --quiet") == 0,
+          "--decompose objects on one rank: %s", out);
     expect_error("run --preset cluttered --density 0.9", "--density");
     /* --detail F (issue 17): faces per object, nearest 4k(k-1); refused below 8, past 4e6 or 4e8 in all */
     expect_error("run --preset cluttered --detail 7", "--detail");

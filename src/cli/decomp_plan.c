@@ -20,7 +20,7 @@
 void clash_decomp_free(clash_decomp *D)
 {
     free(D->pose), free(D->mrad), free(D->mnf), free(D->mnv), free(D->gfofs);
-    free(D->node), free(D->lo), free(D->hi), free(D->present);
+    free(D->node), free(D->lo), free(D->hi), free(D->present), free(D->owner);
     memset(D, 0, sizeof *D);
 }
 
@@ -218,7 +218,9 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
     D->faces = 0;
     const double *clo = D->lo[D->me], *chi = D->hi[D->me];
     for (int o = 0; o < n; ++o) {
-        const int own = clash_decomp_owner(D, c[o]) == D->me;
+        owner[o] = clash_decomp_owner(D, c[o]);
+        if (D->owner) D->migrations += owner[o] != D->owner[o];
+        const int own = owner[o] == D->me;
         int in = own;
         for (int s = s0; s <= s1 && !in; ++s) {
             double lo[3], hi[3];
@@ -230,9 +232,9 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
         D->nowned += own;
         D->faces += D->gfofs[o + 1] - D->gfofs[o];
     }
-    free(D->present);
-    D->present = present;
-    free(c), free(owner);
+    free(D->present), free(D->owner);
+    D->present = present, D->owner = owner;
+    free(c);
     return 0;
 }
 

@@ -86,11 +86,11 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
     size_t k = (size_t)snprintf(
         s, cap,
         "decomposition: {mode: objects, ranks: %d, rebalance_every: %d, imbalance_threshold: %g, cuts: %d, "
-        "epochs: %d, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
+        "epochs: %d, migrations: %lld, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
         "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f}\n"
         "decomposition_ranks:   # objects and faces: the last epoch's (faces_max: the largest epoch's); "
         "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean\n",
-        R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
+        R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, (long long)D->migrations, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
         rss_max);
     for (int r = 0; r < R && k < cap; ++r) {
         const uint64_t *f = &fig[r * F_NFIG];

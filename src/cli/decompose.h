@@ -70,6 +70,8 @@ typedef struct clash_decomp {
     int *present;           /* npresent global ids, ascending: local object i is global present[i] */
     int64_t faces;          /* faces on this rank (owned and ghosts) */
     int recuts;             /* cuts made (the first one included) */
+    int *owner;             /* nobj: each object's owner in this epoch */
+    int64_t migrations;     /* objects whose owner changed from one epoch to the next, summed */
 } clash_decomp;
 
 /* The plan's fixed part: laws and mesh facts (a scene of one object per mesh
