@@ -10,7 +10,8 @@
 #   - a missing scene file on one rank only, and on all ranks;
 #   - a missing mesh file named by the scene;
 #   - a rank killed (SIGKILL) in the middle of a long run: the launcher and
-#     the surviving rank exit non-zero, and no final output file exists.
+#     the surviving rank exit non-zero, and no final output file exists;
+#     also with the scene decomposed over the ranks (--decompose objects).
 # The whole job must end within LIMIT seconds of the fault.
 #
 # Skips (exit 77) when mpirun is missing, when the build has no MPI, or when
@@ -67,12 +68,16 @@ expect_fail missing_scene_all "nope.json" -n 2 "$BIN" run "$W/nope.json" "${OUTS
 expect_fail missing_mesh "no/such/mesh.obj" -n 2 "$BIN" run "$W/missing_mesh.json" "${OUTS[@]}"
 
 # ---- a rank killed mid-run -------------------------------------------------
+# kill_case NAME ARGS...: a long 2-rank run of ARGS, rank 1 killed after 1 s.
+kill_case() {
+local name=$1; shift
+local key="$*"
 rm -rf "$W/out"; mkdir -p "$W/out"
-"${MPIRUN[@]}" -n 2 "$BIN" run --preset ktk94-table1 --steps 100000000 "${OUTS[@]}" >"$W/kill.log" 2>&1 &
+"${MPIRUN[@]}" -n 2 "$BIN" "$@" "${OUTS[@]}" >"$W/kill.log" 2>&1 &
 launcher=$!
 victim=""
 for _ in $(seq 100); do # find rank 1 (at most 10 s)
-  for p in $(pgrep -f -- "$BIN run --preset ktk94-table1 --steps 100000000" || true); do
+  for p in $(pgrep -f -- "$BIN $key" || true); do
     if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -Eq '^(OMPI_COMM_WORLD_RANK|PMI_RANK|PMIX_RANK)=1$'; then
       victim=$p
     fi
@@ -80,28 +85,32 @@ for _ in $(seq 100); do # find rank 1 (at most 10 s)
   [ -n "$victim" ] && break
   sleep 0.1
 done
-check $([ -n "$victim" ] && echo 0 || echo 1) "rank kill: rank 1 not found"
+check $([ -n "$victim" ] && echo 0 || echo 1) "$name: rank 1 not found"
 if [ -n "$victim" ]; then
   sleep 1
   kill -9 "$victim"
   t0=$SECONDS
   while kill -0 "$launcher" 2>/dev/null && [ $((SECONDS - t0)) -lt "$LIMIT" ]; do sleep 0.2; done
   if kill -0 "$launcher" 2>/dev/null; then
-    check 1 "rank kill: job still running $LIMIT s after rank 1 died"
+    check 1 "$name: job still running $LIMIT s after rank 1 died"
     kill -9 "$launcher"
   fi
   wait "$launcher"; st=$?
-  check $((st != 0 ? 0 : 1)) "rank kill: launcher status $st, want non-zero"
-  left=$(pgrep -f -- "$BIN run --preset ktk94-table1 --steps 100000000" || true)
-  check $([ -z "$left" ] && echo 0 || echo 1) "rank kill: ranks still alive: $left"
+  check $((st != 0 ? 0 : 1)) "$name: launcher status $st, want non-zero"
+  left=$(pgrep -f -- "$BIN $key" || true)
+  check $([ -z "$left" ] && echo 0 || echo 1) "$name: ranks still alive: $left"
   [ -n "$left" ] && kill -9 $left 2>/dev/null
   # SIGKILL cannot be caught, so a killed rank may leave its temporary
   # (NAME.tmp.PID); the final files must not exist.
   [ ! -e "$W/out/pairs.csv" ] && [ ! -e "$W/out/report.yaml" ]
-  check $? "rank kill: output files written: $(ls "$W/out")"
+  check $? "$name: output files written: $(ls "$W/out")"
 else
   kill -9 "$launcher" 2>/dev/null; wait "$launcher"
 fi
+}
+kill_case "rank kill" run --preset ktk94-table1 --steps 100000000
+# the same with the scene shared out over the ranks (issue 18, --decompose objects)
+kill_case "rank kill, decomposed" run --preset cluttered --objects 60 --steps 100000000 --decompose objects
 
 echo "test_faults_mpi: $checks checks, $failed failed"
 [ "$failed" = 0 ]
