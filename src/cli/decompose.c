@@ -120,6 +120,47 @@ static int object_of(const clash_decomp *D, uint32_t g)
     return lo;
 }
 
+/* Rank 0: the R sorted runs of keys gathered (counts[r] from rank r; each
+ * pair is in exactly one run) merged in order, turned into pairs a chunk at
+ * a time, counted into the totals (pairs, checksum) and written to f (NULL:
+ * none).  No array of all the step's pairs is made.  Returns 0, or -1 when
+ * writing failed. */
+#define CHUNK 65536
+static int merge_rows(const clash_decomp *D, int s, const uint64_t *all, const uint64_t *counts, int R,
+                      clash_run_totals *tot, FILE *f, clash_pair *chunk, size_t *ng, double *write_s)
+{
+    size_t pos[64], end[64], n = 0, total = 0;
+    const int k = R <= 64 ? R : 1; /* more ranks: one run, sorted below */
+    for (int r = 0; r < R; ++r) {
+        if (r < k) pos[r] = total, end[r] = total + counts[r];
+        total += counts[r];
+    }
+    if (k == 1) pos[0] = 0, end[0] = total;
+    if (R > 64 && clash_sort_u64((uint64_t *)all, total, NULL)) return -1;
+    for (;;) {
+        int best = -1;
+        for (int r = 0; r < k; ++r)
+            if (pos[r] < end[r] && (best < 0 || all[pos[r]] < all[pos[best]])) best = r;
+        if (best >= 0) {
+            const uint64_t key = all[pos[best]++];
+            const uint32_t fa = (uint32_t)(key >> 32), fb = (uint32_t)key;
+            const int oa = object_of(D, fa), ob = object_of(D, fb);
+            chunk[n++] = (clash_pair){(uint32_t)oa, (uint32_t)(fa - D->gfofs[oa]), (uint32_t)ob,
+                                      (uint32_t)(fb - D->gfofs[ob])};
+        }
+        if (n == CHUNK || (best < 0 && n)) {
+            const clash_pairs p = {chunk, n};
+            for (size_t i = 0; i < n; ++i) tot->checksum += clash_pair_hash(s, &chunk[i]);
+            tot->pairs_total += n, *ng += n;
+            const double t = now();
+            if (f && clash_pairs_csv_rows(f, s, &p)) return -1;
+            *write_s += now() - t;
+            n = 0;
+        }
+        if (best < 0) return 0;
+    }
+}
+
 int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interrupted)
 {
     clash_ranks world;
@@ -144,8 +185,11 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     clash_outfile pairs_out = {0};
     if (!rc && cli->pairs_path && root && !(rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err)))
         clash_pairs_csv_header(pairs_out.f);
+    clash_pair *chunk = root ? malloc(CHUNK * sizeof *chunk) : NULL; /* rank 0: pairs on their way out */
+    if (!rc && root && !chunk) rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
     int code = clash_ranks_max_int(W, rc);
     if (code) {
+        free(chunk);
         clash_outfile_abort(&pairs_out);
         clash_decomp_free(&D);
         clash_scene_desc_free(&d);
@@ -157,8 +201,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     clash_scene *sc = NULL;
     clash_run *run = NULL;
     uint64_t *keys = NULL;
-    clash_pair *gp = NULL;
-    size_t cap_keys = 0, cap_gp = 0;
+    size_t cap_keys = 0;
     uint64_t bytes = 0, faces_max = 0;
     double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0;
     int epochs = 0, recut = 1, s, stop_sig = 0;
@@ -211,47 +254,38 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         }
         epoch_s += now() - ts;
         if ((code = clash_ranks_max_int(W, rc))) goto fail; /* every rank stops here, with nothing written */
-        uint64_t *all = NULL;
-        int64_t nall = 0;
-        if (clash_ranks_gather_u64(W, keys, (int64_t)nk, &all, &nall)) {
+        uint64_t *all = NULL, *counts = NULL, mycount = nk;
+        int64_t nall = 0, ncounts = 0;
+        if (clash_ranks_gather_u64(W, &mycount, 1, &counts, &ncounts) ||
+            clash_ranks_gather_u64(W, keys, (int64_t)nk, &all, &nall)) {
+            free(counts), free(all);
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory gathering pairs");
             goto fail_alone;
         }
-        if (!root) bytes += 8 * nk + sizeof(int); /* the keys and their count */
+        if (!root) bytes += 8 * nk + 8 + 2 * sizeof(int); /* the keys, their count, the gathers' own counts */
         size_t ng = 0;
-        if (root && nall) {
-            ng = clash_sort_unique_u64(all, (size_t)nall);
-            if (ng == (size_t)-1 || (ng > cap_gp && !(gp = realloc(gp, ng * sizeof *gp)))) {
-                free(all);
-                rc = clash_fail(&err, CLASH_EFAIL, "out of memory merging pairs");
-                goto fail_alone;
-            }
-            if (ng > cap_gp) cap_gp = ng;
-            for (size_t i = 0; i < ng; ++i) {
-                const uint32_t fa = (uint32_t)(all[i] >> 32), fb = (uint32_t)all[i];
-                const int oa = object_of(&D, fa), ob = object_of(&D, fb);
-                gp[i] = (clash_pair){(uint32_t)oa, (uint32_t)(fa - D.gfofs[oa]), (uint32_t)ob,
-                                     (uint32_t)(fb - D.gfofs[ob])};
-            }
+        double write_s = 0;
+        if (root && nall &&
+            merge_rows(&D, s, all, counts, W->size, &tot, pairs_out.f, chunk, &ng, &write_s)) {
+            free(counts), free(all);
+            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+            goto fail_alone;
         }
-        free(all);
+        free(counts), free(all);
         const double te = now();
-        tot.steps_s += te - ts, my_steps_s += te - ts;
+        tot.steps_s += te - ts - write_s, my_steps_s += te - ts - write_s;
+        tot.output_s += write_s;
         if (run) {
             const size_t wb = clash_run_work_bytes(run);
             if (wb > tot.work_bytes) tot.work_bytes = wb;
         }
-        const clash_pairs merged = {gp, ng};
+        const clash_pairs none = {NULL, 0};
         st.hits = (int64_t)ng; /* the report's hits: the merged pairs (rank 0) */
-        if (clash_totals_add(&tot, s, &merged, &st)) {
+        if (clash_totals_add(&tot, s, &none, &st)) {
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail_alone;
         }
-        if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &merged)) {
-            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
-            goto fail_alone;
-        }
-        if (pairs_out.f) tot.output_s += now() - te;
+        if (ng && tot.first_collision_step < 0) tot.first_collision_step = s, tot.first_collision = st;
         if (progress)
             fprintf(stderr, "\rstep %d/%d, %llu pairs, %.1f s", s, cfg.steps, (unsigned long long)tot.pairs_total,
                     now() - t0);
@@ -329,7 +363,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
 out:
     clash_outfile_abort(&pairs_out);
     clash_totals_free(&tot);
-    free(keys), free(gp);
+    free(keys), free(chunk);
     clash_run_destroy(run), clash_scene_destroy(sc);
     clash_decomp_free(&D);
     clash_scene_desc_free(&d);
