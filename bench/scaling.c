@@ -23,6 +23,9 @@
  * is the rank count the run report states: a value of 1 under mpirun means
  * the ranks each ran the whole scene (no rank distribution in this build).
  *
+ * --weak: the weak study alone, with the scene shared out over the ranks
+ * (`clash run --decompose objects`, issue 18): weak.c.
+ *
  * Output: scaling_strong.csv, scaling_weak.csv, scaling.yaml,
  * scaling_strong.png (speedup against workers, with the ideal line) and
  * scaling_weak.png (efficiency against workers).
@@ -108,13 +111,34 @@ static int run_config(const bench_opts *o, const char *exe, int steps, config *c
     return rc;
 }
 
+int clash_bench_scaling_weak(int argc, char **argv, const char *decompose); /* weak.c */
 int clash_bench_scaling(int argc, char **argv);
 int clash_bench_scaling(int argc, char **argv)
 {
+    /* --weak [--decompose objects|replicated]: the decomposed weak-scaling study (weak.c) */
+    int weak = 0;
+    const char *decompose = NULL;
+    char *rest[256];
+    int nrest = 0;
+    for (int i = 0; i < argc && nrest < 255; ++i) {
+        if (!strcmp(argv[i], "--weak")) weak = 1;
+        else if (!strcmp(argv[i], "--decompose") && i + 1 < argc) decompose = argv[++i];
+        else rest[nrest++] = argv[i];
+    }
+    rest[nrest] = NULL;
+    if (decompose && strcmp(decompose, "objects") && strcmp(decompose, "replicated")) {
+        fprintf(stderr, "clash: error: bench scaling: --decompose: expected objects|replicated, got '%s'\n", decompose);
+        return CLASH_EINPUT;
+    }
+    if (decompose && !weak) {
+        fprintf(stderr, "clash: error: bench scaling: --decompose applies with --weak only\n");
+        return CLASH_EINPUT;
+    }
+    if (weak) return clash_bench_scaling_weak(nrest, rest, decompose ? decompose : "objects");
     static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", NULL};
     bench_opts o;
     int rc = bench_parse("scaling", argc, argv, extra,
-                         " [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S]", &o);
+                         " [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S] | --weak [--decompose objects|replicated] ...", &o);
     if (rc) return rc < 0 ? 0 : rc;
     char exe[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);

@@ -67,7 +67,7 @@ static double peak_rss(void)
 
 /* The decomposition section of the report (malloc'd, NULL when out of memory). */
 static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t *fig, int steps, int epochs,
-                     double imb_max, double imb_mean)
+                     double imb_max, double imb_mean, double build_s)
 {
     const int R = D->R;
     const size_t cap = 600 + 300 * (size_t)R;
@@ -86,11 +86,11 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
     size_t k = (size_t)snprintf(
         s, cap,
         "decomposition: {mode: objects, ranks: %d, rebalance_every: %d, imbalance_threshold: %g, cuts: %d, "
-        "epochs: %d, migrations: %lld, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
+        "epochs: %d, epoch_build_s: %.6g, migrations: %lld, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
         "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f}\n"
-        "decomposition_ranks:   # objects and faces: the last epoch's (faces_max: the largest epoch's); "
+        "decomposition_ranks:   # epoch_build_s (slowest rank): planning and building the parts, not in steps_s; objects and faces: the last epoch's (faces_max: the largest epoch's); "
         "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean\n",
-        R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, (long long)D->migrations, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
+        R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, build_s, (long long)D->migrations, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
         rss_max);
     for (int r = 0; r < R && k < cap; ++r) {
         const uint64_t *f = &fig[r * F_NFIG];
@@ -203,7 +203,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     uint64_t *keys = NULL;
     size_t cap_keys = 0;
     uint64_t bytes = 0, faces_max = 0;
-    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0;
+    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0, build_s = 0; /* build_s: planning and building parts */
     int epochs = 0, recut = 1, s, stop_sig = 0;
     const double t0 = now();
     for (s = 1; s <= cfg.steps; ++s) {
@@ -222,6 +222,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
                 imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
                 recut = imb > cli->imbalance;
             }
+            const double tb = now();
             clash_run_destroy(run), clash_scene_destroy(sc);
             run = NULL, sc = NULL;
             const int s1 = cfg.steps - s + 1 > cli->rebalance_every ? s + cli->rebalance_every - 1 : cfg.steps;
@@ -230,6 +231,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
             if (!rc && sc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
             if ((uint64_t)D.faces > faces_max) faces_max = (uint64_t)D.faces;
             epoch_s = 0;
+            build_s += now() - tb;
             if ((code = clash_ranks_max_int(W, rc))) goto fail;
         }
         const double ts = now();
@@ -307,6 +309,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
     clash_ranks_max_f64(W, &tot.wall_s, 1);
     clash_ranks_max_f64(W, &tot.steps_s, 1);
+    clash_ranks_max_f64(W, &build_s, 1);
     int64_t cnt[5] = {tot.vertices, tot.faces_boxed, tot.object_pairs, tot.faces_kept, tot.candidates};
     int64_t cnt2 = tot.tests;
     clash_ranks_sum_i64(W, cnt, 5);
@@ -330,7 +333,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         goto out;
     }
     if (root) {
-        char *extra = section(cli, &D, figs, tot.steps_run, epochs, imb_max, epochs ? imb_sum / epochs : 1.0);
+        char *extra = section(cli, &D, figs, tot.steps_run, epochs, imb_max, epochs ? imb_sum / epochs : 1.0, build_s);
         free(figs);
         if ((rc = clash_outfile_commit(&pairs_out, &err))) {
             free(extra);
