@@ -20,6 +20,10 @@
  * rank sent per step (the report's decomposition section), the measured
  * imbalance and the largest rank's peak resident set.
  *
+ * Ranks are started by `mpirun -n R --oversubscribe --bind-to none`, or by
+ * the launcher in $CLASH_MPIRUN followed by "-n R" (the job templates in
+ * jobs/ set "srun --cpu-bind=cores" or mpirun with core binding).
+ *
  * Repetitions alternate: rep 1 of every configuration, then rep 2, ...,
  * so a slow spell of the machine falls on all configurations alike; the
  * table holds medians.  --decompose replicated runs the same grid with
@@ -217,7 +221,10 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
     snprintf(report, sizeof report, "%.600s/.weak-run.%ld.yaml", o.out, (long)getpid());
     for (int g = 0; g < ng; ++g) {
         char mpi[256] = "";
-        if (grid[g].ranks > 1)
+        const char *launcher = getenv("CLASH_MPIRUN"); /* a batch system's own: "srun --cpu-bind=cores", ... */
+        if (grid[g].ranks > 1 && launcher && *launcher)
+            snprintf(mpi, sizeof mpi, "%.200s -n %d ", launcher, grid[g].ranks);
+        else if (grid[g].ranks > 1)
             snprintf(mpi, sizeof mpi, "mpirun -n %d --oversubscribe --bind-to none%s ", grid[g].ranks,
                      geteuid() == 0 ? " --allow-run-as-root" : "");
         char scene[700];

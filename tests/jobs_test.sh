@@ -11,7 +11,7 @@ check() { # check DESCRIPTION COMMAND... : fail when the command fails
     what="$1"; shift
     if ! "$@"; then echo "FAIL: $what"; fail=1; fi
 }
-scripts="$jobs/study.sh $jobs/collect.sh $jobs/local.sh $jobs/slurm-strong.sbatch $jobs/slurm-weak.sbatch $jobs/pbs-strong.pbs $jobs/pbs-weak.pbs"
+scripts="$jobs/study.sh $jobs/collect.sh $jobs/local.sh $jobs/slurm-strong.sbatch $jobs/slurm-weak.sbatch $jobs/pbs-strong.pbs $jobs/pbs-weak.pbs $jobs/weak-decomposed.sh $jobs/slurm-weak-decomposed.sbatch $jobs/pbs-weak-decomposed.pbs"
 
 if [ "$mode" = shellcheck ]; then
     if ! command -v shellcheck >/dev/null 2>&1; then
@@ -42,6 +42,20 @@ CLASH="$clash" bash "$jobs/local.sh" --dry-run "$work/dry" > "$work/out.txt" 2>&
 check "local.sh --dry-run" grep -q "OMP_PROC_BIND=close" "$work/out.txt"
 check "collect.sh --dry-run" sh -c "bash '$jobs/collect.sh' --dry-run '$work/dry' | grep -q gnuplot"
 check "dry runs write nothing" test ! -e "$work/dry"
+# The decomposed weak-scaling templates (issue 18), 1 to 64 nodes of 16 cores:
+# the bench command with the rank counts 1, 2, 4, ... 16 N and the launcher.
+for n in 1 2 3 4 8 16 32 64; do
+    for s in $jobs/slurm-weak-decomposed.sbatch $jobs/pbs-weak-decomposed.pbs; do
+        NODES=$n OUT="$work/dry" CLASH="$clash" bash "$s" --dry-run > "$work/out.txt" 2>&1
+        check "$s --dry-run for $n nodes exits 0" test $? -eq 0
+        last=$((16 * n))
+        check "$s --dry-run for $n nodes runs bench scaling --weak up to $last ranks" \
+            grep -Eq -- "bench scaling --weak --decompose objects --ranks 1(,[0-9]+)*,$last " "$work/out.txt"
+        check "$s --dry-run binds" grep -q -e "--cpu-bind=cores" -e "--bind-to core" "$work/out.txt"
+    done
+done
+NODES=65 bash "$jobs/slurm-weak-decomposed.sbatch" --dry-run > /dev/null 2>&1
+check "slurm-weak-decomposed: 65 nodes exits 2" test $? -eq 2
 # Bad options: exit 2.
 bash "$jobs/study.sh" --study sideways > /dev/null 2>&1
 check "study.sh: bad --study exits 2" test $? -eq 2
