@@ -2,7 +2,9 @@
 # mpirun -n RANKS must write the pairs CSV of one replicated rank byte for
 # byte, on a cluttered scene whose objects cross the sub-domain borders
 # (the report's migrations > 0), with the cells cut once and cut again at
-# every epoch (--imbalance 1), and with 1 and 2 threads.
+# every epoch (--imbalance 1), and with 1 and 2 threads; then on a deforming
+# frames scene (MAKE_FRAMES writes it: the preset's objects moving and
+# breathing), swept and with --self.
 if(NOT HAVE_MPI OR NOT MPIRUN)
   message("SKIP: this build has no MPI (or mpirun is missing)")
   cmake_language(EXIT 77)
@@ -42,4 +44,36 @@ foreach(v ${variants})
     message(FATAL_ERROR "no object crossed a sub-domain border: the test does not test ghosts")
   endif()
   message(STATUS "ranks ${RANKS} --decompose objects threads ${t} ${v}: identical (migrations ${CMAKE_MATCH_1})")
+endforeach()
+
+# Deforming objects: a frames scene, one object per connected component.
+file(MAKE_DIRECTORY ${WORK}/frames)
+execute_process(COMMAND ${MAKE_FRAMES} ${WORK}/frames 60 11 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "make_frames failed: ${rc}")
+endif()
+foreach(extra "" "--self")
+  set(fargs run ${WORK}/frames/frames.json --quiet --threads 1 ${extra})
+  execute_process(COMMAND ${CLASH} ${fargs} --pairs ${WORK}/fref.csv RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "frames: 1-rank replicated run failed: ${rc}")
+  endif()
+  file(STRINGS ${WORK}/fref.csv lines LIMIT_COUNT 3)
+  list(LENGTH lines nlines)
+  if(nlines LESS 2)
+    message(FATAL_ERROR "frames: the reference run found no pairs; the comparison could not fail")
+  endif()
+  set(out ${WORK}/fd${RANKS}.csv)
+  execute_process(COMMAND ${MPIRUN} --oversubscribe -n ${RANKS} ${CLASH} ${fargs} --decompose objects
+                          --rebalance-every 3 --pairs ${out} --report ${out}.yaml RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "frames: mpirun -n ${RANKS} --decompose objects ${extra} failed: ${rc}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/fref.csv ${out} RESULT_VARIABLE diff)
+  if(NOT diff EQUAL 0)
+    message(FATAL_ERROR "frames: mpirun -n ${RANKS} --decompose objects ${extra}: pairs differ from the 1-rank file")
+  endif()
+  file(READ ${out}.yaml rep)
+  string(REGEX MATCH "migrations: ([0-9]+)" m "${rep}")
+  message(STATUS "frames ${extra}: ranks ${RANKS} --decompose objects: identical (migrations ${CMAKE_MATCH_1})")
 endforeach()

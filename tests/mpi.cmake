@@ -37,10 +37,16 @@ if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
 endif()
 
 # Spatial decomposition (issue 18): `--decompose objects` on 1, 2, 4 and 8
-# ranks (oversubscribed) writes the one-rank replicated pairs file.
+# ranks (oversubscribed) writes the one-rank replicated pairs file, for a
+# rigid cluttered scene and a deforming frames scene (tests/make_frames.c).
+add_executable(make_frames make_frames.c)
+target_compile_options(make_frames PRIVATE ${CLASH_WARN})
+target_include_directories(make_frames PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR})
+target_link_libraries(make_frames PRIVATE clash_static m)
 foreach(n 1 2 4 8)
   add_test(NAME test_mpi_decompose${n}
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
+                   -DMAKE_FRAMES=$<TARGET_FILE:make_frames>
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/decompose${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/decompose_compare.cmake)
   set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun

@@ -241,14 +241,30 @@ int main(void)
     expect_error("run --decompose objects --ccd", "--decompose objects: not with --ccd");
     expect_error("run --decompose objects --steps-csv x.csv", "not with --steps-csv");
     expect_error("profile --decompose objects", "not with clash profile");
-    write_file("frames.json", "{\"format\": \"clash-scene/1\", \"frames\": {\"files\": [\"f0.obj\", \"f1.obj\"]}}");
-    {
-        char a[160];
-        snprintf(a, sizeof a, "run %s/frames.json --decompose objects", dir);
-        expect_error(a, "deforming (frames) scenes are not decomposed yet");
-    }
     CHECK(clash("run --preset cluttered --objects 40 --steps 3 --decompose objects --quiet") == 0,
           "--decompose objects on one rank: %s", out);
+    { /* a deforming (frames) scene decomposed on one rank: the pairs of the plain run */
+        static const char *const tet = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv %g 0.2 0.2\nv %g 0.2 0.2\nv %g 1.2 0.2\n"
+                                       "v %g 0.2 1.2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\nf 5 7 6\nf 5 6 8\nf 5 8 7\n"
+                                       "f 6 7 8\n";
+        char obj[400], a[300], name[16];
+        for (int k = 0; k < 3; ++k) {
+            const double x = 2.0 - 0.8 * k;
+            snprintf(obj, sizeof obj, tet, x, x + 1, x, x);
+            snprintf(name, sizeof name, "tet%d.obj", k);
+            write_file(name, obj);
+        }
+        write_file("tets.json", "{\"format\": \"clash-scene/1\", \"steps\": 2, \"frames\": {\"files\": "
+                                "[\"tet0.obj\", \"tet1.obj\", \"tet2.obj\"]}}");
+        snprintf(a, sizeof a, "run %s/tets.json --quiet --pairs %s/tets_rep.csv", dir, dir);
+        CHECK(clash(a) == 0, "frames scene: %s", out);
+        snprintf(a, sizeof a, "run %s/tets.json --quiet --decompose objects --pairs %s/tets_dec.csv", dir, dir);
+        CHECK(clash(a) == 0, "frames scene --decompose objects: %s", out);
+        char *x = read_file("tets_rep.csv"), *y = read_file("tets_dec.csv");
+        CHECK(x && y && strchr(x, '\n') && strchr(x, '\n')[1] && !strcmp(x, y),
+              "frames scene: --decompose objects pairs differ or none:\n%s\n%s", x ? x : "", y ? y : "");
+        free(x), free(y);
+    }
     expect_error("run --preset cluttered --density 0.9", "--density");
     /* --detail F (issue 17): faces per object, nearest 4k(k-1); refused below 8, past 4e6 or 4e8 in all */
     expect_error("run --preset cluttered --detail 7", "--detail");

@@ -20,7 +20,8 @@
 void clash_decomp_free(clash_decomp *D)
 {
     free(D->pose), free(D->mrad), free(D->mnf), free(D->mnv), free(D->gfofs);
-    free(D->node), free(D->lo), free(D->hi), free(D->present), free(D->owner);
+    free(D->node), free(D->lo), free(D->hi), free(D->present), free(D->owner), free(D->blo), free(D->bhi);
+    clash_scene_destroy(D->full);
     memset(D, 0, sizeof *D);
 }
 
@@ -35,14 +36,32 @@ static clash_pose law_of(const clash_object_desc *od)
     return p;
 }
 
+/* Deforming (frames) scenes: the whole scene, its objects' face offsets. */
+static int init_frames(clash_decomp *D, clash_error *err)
+{
+    int rc = clash_scene_build(D->d, &D->full, err);
+    if (rc) return rc;
+    const clash_scene *F = D->full;
+    D->nobj = F->nobj, D->nv = F->nv;
+    D->gfofs = malloc(sizeof *D->gfofs * ((size_t)F->nobj + 1));
+    D->node = calloc(2 * (size_t)D->R, sizeof *D->node);
+    D->lo = malloc(sizeof *D->lo * (size_t)D->R);
+    D->hi = malloc(sizeof *D->hi * (size_t)D->R);
+    if (!D->gfofs || !D->node || !D->lo || !D->hi) return clash_fail(err, CLASH_EFAIL, "out of memory planning");
+    for (int o = 0; o <= F->nobj; ++o) D->gfofs[o] = F->fofs[o];
+    if (F->nf > UINT32_MAX)
+        return clash_fail(err, CLASH_EINPUT, "--decompose objects: %lld faces, more than pair keys hold (2^32)",
+                          (long long)F->nf);
+    return CLASH_OK;
+}
+
 int clash_decomp_init(clash_decomp *D, const clash_scene_desc *d, const clash_ranks *W, double min_sep,
                       clash_error *err)
 {
     memset(D, 0, sizeof *D);
     D->d = d, D->R = W->size, D->me = W->rank, D->nobj = d->nobjects, D->min_sep = min_sep;
-    if (d->nframes > 0)
-        return clash_fail(err, CLASH_EINPUT, "--decompose objects: deforming (frames) scenes are not decomposed "
-                                             "yet; use --decompose replicated");
+    D->box_s = -1;
+    if (d->nframes > 0) return init_frames(D, err);
     if (d->nobjects <= 0) return clash_fail(err, CLASH_EINPUT, "%s: scene has no objects", d->name ? d->name : "scene");
     const int nm = d->nmeshes, n = d->nobjects;
     D->pose = malloc(sizeof *D->pose * (size_t)n);
@@ -98,8 +117,32 @@ done:
     return rc;
 }
 
+/* Deforming: the box of object o's vertices in frames s-1 and s. */
+static void frames_box(const clash_decomp *D, int o, int s, double lo[3], double hi[3])
+{
+    const clash_scene *F = D->full;
+    const int64_t nv = F->frames_nv, v0 = F->vofs[o], v1 = F->vofs[o + 1];
+    const int a = s > 0 ? s - 1 : 0, b = s < F->nframes ? s : F->nframes - 1;
+    double m = 0;
+    for (int k = 0; k < 3; ++k) {
+        float l = INFINITY, h = -INFINITY;
+        for (int f = a; f <= b; f += (b > a ? b - a : 1))
+            for (int64_t v = v0; v < v1; ++v) {
+                const float x = F->frames[f][(size_t)k * (size_t)nv + (size_t)v];
+                l = x < l ? x : l, h = x > h ? x : h;
+            }
+        lo[k] = l, hi[k] = h, m = fmax(m, fmax(fabs(lo[k]), fabs(hi[k])));
+    }
+    const double r = D->min_sep + 1e-5 * m + 1e-6; /* the faces' own rounding allowances: generous */
+    for (int k = 0; k < 3; ++k) lo[k] -= r, hi[k] += r;
+}
+
 void clash_decomp_box(const clash_decomp *D, int o, int s, double lo[3], double hi[3])
 {
+    if (D->full) {
+        frames_box(D, o, s, lo, hi);
+        return;
+    }
     const clash_pose *p = &D->pose[o];
     const double rad = D->mrad[D->d->objects[o].mesh];
     double R[9], sc, t0[3], t1[3];
@@ -206,7 +249,7 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
             free(w), free(ids), free(k), free(c), free(owner), free(present);
             return -1;
         }
-        for (int o = 0; o < n; ++o) w[o] = (double)D->mnf[D->d->objects[o].mesh], ids[o] = o;
+        for (int o = 0; o < n; ++o) w[o] = (double)(D->gfofs[o + 1] - D->gfofs[o]), ids[o] = o;
         const double lo[3] = {-INFINITY, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY};
         D->nnode = 0;
         rcb(D, k, ids, n, (const double(*)[3])c, w, 0, D->R, lo, hi, 0);
@@ -238,10 +281,67 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
     return 0;
 }
 
+/* Deforming: the part, each present object a deforming object of its own
+ * mesh with its own frames, as scene_build.c makes the whole. */
+static clash_scene *build_frames(const clash_decomp *D, int *rc, clash_error *err)
+{
+    const clash_scene *F = D->full;
+    int64_t nv = 0, nf = 0, maxv = 1;
+    for (int i = 0; i < D->npresent; ++i) {
+        const int o = D->present[i];
+        nv += F->vofs[o + 1] - F->vofs[o], nf += F->fofs[o + 1] - F->fofs[o];
+        if (F->vofs[o + 1] - F->vofs[o] > maxv) maxv = F->vofs[o + 1] - F->vofs[o];
+    }
+    clash_scene *sc = clash_store_new(F->name);
+    double *xyz = malloc(3 * sizeof *xyz * (size_t)maxv);
+    *rc = CLASH_OK;
+    if (!sc || !xyz || clash_store_reserve(sc, D->npresent, nv, nf) ||
+        !(sc->frames = calloc((size_t)F->nframes, sizeof(float *)))) {
+        *rc = clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
+        goto fail;
+    }
+    sc->steps = F->steps, sc->mode = F->mode, sc->self_collision = F->self_collision;
+    const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    for (int i = 0; i < D->npresent; ++i) {
+        const clash_store_mesh *m = &F->mesh[F->obj_mesh[D->present[i]]];
+        for (int64_t j = 0; j < 3 * m->nv; ++j) xyz[j] = m->xyz[j];
+        int r = clash_store_add_mesh(sc, xyz, m->nv, m->tri, m->nf, F->name, err);
+        if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
+        if (r < 0) {
+            *rc = -r;
+            goto fail;
+        }
+        sc->law[r] = CLASH_LAW_FRAMES;
+    }
+    sc->nframes = F->nframes, sc->frames_nv = nv;
+    for (int k = 0; k < F->nframes; ++k) {
+        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
+        if (!fr) {
+            *rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
+            goto fail;
+        }
+        for (int i = 0; i < D->npresent; ++i) {
+            const int o = D->present[i];
+            const int64_t n = F->vofs[o + 1] - F->vofs[o];
+            for (int c = 0; c < 3; ++c)
+                memcpy(fr + (size_t)c * (size_t)nv + (size_t)sc->vofs[i],
+                       F->frames[k] + (size_t)c * (size_t)F->frames_nv + (size_t)F->vofs[o], sizeof(float) * (size_t)n);
+        }
+    }
+    clash_store_recount(sc);
+    free(xyz);
+    return sc;
+fail:
+    free(xyz);
+    clash_scene_destroy(sc);
+    return NULL;
+}
+
 clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err)
 {
     *rc = CLASH_OK;
     if (D->npresent == 0) return NULL;
+    if (D->full) return build_frames(D, rc, err);
     clash_scene_desc sub = *D->d;
     sub.objects = malloc(sizeof *sub.objects * (size_t)D->npresent);
     if (!sub.objects) {
@@ -256,11 +356,16 @@ clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err
     return sc;
 }
 
-int clash_decomp_reports(const clash_decomp *D, int a, int b, int s)
+int clash_decomp_reports(clash_decomp *D, int a, int b, int s)
 {
-    double alo[3], ahi[3], blo[3], bhi[3], p[3];
-    clash_decomp_box(D, a, s, alo, ahi);
-    clash_decomp_box(D, b, s, blo, bhi);
-    for (int q = 0; q < 3; ++q) p[q] = fmax(alo[q], blo[q]);
+    if (D->box_s != s) { /* every object's box in step s, once per step */
+        if (!D->blo && (!(D->blo = malloc(sizeof *D->blo * (size_t)D->nobj)) ||
+                        !(D->bhi = malloc(sizeof *D->bhi * (size_t)D->nobj))))
+            return -1;
+        for (int o = 0; o < D->nobj; ++o) clash_decomp_box(D, o, s, D->blo[o], D->bhi[o]);
+        D->box_s = s;
+    }
+    double p[3];
+    for (int q = 0; q < 3; ++q) p[q] = fmax(D->blo[a][q], D->blo[b][q]);
     return clash_decomp_owner(D, p) == D->me;
 }

@@ -249,9 +249,11 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         for (size_t i = 0; !rc && i < lp.count; ++i) {
             const clash_pair *p = &lp.pairs[i];
             const int ga = D.present[p->obj_a], gb = D.present[p->obj_b];
-            if ((int)p->obj_a != la || (int)p->obj_b != lb) /* pairs come grouped by objects */
+            if ((int)p->obj_a != la || (int)p->obj_b != lb) { /* pairs come grouped by objects */
                 la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_decomp_reports(&D, ga, gb, s);
-            if (mine)
+                if (mine < 0) rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+            }
+            if (mine > 0)
                 keys[nk++] = (uint64_t)(D.gfofs[ga] + p->face_a) << 32 | (uint64_t)(D.gfofs[gb] + p->face_b);
         }
         epoch_s += now() - ts;

@@ -33,8 +33,14 @@
  * the law), not sent by their owners: for scenes from a file or a preset
  * that is the same data, and no mesh bytes travel.  The only messages of a
  * step are the pair keys gathered to rank 0 (bytes_sent in the report) and a
- * few agreements.  Deforming (frames) scenes and host-set (API) objects are
- * not decomposed yet: --decompose objects refuses them (exit 2).
+ * few agreements.
+ *
+ * Deforming (frames) scenes: box(o, s) is the box of the object's vertices
+ * in frames s-1 and s (they move linearly between frames), grown by
+ * --min-separation and a rounding allowance; every rank reads the whole
+ * scene to know them (no memory gain yet, the work is shared) and builds
+ * its part from it, each object with its own frames.  Host-set (API)
+ * objects are not decomposed yet.
  */
 #ifndef CLASH_CLI_DECOMPOSE_H
 #define CLASH_CLI_DECOMPOSE_H
@@ -71,6 +77,10 @@ typedef struct clash_decomp {
     int64_t faces;          /* faces on this rank (owned and ghosts) */
     int recuts;             /* cuts made (the first one included) */
     int *owner;             /* nobj: each object's owner in this epoch */
+    clash_scene *full;      /* deforming (frames) scenes: the whole scene, read by every rank (its
+                               frames give every object's box); NULL for rigid scenes */
+    double (*blo)[3], (*bhi)[3]; /* nobj: every object's box in step box_s (clash_decomp_reports) */
+    int box_s;
     int64_t migrations;     /* objects whose owner changed from one epoch to the next, summed */
 } clash_decomp;
 
@@ -90,8 +100,9 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut);
 /* The scene of this rank's present objects (NULL with *rc 0 when it has
  * none).  Returns the scene, or NULL with *rc an error code and err set. */
 clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err);
-/* 1 when this rank reports pair (global objects a <= b) in step s. */
-int clash_decomp_reports(const clash_decomp *D, int a, int b, int s);
+/* 1 when this rank reports pair (global objects a <= b) in step s (-1:
+ * out of memory for the step's boxes). */
+int clash_decomp_reports(clash_decomp *D, int a, int b, int s);
 
 /* The decomposed `clash run` (decompose.c); returns the exit status. */
 struct clash_cli;
