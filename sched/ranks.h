@@ -67,6 +67,10 @@ int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost);
  * frees) holds the concatenation in rank order and *nout its length; on
  * the other ranks *out = NULL, *nout = 0.  Returns -1 on failure. */
 int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout);
+/* The same, and on rank 0 *counts (malloc'd, caller frees; NULL elsewhere)
+ * the length each rank gave, in rank order. */
+int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout,
+                                  int64_t **counts);
 
 /* Element-wise reductions over all ranks, result on every rank. */
 void clash_ranks_max_f64(const clash_ranks *r, double *v, int n);

@@ -126,14 +126,14 @@ static int object_of(const clash_decomp *D, uint32_t g)
  * none).  No array of all the step's pairs is made.  Returns 0, or -1 when
  * writing failed. */
 #define CHUNK 65536
-static int merge_rows(const clash_decomp *D, int s, const uint64_t *all, const uint64_t *counts, int R,
+static int merge_rows(const clash_decomp *D, int s, const uint64_t *all, const int64_t *counts, int R,
                       clash_run_totals *tot, FILE *f, clash_pair *chunk, size_t *ng, double *write_s)
 {
     size_t pos[64], end[64], n = 0, total = 0;
     const int k = R <= 64 ? R : 1; /* more ranks: one run, sorted below */
     for (int r = 0; r < R; ++r) {
-        if (r < k) pos[r] = total, end[r] = total + counts[r];
-        total += counts[r];
+        if (r < k) pos[r] = total, end[r] = total + (size_t)counts[r];
+        total += (size_t)counts[r];
     }
     if (k == 1) pos[0] = 0, end[0] = total;
     if (R > 64 && clash_sort_u64((uint64_t *)all, total, NULL)) return -1;
@@ -207,11 +207,6 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     int epochs = 0, recut = 1, s, stop_sig = 0;
     const double t0 = now();
     for (s = 1; s <= cfg.steps; ++s) {
-        const int sig = clash_ranks_max_int(W, *interrupted);
-        if (sig) {
-            stop_sig = sig;
-            break;
-        }
         if (s == 1 || s > D.s1) { /* a new epoch: measure, maybe re-cut, build this rank's part */
             if (s > 1) {
                 double tmax = epoch_s;
@@ -257,16 +252,24 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
                 keys[nk++] = (uint64_t)(D.gfofs[ga] + p->face_a) << 32 | (uint64_t)(D.gfofs[gb] + p->face_b);
         }
         epoch_s += now() - ts;
-        if ((code = clash_ranks_max_int(W, rc))) goto fail; /* every rank stops here, with nothing written */
-        uint64_t *all = NULL, *counts = NULL, mycount = nk;
-        int64_t nall = 0, ncounts = 0;
-        if (clash_ranks_gather_u64(W, &mycount, 1, &counts, &ncounts) ||
-            clash_ranks_gather_u64(W, keys, (int64_t)nk, &all, &nall)) {
+        /* one agreement a step: an error on any rank (code << 8), else a signal asking to stop */
+        const int agreed = clash_ranks_max_int(W, rc ? rc << 8 : (int)(*interrupted & 0xff));
+        if (agreed >= 256) { /* every rank stops here, with nothing written */
+            code = agreed >> 8;
+            goto fail;
+        }
+        if (agreed) {
+            stop_sig = agreed; /* this step is not counted as done */
+            break;
+        }
+        uint64_t *all = NULL;
+        int64_t nall = 0, *counts = NULL;
+        if (clash_ranks_gather_u64_counts(W, keys, (int64_t)nk, &all, &nall, &counts)) {
             free(counts), free(all);
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory gathering pairs");
             goto fail_alone;
         }
-        if (!root) bytes += 8 * nk + 8 + 2 * sizeof(int); /* the keys, their count, the gathers' own counts */
+        if (!root) bytes += 8 * nk + sizeof(int); /* the keys and their count */
         size_t ng = 0;
         double write_s = 0;
         if (root && nall &&
