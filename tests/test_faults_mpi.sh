@@ -111,6 +111,9 @@ fi
 kill_case "rank kill" run --preset ktk94-table1 --steps 100000000
 # the same with the scene shared out over the ranks (issue 18, --decompose objects)
 kill_case "rank kill, decomposed" run --preset cluttered --objects 60 --steps 100000000 --decompose objects
+# (and there rank 0 removes even its temporary when the launcher ends it)
+[ -z "$(ls -A "$W/out")" ]
+check $? "rank kill, decomposed: files left behind: $(ls -A "$W/out")"
 
 echo "test_faults_mpi: $checks checks, $failed failed"
 [ "$failed" = 0 ]

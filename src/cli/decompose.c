@@ -56,6 +56,19 @@ static int say(const clash_ranks *W, const clash_error *err)
     return err->code ? err->code : CLASH_EFAIL;
 }
 
+/* SIGINT/SIGTERM during a decomposed run: the flag the step loop reads, and
+ * the temporary pairs file removed at once (unlink is async-signal-safe).
+ * A rank whose peer died waits in a collective that never returns: the
+ * launcher then sends SIGTERM before SIGKILL, and this leaves no partial
+ * file behind. */
+static volatile sig_atomic_t *stop_flag;
+static char stop_tmp[1100];
+static void on_stop(int sig)
+{
+    if (stop_tmp[0]) unlink(stop_tmp);
+    *stop_flag = sig;
+}
+
 /* Per-rank figures gathered to rank 0 for the report, in this order. */
 enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_NFIG };
 
@@ -195,6 +208,10 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         clash_scene_desc_free(&d);
         return rc ? say(W, &err) : code;
     }
+    if (pairs_out.tmp) snprintf(stop_tmp, sizeof stop_tmp, "%s", pairs_out.tmp);
+    stop_flag = interrupted;
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
     const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
     clash_run_totals tot;
     clash_totals_init(&tot);
@@ -340,6 +357,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     if (root) {
         char *extra = section(cli, &D, figs, tot.steps_run, epochs, imb_max, epochs ? imb_sum / epochs : 1.0, build_s);
         free(figs);
+        stop_tmp[0] = 0; /* from here the file is the run's result */
         if ((rc = clash_outfile_commit(&pairs_out, &err))) {
             free(extra);
             goto fail_alone;
