@@ -177,6 +177,7 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     if (n < 2) return 0;
     int rc = -1;
     int64_t *cofs = NULL, *fill = NULL;
+    uint64_t *cells = NULL;
     entry *cent = NULL;
     uint32_t *big = NULL;
     uint8_t *isbig = NULL;
@@ -189,7 +190,9 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
         const float dy = bx.hiy[i] - bx.loy[i], dz = bx.hiz[i] - bx.loz[i];
         if (!isfinite(dy) || !isfinite(dz) || !isfinite(bx.hix[i] - bx.lox[i])) continue;
         ey += dy, ez += dz, ++nfin;
-        ylo = fminf(ylo, bx.loy[i]), yhi = fmaxf(yhi, bx.hiy[i]), zlo = fminf(zlo, bx.loz[i]), zhi = fmaxf(zhi, bx.hiz[i]);
+        /* compare-and-select: fminf/fmaxf stay library calls (they must handle NaN; these are finite) */
+        ylo = bx.loy[i] < ylo ? bx.loy[i] : ylo, yhi = bx.hiy[i] > yhi ? bx.hiy[i] : yhi;
+        zlo = bx.loz[i] < zlo ? bx.loz[i] : zlo, zhi = bx.hiz[i] > zhi ? bx.hiz[i] : zhi;
     }
     if (nfin < 2) return 0;
     double e = (ey + ez) / (double)nfin + 2 * grow, span = fmax(yhi - ylo, zhi - zlo);
@@ -201,7 +204,8 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     const int64_t ncol = (int64_t)G.ny * G.nz;
     cofs = calloc((size_t)ncol + 1, sizeof *cofs);
     isbig = calloc((size_t)n, 1);
-    if (!cofs || !isbig) goto done;
+    cells = malloc((size_t)n * sizeof *cells); /* each box's column ranges, for the dealing pass */
+    if (!cofs || !isbig || !cells) goto done;
     int64_t nbig = 0, total = 0;
     for (int64_t i = 0; i < n; ++i) {
         if (!isfinite(bx.hix[i] - bx.lox[i]) || !isfinite(bx.hiy[i] - bx.loy[i]) || !isfinite(bx.hiz[i] - bx.loz[i])) {
@@ -214,6 +218,8 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
             isbig[i] = 1, ++nbig;
             continue;
         }
+        cells[i] = (uint64_t)(uint16_t)y0 | (uint64_t)(uint16_t)y1 << 16 | (uint64_t)(uint16_t)z0 << 32 |
+                   (uint64_t)(uint16_t)z1 << 48;
         for (int32_t y = y0; y <= y1; ++y)
             for (int32_t z = z0; z <= z1; ++z) cofs[(int64_t)y * G.nz + z + 1]++;
         total += (int64_t)(y1 - y0 + 1) * (z1 - z0 + 1);
@@ -238,8 +244,9 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
         }
         const entry b = {bx.lox[i], bx.hix[i] + grow, bx.loy[i], bx.hiy[i] + grow, bx.loz[i], bx.hiz[i] + grow,
                          (uint32_t)i, 0};
-        const int32_t y0 = cell(b.ly, G.y0, G.inv, G.ny), y1 = cell(b.hy, G.y0, G.inv, G.ny);
-        const int32_t z0 = cell(b.lz, G.z0, G.inv, G.nz), z1 = cell(b.hz, G.z0, G.inv, G.nz);
+        const uint64_t cc = cells[i];
+        const int32_t y0 = (int32_t)(cc & 0xffff), y1 = (int32_t)(cc >> 16 & 0xffff);
+        const int32_t z0 = (int32_t)(cc >> 32 & 0xffff), z1 = (int32_t)(cc >> 48);
         for (int32_t y = y0; y <= y1; ++y)
             for (int32_t z = z0; z <= z1; ++z) cent[fill[(int64_t)y * G.nz + z]++] = b;
     }
@@ -253,6 +260,6 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     }
     rc = c.failed ? -1 : 0;
 done:
-    free(cofs), free(fill), free(cent), free(big), free(isbig), free(c.skey), free(c.sent), free(c.scnt);
+    free(cofs), free(fill), free(cells), free(cent), free(big), free(isbig), free(c.skey), free(c.sent), free(c.scnt);
     return rc;
 }
