@@ -24,7 +24,8 @@
  *                 (no tree, no list content), 1 and 2 threads.
  * Pair counts must agree (else exit 1).  Compare with
  *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
- * --only V times variant V alone (0..7 in the order printed; profiling),
+ * --only V times variant V alone (0..7 in the order printed; profiling), or
+ * a comma list of variants (--only 0,1,2,4: the issue-4 targets' four),
  * --builder the kept runs' BVH builder (default SAH).
  *
  * Part 2, refit of a deforming mesh: a UV sphere of about --faces F faces
@@ -102,11 +103,18 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
 int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
-    int repeat = 7, faces = 100000, only = -1, part = 0, builder = CLASH_BVH_SAH;
+    int repeat = 7, faces = 100000, part = 0, builder = CLASH_BVH_SAH;
+    unsigned want = 0xff; /* the variants timed (--only) */
     for (int i = 0; i < argc; ++i) {
         if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) > 0) repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = atoi(argv[++i]); /* profiling: one variant */
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) { /* one variant (profiling) or a list */
+            const char *v = argv[++i];
+            want = 0;
+            for (const char *c = v; *c; ++c)
+                if (*c >= '0' && *c <= '7') want |= 1u << (*c - '0');
+            if (!want) want = 0xff;
+        }
         else if (!strcmp(argv[i], "--part") && i + 1 < argc) part = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
             builder = !strcmp(argv[++i], "morton") ? CLASH_BVH_MORTON : CLASH_BVH_SAH;
@@ -170,7 +178,7 @@ int clash_bench_bvh(int argc, char **argv)
     for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
         for (int v = 0; v < NV; ++v) {
-            if (only >= 0 && v != only) {
+            if (!(want >> v & 1)) {
                 t[v][r] = 0, np[v] = 0;
                 continue;
             }
@@ -185,25 +193,26 @@ int clash_bench_bvh(int argc, char **argv)
             default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL, r); break;
             }
         }
+    const int first = __builtin_ctz(want);
     for (int v = 0; v < NV; ++v) {
-        if (only >= 0 && v != only) {
+        if (!(want >> v & 1)) {
             free(t[v]);
             continue;
         }
         const double med = median(t[v], repeat);
         printf("  %-18s step %.6f (%.6f)  pairs=%zu%s\n", names[v], med, t[v][0], np[v],
-               np[v] == np[only >= 0 ? only : 0] ? "" : "  DIFFERS");
-        if (np[v] != np[only >= 0 ? only : 0]) rc = 1;
+               np[v] == np[first] ? "" : "  DIFFERS");
+        if (np[v] != np[first]) rc = 1;
         free(t[v]);
     }
-    if (only < 0 || only == 0) {
+    if (want & 1) {
         /* S1 holds the refit (from the vertex positions), S4 the traversal */
         printf("  bvh-refit 1T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
         printf("; trees: %d + %d nodes, %d + %d leaf places\n", keep1->bvh[0].nnode, keep1->bvh[1].nnode,
                keep1->bvh[0].nprim, keep1->bvh[1].nprim);
     }
-    if (only < 0 || only == 7) { /* where the 2-thread octree step goes */
+    if (want >> 7 & 1) { /* where the 2-thread octree step goes */
         printf("  octree steps 2T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[1][k], repeat));
         printf("; %lld candidates\n", last_cand);

@@ -8,11 +8,23 @@
  * drive their own workers at the same time.  The calling thread is worker 0;
  * the pool holds workers 1..T-1.
  *
- * One call, "SPMD":
- *   caller: publish (fn, ctx, n), pending = n-1, generation++, wake workers
- *           run fn(0, n, ctx), then wait until pending == 0
- *   worker w: wait for generation to change, run fn(w, n, ctx) when w < n,
- *           pending-- (workers beyond n only note the generation)
+ * One call, "SPMD": the n worker numbers are slots that any thread of the
+ * team may claim, so nobody waits for a thread the machine has not run:
+ *   caller: publish (fn, ctx, n), pending = n-1, generation++, wake workers,
+ *           run fn(0, n, ctx), then claim the slots still free and run them
+ *           too, then wait until pending == 0 (the slots others claimed)
+ *   worker: wait for the generation to change, then claim free slots of
+ *           that generation and run fn(slot, n, ctx), pending-- each
+ * A claim is one compare-and-swap on a word holding the generation and the
+ * next free slot, so a worker that wakes late (its core given to another
+ * process) finds the slots of its generation taken, or a newer generation,
+ * and claims nothing: with the pool's threads busy or descheduled a call
+ * costs what one thread's work costs, not a scheduler's time slice per
+ * call (issue 17: under CPU contention a step of two cows, about 15 calls,
+ * took 0.1 s at 2 threads against 2 ms at 1).  Every slot still runs
+ * exactly once with its own number, so per-worker results stay where the
+ * caller expects them; a slot's function must not wait for another slot
+ * (none does: the strategies' queues let the producer, slot 0, consume).
  * Waiting first spins briefly on the atomic generation / pending counters
  * (a stage of a step takes microseconds to milliseconds, and waking a
  * sleeping thread costs tens of microseconds), then sleeps on a condition
@@ -60,13 +72,35 @@ struct clash_pool {
     int n;                   /* workers taking part in the current call */
     _Alignas(CLASH_CACHE_LINE) atomic_ulong gen;
     _Alignas(CLASH_CACHE_LINE) atomic_int pending;
+    _Alignas(CLASH_CACHE_LINE) atomic_ullong claim; /* generation << 16 | next free slot */
 };
+
+/* Claims a free slot of generation g (n slots), or returns -1. */
+static int claim_slot(clash_pool *P, unsigned long g, int n)
+{
+    unsigned long long c = atomic_load_explicit(&P->claim, memory_order_acquire);
+    for (;;) {
+        if (c >> 16 != (g & 0xffffffffffffULL) || (int)(c & 0xffff) >= n) return -1;
+        if (atomic_compare_exchange_weak_explicit(&P->claim, &c, c + 1, memory_order_acq_rel, memory_order_acquire))
+            return (int)(c & 0xffff);
+    }
+}
+
+/* Runs slot k and counts it done. */
+static void run_slot(clash_pool *P, clash_spmd_fn fn, void *ctx, int k, int n)
+{
+    fn(k, n, ctx);
+    if (atomic_fetch_sub_explicit(&P->pending, 1, memory_order_acq_rel) == 1) {
+        pthread_mutex_lock(&P->mu);
+        pthread_cond_signal(&P->done);
+        pthread_mutex_unlock(&P->mu);
+    }
+}
 
 static void *worker_main(void *arg)
 {
     const worker_arg *a = arg;
     clash_pool *P = a->pool;
-    const int w = a->w;
     unsigned long seen = a->gen0;
     for (;;) {
         unsigned long g = seen;
@@ -82,13 +116,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&P->mu);
         if (quit) break;
         seen = g;
-        if (w >= n) continue;
-        fn(w, n, ctx);
-        if (atomic_fetch_sub_explicit(&P->pending, 1, memory_order_acq_rel) == 1) {
-            pthread_mutex_lock(&P->mu);
-            pthread_cond_signal(&P->done);
-            pthread_mutex_unlock(&P->mu);
-        }
+        for (int k; (k = claim_slot(P, g, n)) >= 0;) run_slot(P, fn, ctx, k, n);
     }
     return NULL;
 }
@@ -122,6 +150,7 @@ clash_pool *clash_pool_create(int threads)
     pthread_cond_init(&P->done, NULL);
     atomic_init(&P->gen, 0);
     atomic_init(&P->pending, 0);
+    atomic_init(&P->claim, 0);
     P->team = 1;
     for (int w = 1; w < threads; ++w) {
         P->args[w] = (worker_arg){.pool = P, .w = w, .gen0 = 0};
@@ -160,11 +189,14 @@ int clash_pool_run(clash_pool *P, int threads, clash_spmd_fn fn, void *ctx)
     pthread_mutex_lock(&P->mu);
     P->fn = fn, P->ctx = ctx, P->n = threads;
     atomic_store_explicit(&P->pending, threads - 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&P->gen, 1, memory_order_release);
+    const unsigned long g = atomic_load_explicit(&P->gen, memory_order_relaxed) + 1;
+    atomic_store_explicit(&P->claim, (unsigned long long)(g & 0xffffffffffffULL) << 16 | 1, memory_order_relaxed);
+    atomic_store_explicit(&P->gen, g, memory_order_release);
     pthread_cond_broadcast(&P->go);
     pthread_mutex_unlock(&P->mu);
 
     fn(0, threads, ctx);
+    for (int k; (k = claim_slot(P, g, threads)) >= 0;) run_slot(P, fn, ctx, k, threads);
 
     for (int i = 0; i < SPIN_ITERS && atomic_load_explicit(&P->pending, memory_order_acquire) > 0; ++i) cpu_relax();
     if (atomic_load_explicit(&P->pending, memory_order_acquire) > 0) {

@@ -18,6 +18,8 @@
  *    every step the pair lists of --midphase bvh (SAH and Morton builders,
  *    1 and 2 threads, with the sap and bvh broad phases) and --midphase
  *    bboxpipe (1 and 2 threads) must equal the oracle's and the octree's.
+ * 5. The radix sort the broad phases and the octree's merge use
+ *    (clash_sort_u64, all three size paths) equals qsort.
  */
 #include <math.h>
 #include <stdio.h>
@@ -201,8 +203,40 @@ static int same_rows(const row *a, size_t na, const row *b, size_t nb)
     return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 
+/* clash_sort_u64 (all three of its paths: insertion under 64 keys, one
+ * histogram per varying digit under 2048, all eight above) against qsort,
+ * on keys that vary in few bytes (octree merge buckets), in all, and with
+ * repeats. */
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+static void test_sort(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 63, 64, 65, 200, 1000, 2047, 2048, 2049, 5000};
+    uint64_t s = 0x9E3779B97F4A7C15u;
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; ++t)
+        for (int kind = 0; kind < 3; ++kind) {
+            const size_t n = sizes[t];
+            uint64_t *a = malloc((n + 1) * sizeof *a), *r = malloc((n + 1) * sizeof *r);
+            for (size_t i = 0; i < n; ++i) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                a[i] = kind == 0   ? (uint64_t)12345 << 32 | (s & 0x3ffff)     /* first face fixed, second 18 bits */
+                       : kind == 1 ? s                                         /* every byte varies */
+                                   : (s % 7) << 40 | (s >> 20) % 3;            /* few values, many repeats */
+            }
+            memcpy(r, a, n * sizeof *a);
+            qsort(r, n, sizeof *r, cmp_u64);
+            CHECK(clash_sort_u64(a, n, NULL) == 0 && (n == 0 || !memcmp(a, r, n * sizeof *a)),
+                  "clash_sort_u64 differs from qsort: %zu keys, kind %d", n, kind);
+            free(a), free(r);
+        }
+}
+
 int main(void)
 {
+    test_sort();
     test_kernels();
     test_trees();
     test_broad();

@@ -1,11 +1,48 @@
 /*
  * sort.c — LSD radix sort of uint64 keys, 8 bits per pass, skipping passes
- * whose digit is the same for every key (common: face ids use few bits).
+ * whose digit is the same for every key (common: face ids use few bits);
+ * insertion sort under 64 keys, one histogram per varying digit under
+ * 2048 (sort_small_radix), all eight histograms in one read above.
  */
 #include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A few hundred keys (the octree merge sorts thousands of buckets of this
+ * size): the digits that vary are found first (the OR against the AND of
+ * the keys), and only those are counted, each pass clearing 256 counts;
+ * clearing and filling the eight histograms of the large-n path cost more
+ * than the keys themselves at this size. */
+static int sort_small_radix(uint64_t *a, size_t n, uint64_t *tmp)
+{
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < n; ++i) any |= a[i], all &= a[i];
+    const uint64_t diff = any ^ all;
+    uint64_t *own = NULL;
+    if (!tmp) {
+        tmp = own = malloc(n * sizeof *tmp);
+        if (!tmp) return -1;
+    }
+    uint64_t *src = a, *dst = tmp;
+    for (int p = 0; p < 8; ++p) {
+        if (!(diff >> (8 * p) & 0xff)) continue;
+        size_t c[256] = {0};
+        for (size_t i = 0; i < n; ++i) c[(src[i] >> (8 * p)) & 0xff]++;
+        size_t sum = 0;
+        for (int d = 0; d < 256; ++d) {
+            const size_t t = c[d];
+            c[d] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
+        uint64_t *t = src;
+        src = dst, dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    free(own);
+    return 0;
+}
 
 int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
 {
@@ -20,6 +57,8 @@ int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
         return 0;
     }
     uint64_t *own = NULL;
+    if (n < 2048) /* small: one pass per digit that varies, 2 KiB of counts each */
+        return sort_small_radix(a, n, tmp);
     if (!tmp) {
         tmp = own = malloc(n * sizeof *tmp);
         if (!tmp) return -1;

@@ -9,15 +9,19 @@
  * its y-z rectangle touches (1 to 4, 2.25 on average for typical boxes), and
  * each column is swept along x:
  *
- *   1. sort all boxes once by lo_x (radix sort of (key(lo_x) << 32 | i));
- *   2. counting sort into columns, walking boxes in lo_x order, so every
- *      column's list comes out sorted by lo_x;
- *      each entry carries a copy of its box (32 bytes), so a column is one
+ *   1. counting sort into columns, walking the boxes in input order (two
+ *      streaming passes over the SoA arrays: count, then scatter); each
+ *      entry carries a copy of its box (32 bytes), so a column is one
  *      contiguous run of memory and the sweep never gathers;
- *   3. per column (the coarse-grain strategy hands columns out), sweep: for
- *      each box, the boxes after it until lo_x exceeds its hi_x; compare
- *      y and z;
- *   4. a pair seen in several columns is reported only by the column that
+ *   2. per column (the coarse-grain strategy hands columns out), sort the
+ *      column's entries by lo_x (a bucket sort, in cache: sort_column),
+ *      then sweep: for each box,
+ *      the boxes after it until lo_x exceeds its hi_x; compare y and z;
+ *      (sorting every box once by lo_x before the distribution, so that the
+ *      columns came out sorted, cost a radix sort of n keys and one random
+ *      read per box: 0.31 s of 10^6 boxes spent mostly there;
+ *      bench/RESULTS.md, issue 17)
+ *   3. a pair seen in several columns is reported only by the column that
  *      holds the point (max lo_y, max lo_z) of the two boxes (the
  *      "reference point" rule): no de-duplication pass, no shared state.
  * Boxes spanning more than 64 columns (a ground plane among pebbles) are
@@ -61,7 +65,11 @@ typedef struct sctx {
     float grow;
     grid g;
     const int64_t *cofs;   /* column offsets, ncol + 1 */
-    const entry *cent;     /* column entries, each column sorted by lx */
+    const entry *cent;     /* column entries, in input order within a column */
+    int64_t kmax;          /* the longest column */
+    uint64_t *skey;        /* per worker: 2 kmax sort keys and scratch */
+    entry *sent;           /* per worker: kmax entries, one column sorted by lx */
+    uint32_t *scnt;        /* per worker: kmax + 1 bucket counts */
     const uint32_t *big;
     const uint8_t *isbig;
     int64_t nbig;
@@ -80,15 +88,53 @@ static inline int push_pair(clash_keybuf *kb, uint32_t i, uint32_t j)
     return clash_keybuf_push(kb, i < j ? (uint64_t)i << 32 | j : (uint64_t)j << 32 | i);
 }
 
+/* Sorts the k entries of a column by lo_x into out.  Keys float_key(lo_x)
+ * << 32 | place; a column holds a few hundred (10^6 random boxes: about
+ * 220), so rather than a radix sort (its count arrays cost more than the
+ * keys) the keys are dealt into k buckets by lo_x between the column's
+ * smallest and largest, then an insertion sort finishes (each key moves
+ * within its bucket).  A bucket over 64 keys (clustered lo_x) sends the
+ * column to the radix sort, so no column costs k^2.  cnt: k + 1 slots,
+ * tmp: k keys. */
+static void sort_column(const entry *e, int64_t k, uint64_t *key, uint64_t *tmp, uint32_t *cnt, entry *out)
+{
+    float x0 = e[0].lx, x1 = e[0].lx;
+    for (int64_t i = 1; i < k; ++i) x0 = e[i].lx < x0 ? e[i].lx : x0, x1 = e[i].lx > x1 ? e[i].lx : x1;
+    const float sc = x1 > x0 ? (float)k / (x1 - x0) : 0;
+    memset(cnt, 0, (size_t)(k + 1) * sizeof *cnt);
+    uint32_t most = 0;
+    for (int64_t i = 0; i < k; ++i) {
+        int64_t b = (int64_t)((e[i].lx - x0) * sc);
+        b = b < 0 ? 0 : b >= k ? k - 1 : b;
+        tmp[i] = (uint64_t)b; /* the bucket, for the scatter */
+        most = ++cnt[b + 1] > most ? cnt[b + 1] : most;
+    }
+    for (int64_t b = 0; b < k; ++b) cnt[b + 1] += cnt[b];
+    for (int64_t i = 0; i < k; ++i) key[cnt[tmp[i]]++] = (uint64_t)float_key(e[i].lx) << 32 | (uint32_t)i;
+    if (most > 64)
+        clash_sort_u64(key, (size_t)k, tmp);
+    else
+        for (int64_t i = 1; i < k; ++i) {
+            const uint64_t v = key[i];
+            int64_t j = i;
+            for (; j > 0 && key[j - 1] > v; --j) key[j] = key[j - 1];
+            key[j] = v;
+        }
+    for (int64_t i = 0; i < k; ++i) out[i] = e[(uint32_t)key[i]];
+}
+
 static void sweep_columns(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     sctx *c = p;
     clash_keybuf *kb = &c->out[worker];
     const grid G = c->g;
+    uint64_t *key = c->skey + (size_t)worker * 2 * (size_t)c->kmax, *tmp = key + c->kmax;
+    uint32_t *cnt = c->scnt + (size_t)worker * (size_t)(c->kmax + 1);
+    entry *e = c->sent + (size_t)worker * (size_t)c->kmax;
     for (int64_t col = begin; col < end; col += step) {
-        const entry *e = c->cent + c->cofs[col];
         const int64_t k = c->cofs[col + 1] - c->cofs[col];
         if (k < 2) continue;
+        sort_column(c->cent + c->cofs[col], k, key, tmp, cnt, e);
         const int32_t cy = (int32_t)(col / G.nz), cz = (int32_t)(col % G.nz);
         for (int64_t i = 0; i < k; ++i) {
             const float xi = e[i].hx, yl = e[i].ly, yh = e[i].hy, zl = e[i].lz, zh = e[i].hz;
@@ -130,9 +176,9 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
 {
     if (n < 2) return 0;
     int rc = -1;
-    uint64_t *key = NULL, *tmp = NULL;
-    int64_t *cofs = NULL;
-    entry *cent = NULL, *box = NULL, *sbox = NULL;
+    int64_t *cofs = NULL, *fill = NULL;
+    uint64_t *cells = NULL;
+    entry *cent = NULL;
     uint32_t *big = NULL;
     uint8_t *isbig = NULL;
     sctx c = {.n = n, .bx = bx, .grow = grow};
@@ -144,7 +190,9 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
         const float dy = bx.hiy[i] - bx.loy[i], dz = bx.hiz[i] - bx.loz[i];
         if (!isfinite(dy) || !isfinite(dz) || !isfinite(bx.hix[i] - bx.lox[i])) continue;
         ey += dy, ez += dz, ++nfin;
-        ylo = fminf(ylo, bx.loy[i]), yhi = fmaxf(yhi, bx.hiy[i]), zlo = fminf(zlo, bx.loz[i]), zhi = fmaxf(zhi, bx.hiz[i]);
+        /* compare-and-select: fminf/fmaxf stay library calls (they must handle NaN; these are finite) */
+        ylo = bx.loy[i] < ylo ? bx.loy[i] : ylo, yhi = bx.hiy[i] > yhi ? bx.hiy[i] : yhi;
+        zlo = bx.loz[i] < zlo ? bx.loz[i] : zlo, zhi = bx.hiz[i] > zhi ? bx.hiz[i] : zhi;
     }
     if (nfin < 2) return 0;
     double e = (ey + ez) / (double)nfin + 2 * grow, span = fmax(yhi - ylo, zhi - zlo);
@@ -154,64 +202,55 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     const grid G = {ylo, zlo, (float)(span > 0 ? (ncell - 1e-3) / span : 0), (int32_t)ncell, (int32_t)ncell};
     c.g = G;
     const int64_t ncol = (int64_t)G.ny * G.nz;
-    key = malloc((size_t)n * sizeof *key);
-    tmp = malloc((size_t)n * sizeof *tmp);
     cofs = calloc((size_t)ncol + 1, sizeof *cofs);
     isbig = calloc((size_t)n, 1);
-    if (!key || !tmp || !cofs || !isbig) goto done;
-    int64_t m = 0, nbig = 0;
+    cells = malloc((size_t)n * sizeof *cells); /* each box's column ranges, for the dealing pass */
+    if (!cofs || !isbig || !cells) goto done;
+    int64_t nbig = 0, total = 0;
     for (int64_t i = 0; i < n; ++i) {
-        if (!isfinite(bx.hix[i] - bx.lox[i]) || !isfinite(bx.hiy[i] - bx.loy[i]) || !isfinite(bx.hiz[i] - bx.loz[i]))
+        if (!isfinite(bx.hix[i] - bx.lox[i]) || !isfinite(bx.hiy[i] - bx.loy[i]) || !isfinite(bx.hiz[i] - bx.loz[i])) {
+            isbig[i] = 2; /* meets nothing */
             continue;
-        const int64_t sy = cell(bx.hiy[i] + grow, G.y0, G.inv, G.ny) - cell(bx.loy[i], G.y0, G.inv, G.ny) + 1;
-        const int64_t sz = cell(bx.hiz[i] + grow, G.z0, G.inv, G.nz) - cell(bx.loz[i], G.z0, G.inv, G.nz) + 1;
-        if (sy * sz > 64) {
+        }
+        const int32_t y0 = cell(bx.loy[i], G.y0, G.inv, G.ny), y1 = cell(bx.hiy[i] + grow, G.y0, G.inv, G.ny);
+        const int32_t z0 = cell(bx.loz[i], G.z0, G.inv, G.nz), z1 = cell(bx.hiz[i] + grow, G.z0, G.inv, G.nz);
+        if ((int64_t)(y1 - y0 + 1) * (z1 - z0 + 1) > 64) {
             isbig[i] = 1, ++nbig;
             continue;
         }
-        key[m++] = (uint64_t)float_key(bx.lox[i]) << 32 | (uint32_t)i;
-    }
-    if (clash_sort_u64(key, (size_t)m, tmp)) goto done;
-    /* Boxes in lo_x order as one array of entries: one random read per box
-     * (from an AoS copy made sequentially), then both passes below stream. */
-    box = malloc((size_t)n * sizeof *box);
-    sbox = malloc((size_t)(m ? m : 1) * sizeof *sbox);
-    if (!box || !sbox) goto done;
-    for (int64_t i = 0; i < n; ++i)
-        box[i] = (entry){bx.lox[i], bx.hix[i] + grow, bx.loy[i], bx.hiy[i] + grow, bx.loz[i], bx.hiz[i] + grow,
-                         (uint32_t)i, 0};
-    for (int64_t t = 0; t < m; ++t) sbox[t] = box[(uint32_t)key[t]];
-    free(box), box = NULL;
-    int64_t total = 0;
-    for (int64_t t = 0; t < m; ++t) {
-        const entry *b = &sbox[t];
-        const int32_t y0 = cell(b->ly, G.y0, G.inv, G.ny), y1 = cell(b->hy, G.y0, G.inv, G.ny);
-        const int32_t z0 = cell(b->lz, G.z0, G.inv, G.nz), z1 = cell(b->hz, G.z0, G.inv, G.nz);
+        cells[i] = (uint64_t)(uint16_t)y0 | (uint64_t)(uint16_t)y1 << 16 | (uint64_t)(uint16_t)z0 << 32 |
+                   (uint64_t)(uint16_t)z1 << 48;
         for (int32_t y = y0; y <= y1; ++y)
-            for (int32_t z = z0; z <= z1; ++z) cofs[(int64_t)y * G.nz + z + 1]++, ++total;
+            for (int32_t z = z0; z <= z1; ++z) cofs[(int64_t)y * G.nz + z + 1]++;
+        total += (int64_t)(y1 - y0 + 1) * (z1 - z0 + 1);
     }
-    for (int64_t k = 0; k < ncol; ++k) cofs[k + 1] += cofs[k];
+    int64_t kmax = 0;
+    for (int64_t k = 0; k < ncol; ++k) kmax = cofs[k + 1] > kmax ? cofs[k + 1] : kmax, cofs[k + 1] += cofs[k];
+    const size_t T = (size_t)(ex->threads > 0 ? ex->threads : 1);
     cent = malloc((size_t)(total ? total : 1) * sizeof *cent);
     big = malloc((size_t)(nbig ? nbig : 1) * sizeof *big);
-    int64_t *fill = (int64_t *)tmp; /* reuse: ncol <= n */
-    int64_t *own_fill = NULL;
-    if (ncol > n) fill = own_fill = malloc((size_t)ncol * sizeof *fill);
-    if (!cent || !big || !fill) {
-        free(own_fill);
-        goto done;
-    }
+    fill = malloc((size_t)(ncol ? ncol : 1) * sizeof *fill);
+    c.skey = malloc(T * 2 * (size_t)(kmax ? kmax : 1) * sizeof *c.skey);
+    c.sent = malloc(T * (size_t)(kmax ? kmax : 1) * sizeof *c.sent);
+    c.scnt = malloc(T * (size_t)(kmax + 1) * sizeof *c.scnt);
+    if (!cent || !big || !fill || !c.skey || !c.sent || !c.scnt) goto done;
+    c.kmax = kmax;
     memcpy(fill, cofs, (size_t)ncol * sizeof *fill);
-    for (int64_t t = 0; t < m; ++t) {
-        const entry *b = &sbox[t];
-        const int32_t y0 = cell(b->ly, G.y0, G.inv, G.ny), y1 = cell(b->hy, G.y0, G.inv, G.ny);
-        const int32_t z0 = cell(b->lz, G.z0, G.inv, G.nz), z1 = cell(b->hz, G.z0, G.inv, G.nz);
-        for (int32_t y = y0; y <= y1; ++y)
-            for (int32_t z = z0; z <= z1; ++z) cent[fill[(int64_t)y * G.nz + z]++] = *b;
-    }
-    free(own_fill);
     nbig = 0;
-    for (int64_t i = 0; i < n; ++i)
-        if (isbig[i]) big[nbig++] = (uint32_t)i;
+    for (int64_t i = 0; i < n; ++i) {
+        if (isbig[i]) {
+            if (isbig[i] == 1) big[nbig++] = (uint32_t)i;
+            continue;
+        }
+        const entry b = {bx.lox[i], bx.hix[i] + grow, bx.loy[i], bx.hiy[i] + grow, bx.loz[i], bx.hiz[i] + grow,
+                         (uint32_t)i, 0};
+        const uint64_t cc = cells[i];
+        const int32_t y0 = (int32_t)(cc & 0xffff), y1 = (int32_t)(cc >> 16 & 0xffff);
+        const int32_t z0 = (int32_t)(cc >> 32 & 0xffff), z1 = (int32_t)(cc >> 48);
+        for (int32_t y = y0; y <= y1; ++y)
+            for (int32_t z = z0; z <= z1; ++z) cent[fill[(int64_t)y * G.nz + z]++] = b;
+    }
+    for (int64_t i = 0; i < n; ++i) isbig[i] = isbig[i] == 1; /* sweep_big: 1 for the big boxes only */
     c.cofs = cofs, c.cent = cent, c.big = big, c.nbig = nbig, c.out = out;
     if (clash_par_tasks(ex, ncol, 64, sweep_columns, &c) < 0) goto done;
     if (nbig) {
@@ -221,6 +260,6 @@ int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     }
     rc = c.failed ? -1 : 0;
 done:
-    free(key), free(tmp), free(cofs), free(cent), free(big), free(isbig), free(box), free(sbox);
+    free(cofs), free(fill), free(cells), free(cent), free(big), free(isbig), free(c.skey), free(c.sent), free(c.scnt);
     return rc;
 }

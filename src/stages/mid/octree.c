@@ -313,7 +313,7 @@ void clash_octree_free(clash_run *run)
     oct_ws *W = run->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
-        free(W->w), free(W->uf.v), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->omm);
+        free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->omm);
     }
     free(W);
     run->oct_ws = NULL;

@@ -35,23 +35,45 @@ static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
     return 0;
 }
 
-/* Filters faces [ofs, ofs+n) of s into a new slice for cube [clo, chi]:
- * the faces whose box, grown by delta, overlaps the cube (box test only;
- * used to split oversized work units). */
-static size_t filter_child(clash_run *run, scratch *s, size_t ofs, size_t n, const double clo[3], const double chi[3])
+/* Splits faces [ofs, ofs+n) of s (a cell at lo, edge 2h) into its eight
+ * children: child c (= x + 2y + 4z, 1 for the upper half) gets the faces
+ * whose box, grown by delta, overlaps its cube (box test only), appended
+ * to s as eight slices in child order, each ascending; sets at[c], cnt[c].
+ * One pass gives every face the mask of the children it reaches (per axis,
+ * the two halves' tests of the one-child filter, which each child ran over
+ * all the faces before: eight passes), a second scatters.  mk: n bytes.
+ * Returns -1 when out of memory. */
+static int split_cell(clash_run *run, scratch *s, size_t ofs, size_t n, const double lo[3], double h, uint8_t *mk,
+                      size_t at[8], size_t cnt[8])
 {
-    const size_t out = s->n;
     const float d = run->delta;
+    const float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
+    for (int c = 0; c < 8; ++c) cnt[c] = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = s->v[ofs + i];
-        if (run->lox[f] > chi[0] + d || run->hix[f] < clo[0] - d || run->loy[f] > chi[1] + d ||
-            run->hiy[f] < clo[1] - d || run->loz[f] > chi[2] + d || run->hiz[f] < clo[2] - d)
-            continue;
-        s->v[s->n++] = f;
+        unsigned m = 0xff;
+        for (int a = 0; a < 3; ++a) {
+            const double c0 = lo[a], c1 = lo[a] + h; /* the halves' lower corners, as the filter had them */
+            const int low = !(L[a][f] > c0 + h + d || H[a][f] < c0 - d);
+            const int up = !(L[a][f] > c1 + h + d || H[a][f] < c1 - d);
+            static const uint8_t LOWER[3] = {0x55, 0x33, 0x0F};
+            m &= (low ? LOWER[a] : 0) | (up ? (uint8_t)~LOWER[a] : 0);
+        }
+        mk[i] = (uint8_t)m;
+        for (unsigned b = m; b; b &= b - 1) cnt[__builtin_ctz(b)]++;
     }
-    return s->n - out;
+    size_t total = 0;
+    for (int c = 0; c < 8; ++c) total += cnt[c];
+    if (scratch_reserve(s, total)) return -1;
+    size_t pos = s->n;
+    for (int c = 0; c < 8; ++c) at[c] = pos, pos += cnt[c];
+    size_t put[8];
+    for (int c = 0; c < 8; ++c) put[c] = at[c];
+    for (size_t i = 0; i < n; ++i)
+        for (unsigned b = mk[i]; b; b &= b - 1) s->v[put[__builtin_ctz(b)]++] = s->v[ofs + i];
+    s->n = pos;
+    return 0;
 }
-
 
 void clash_oct_unitset_free(unitset *us)
 {
@@ -278,23 +300,19 @@ out:
         /* replace unit u by its children (appended), breadth-first */
         us->u[u] = us->u[--us->n];
         const double h = un.size * 0.5;
+        size_t at[8], cnt[8];
+        if (scratch_bytes(us->faces, un.n) || split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, at, cnt))
+            return -1;
         for (int ch = 0; ch < 8; ++ch) {
-            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
-                                   un.lo[2] + ((ch & 4) ? h : 0)};
-            const double chi[3] = {clo[0] + h, clo[1] + h, clo[2] + h};
-            if (scratch_reserve(us->faces, un.n)) return -1;
-            const size_t mark = us->faces->n;
-            const size_t m = filter_child(run, us->faces, un.ofs, un.n, clo, chi);
-            if (!node_may_pair(run, us->faces->v + mark, m)) {
-                us->faces->n = mark;
-                continue;
-            }
+            if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
             if (us->n == us->cap) {
                 unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
                 if (!nu) return -1;
                 us->u = nu;
             }
-            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, mark, m};
+            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
+                                   un.lo[2] + ((ch & 4) ? h : 0)};
+            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
         }
     }
     us->cost = malloc(sizeof(double) * (us->n + 1));
