@@ -98,9 +98,9 @@
  * heuristic, exponentially slower where contacts form a surface; the tests
  * ask both for zero false negatives.
  *
- * The float filters run first: swept boxes that are more than ms apart along
- * an axis (ccd_filter.c), then four points that are never coplanar within
- * what ms allows (ccd_planes.c), decide "no contact" without the search.
+ * The float filters run first: corner differences beyond ms along an axis
+ * at t = 0 and t = 1 (ccd_filter.c), then four points that are never
+ * coplanar within what ms allows (ccd_planes.c), decide "no contact".
  */
 #include <float.h>
 #include <math.h>

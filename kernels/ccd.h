@@ -59,7 +59,7 @@ static inline ck_ccd_opts ck_ccd_defaults(void)
  * the first time the max-norm distance is min_sep.  "Within tolerance" holds when the box the
  * search accepts holds a contact; a pass closer than the rounding bound (~1e-15 of the
  * coordinates' magnitude) or than tolerance x the query's extent / 8 may be a hit (a false
- * positive), with toi that early.  c->filter_yes stays 0: the filters (swept boxes, then
+ * positive), with toi that early.  c->filter_yes stays 0: the filters (axis separation, then
  * coplanarity) only say "no"; c->filter_no counts both.
  * Non-finite coordinates, or options out of range (tolerance <= 0 or NaN, min_sep < 0 or
  * NaN), give a hit at toi 0 (conservative). */
@@ -67,7 +67,7 @@ int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_
            ck_ccd_counts *c);
 
 /* n queries of one kind, in arrays of 4x3 doubles: hit[i] 0/1, toi[i] (1.0 when no hit).
- * Runs the float filters (swept boxes, then coplanarity) over several queries at a time (AVX2
+ * Runs the float filters (axis separation, then coplanarity) over several queries at a time (AVX2
  * where the CPU has it, scalar otherwise), then the exact path on the undecided ones.  Results identical to calling ck_ccd
  * on each query. */
 void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3],
@@ -75,7 +75,8 @@ void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*
 
 /* ---- the parts, for tests and benchmarks ----------------------------------------
  * ck_ccd_filter / ck_ccd_filter_ref: the float filter on n queries: keep[i] = 0 when query i
- * is certainly apart by more than min_sep (swept boxes disjoint), else 1.  The first uses
+ * is certainly apart by more than min_sep (its corner differences along an axis beyond min_sep
+ * at t = 0 and t = 1, ccd_filter.c), else 1.  The first uses
  * AVX2 when the CPU has it; the reference is the portable scalar twin; both give identical
  * decisions.
  * ck_ccd_exact: the inclusion root finder alone, without the filter (same contract as

@@ -6,8 +6,8 @@
  * A query whose options or coordinates are unusable (ck_ccd_usable: NaN,
  * infinities, magnitudes above 1e300, tolerance <= 0, min_sep < 0) is a hit
  * at toi 0, the conservative answer.  The others go through two filters that
- * can only say "no contact": the swept boxes (ccd_filter.c: disjoint along
- * an axis by more than min_sep), then coplanarity (ccd_planes.c: the four
+ * can only say "no contact": axis separation (ccd_filter.c: the corner
+ * differences beyond min_sep along an axis at t = 0 and 1), then coplanarity (ccd_planes.c: the four
  * points never in one plane within what min_sep allows); what both keep goes
  * to the root finder (ck_ccd_exact, ccd.c), which finds the first contact.
  *

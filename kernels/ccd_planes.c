@@ -1,6 +1,6 @@
 /*
  * ccd_planes.c — the coplanarity filter in front of the CCD root finder
- * (ccd.c), after the swept boxes (ccd_filter.c): several queries at a time.
+ * (ccd.c), after the axis separation (ccd_filter.c): several queries at a time.
  *
  * Why coplanarity.  A vertex can only touch a triangle, and an edge another
  * edge, at a moment when the four points lie in one plane.  With the points
@@ -50,7 +50,7 @@
  * coordinate is skipped by the max that forms D but makes a coefficient
  * NaN; an infinite one makes D infinite.
  *
- * What it catches: pairs whose swept boxes overlap but whose four points
+ * What it catches: pairs not separated along an axis but whose four points
  * stay on one side of a plane all step (neighbouring faces of a surface
  * moving together).  What it misses: pairs that pass through coplanarity
  * away from each other (a vertex crossing the face's plane outside the
