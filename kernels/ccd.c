@@ -355,14 +355,14 @@ static inline void cross(const double a[3], const double b[3], double c[3])
     c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* J[d]: F's change across the box along t, u, w (sums of corner differences), and wk[k] =
- * ms + e_k + 2 eps m_k (apart_dir's, the same for every direction of a box) */
-static void box_jacobian(const double f[3][8], const ccd_query *q, double J[3][3], double wk[3])
+/* J[d]: F's change across the box along t, u, w (sums of corner differences), and m[k] =
+ * ms + e_k + 2 eps m_k (apart_dir's wk, the same for every direction of a box) */
+static inline void jacobian(const double f[3][8], const ccd_query *q, double J[3][3], double m[3])
 {
     for (int k = 0; k < 3; ++k) {
         double mk = 0;
         for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
-        wk[k] = q->ms + q->e[k] + 2 * DBL_EPSILON * mk;
+        m[k] = q->ms + q->e[k] + 2 * DBL_EPSILON * mk;
         J[0][k] = f[k][4] - f[k][0] + f[k][5] - f[k][1] + f[k][6] - f[k][2] + f[k][7] - f[k][3];
         J[1][k] = f[k][2] - f[k][0] + f[k][3] - f[k][1] + f[k][6] - f[k][4] + f[k][7] - f[k][5];
         J[2][k] = f[k][1] - f[k][0] + f[k][3] - f[k][2] + f[k][5] - f[k][4] + f[k][7] - f[k][6];
@@ -370,9 +370,10 @@ static void box_jacobian(const double f[3][8], const ccd_query *q, double J[3][3
 }
 
 static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
-                       const double J[3][3], const double m[3])
+                       const ccd_query *q)
 {
-    double n[3];
+    double n[3], m[3], J[3][3];
+    jacobian(f, q, J, m);
     for (int d = 0; d < 3; ++d) {
         cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
         if (apart_dir(n, m, f)) return 1;
@@ -405,8 +406,10 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
  * computed) in the box.  And N is invertible: the 8 corners show all 8 sign patterns of
  * (G_0, G_1, G_2), so no y != 0 has y . G = 0 at every corner, as y^T N = 0 would give.
  * So F = 0 there: a contact at a time within the box. */
-static int certain_zero(const double f[3][8], const double J[3][3], const double wk[3])
+static int certain_zero(const double f[3][8], const ccd_query *q)
 {
+    double J[3][3], wk[3];
+    jacobian(f, q, J, wk);
     for (int d = 0; d < 3; ++d) {
         double n[3];
         cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
@@ -554,11 +557,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         int open[3];
         double range;
         const int v = judge_ranges(fmn, fmx, &q, open, &range);
-        double J[3][3], wk[3];
-        if (v == JUDGE_OPEN) {
-            box_jacobian(f, &q, J, wk);
-            if (apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, J, wk)) continue;
-        }
+        if (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q)) continue;
         if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
             if (iters) *iters = it;
@@ -566,7 +565,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         }
         const int contact = q.ms > 0 && corner_contact(f, q.e, q.ms);
         const double tw = hi[0] - lo[0];
-        if ((tw <= q.tol_t && (range <= q.delta || contact || certain_zero(f, J, wk))) || it >= max_iter) {
+        if ((tw <= q.tol_t && (range <= q.delta || contact || certain_zero(f, &q))) || it >= max_iter) {
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
@@ -633,16 +632,12 @@ static int ref_box(ref_ctx *c, const double lo[3], const double hi[3], const int
     const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
     corners(c->kind, c->x0, c->x1, tt, uu, ww, f);
     const int v = judge(f, &c->q, open, &range);
-    double J[3][3], wk[3];
     if (v == JUDGE_OUT) return 0;
-    if (v == JUDGE_OPEN) {
-        box_jacobian(f, &c->q, J, wk);
-        if (apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, J, wk)) return 0;
-    }
+    if (v == JUDGE_OPEN && apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, &c->q)) return 0;
     const int contact = v == JUDGE_OPEN && c->q.ms > 0 && corner_contact(f, c->q.e, c->q.ms);
     if (v == JUDGE_OPEN) open_var(f, open, var);
     if (v == JUDGE_ALL ||
-        (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact || certain_zero(f, J, wk)))) {
+        (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact || certain_zero(f, &c->q)))) {
         *t = lo[0];
         return 1;
     }
