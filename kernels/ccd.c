@@ -63,13 +63,24 @@
  *   - accept it when it is narrow in time (width <= tolerance / 2) and
  *     either the ranges of the other ("open") axes are narrow in space
  *     (each <= delta = max(tolerance L / 8, 4 max e_k), L the largest
- *     extent of the 8 points along an axis) or, with ms > 0, one of its
- *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis);
+ *     extent of the 8 points along an axis), or, with ms > 0, one of its
+ *     corners is certainly a contact (|F_k| + 2 e_k <= ms on every axis),
+ *     or F certainly has a zero in it (certain_zero: Miranda's theorem on
+ *     G = N F, N the rows of J's inverse up to scale; no spatial narrowing
+ *     needed);
  *   - otherwise split it in two: along t when only time is left to narrow
  *     (narrow ranges, or a certain corner), else along the dimension whose
  *     halves the inclusion test would drop (judged on corner values and
  *     their midpoint averages, exact for multilinear F), else the one the
  *     open axes vary most along.  The heuristic only orders the work.
+ * The time window.  When the first box [0,1]^3 is not settled, the search
+ * asks ccd_planes.c for the windows outside which the four points are never
+ * coplanar (so never in contact): usually one, a grid step or two wide
+ * around the one time the points cross a common plane.  The search then
+ * starts from the dyadic time blocks that tile the windows (seed_window),
+ * already narrow in time, instead of bisecting time from [0, 1]; with the
+ * certain zero a contact is then accepted after a few spatial splits
+ * (armadillo-rollers: 127 boxes per contact before, 5 now).
  * Every contact lies in a live box (boxes are only dropped with a
  * certificate), and the accepted box has the least t_lo of all live boxes,
  * so toi = t_lo is never later than the first contact; if the accepted box
@@ -87,8 +98,9 @@
  * heuristic, exponentially slower where contacts form a surface; the tests
  * ask both for zero false negatives.
  *
- * The float filter (ccd_filter.c) runs first: swept boxes that are more than
- * ms apart along an axis decide "no contact" without the search.
+ * The float filters run first: corner differences beyond ms along an axis
+ * at t = 0 and t = 1 (ccd_filter.c), then four points that are never
+ * coplanar within what ms allows (ccd_planes.c), decide "no contact".
  */
 #include <float.h>
 #include <math.h>
@@ -343,10 +355,10 @@ static inline void cross(const double a[3], const double b[3], double c[3])
     c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
-                       const ccd_query *q)
+/* J[d]: F's change across the box along t, u, w (sums of corner differences), and m[k] =
+ * ms + e_k + 2 eps m_k (apart_dir's wk, the same for every direction of a box) */
+static inline void jacobian(const double f[3][8], const ccd_query *q, double J[3][3], double m[3])
 {
-    double m[3], n[3], J[3][3]; /* J[d]: F's change across the box along t, u, w; m: apart_dir's wk */
     for (int k = 0; k < 3; ++k) {
         double mk = 0;
         for (int i = 0; i < 8; ++i) mk = fabs(f[k][i]) > mk ? fabs(f[k][i]) : mk;
@@ -355,6 +367,13 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
         J[1][k] = f[k][2] - f[k][0] + f[k][3] - f[k][1] + f[k][6] - f[k][4] + f[k][7] - f[k][5];
         J[2][k] = f[k][1] - f[k][0] + f[k][3] - f[k][2] + f[k][5] - f[k][4] + f[k][7] - f[k][6];
     }
+}
+
+static int apart_along(int kind, const double x0[4][3], const double x1[4][3], double tm, const double f[3][8],
+                       const ccd_query *q)
+{
+    double n[3], m[3], J[3][3];
+    jacobian(f, q, J, m);
     for (int d = 0; d < 3; ++d) {
         cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
         if (apart_dir(n, m, f)) return 1;
@@ -374,6 +393,45 @@ static int apart_along(int kind, const double x0[4][3], const double x1[4][3], d
         if (apart_dir(n, m, f)) return 1;
     }
     return 0;
+}
+
+/* A certain zero of F in the box (Miranda's theorem, after Kearfott's use of it for
+ * verified roots): with G_d = n_d . F for the directions n_d = J_{d+1} x J_{d+2} of
+ * apart_along (the rows of J's inverse up to scale), if for each dimension d, G_d is
+ * > bn_d at the 4 corners of one d-face of the box and < -bn_d at the 4 of the opposite
+ * one, then F has a zero in the box.  Why: G_d is multilinear, so on each face it lies
+ * between that face's corner values, and bn_d (apart_dir's bound: the corner values'
+ * rounding, ms added, which only makes the test stricter) makes the signs those of the
+ * exact G_d; Miranda's theorem then gives a zero of G = N F (N the matrix of the n_d as
+ * computed) in the box.  And N is invertible: the 8 corners show all 8 sign patterns of
+ * (G_0, G_1, G_2), so no y != 0 has y . G = 0 at every corner, as y^T N = 0 would give.
+ * So F = 0 there: a contact at a time within the box. */
+static int certain_zero(const double f[3][8], const ccd_query *q)
+{
+    double J[3][3], wk[3];
+    jacobian(f, q, J, wk);
+    for (int d = 0; d < 3; ++d) {
+        double n[3];
+        cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
+        double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
+        s = fabs(n[2]) > s ? fabs(n[2]) : s;
+        if (!(s > 0) || isinf(s)) return 0;
+        double bn = 0;
+        for (int k = 0; k < 3; ++k) {
+            n[k] /= s;
+            bn += fabs(n[k]) * wk[k];
+        }
+        bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+        const int bit = 4 >> d; /* t: bit 2 of the corner index, u: bit 1, w: bit 0 */
+        int lo_pos = 1, lo_neg = 1, hi_pos = 1, hi_neg = 1;
+        for (int c = 0; c < 8; ++c) {
+            const double g = n[0] * f[0][c] + n[1] * f[1][c] + n[2] * f[2][c];
+            if (c & bit) hi_pos &= g > bn, hi_neg &= g < -bn;
+            else lo_pos &= g > bn, lo_neg &= g < -bn;
+        }
+        if (!((lo_pos && hi_neg) || (lo_neg && hi_pos))) return 0;
+    }
+    return 1;
 }
 
 enum { JUDGE_OUT, JUDGE_OPEN, JUDGE_ALL };
@@ -428,6 +486,41 @@ static void open_var(const double f[3][8], const int open[3], double var[3])
     }
 }
 
+/* The time window (top comment): the dyadic blocks that tile the windows of
+ * ccd_planes.c (aligned, as large as fit, at most CCD_TILES in all) go to the
+ * heap, each with the whole (u, w) square.  Returns 1 when the heap holds
+ * them, else 0 with [*a, *b] the windows' span (children outside it are not
+ * pushed), [0, 1] when there are none. */
+enum { CCD_TILES = 8 };
+static int seed_window(int kind, const double x0[4][3], const double x1[4][3], const ccd_query *q, ccd_box *heap,
+                       int *n, double *a, double *b)
+{
+    int dw = 1;
+    while (dw < CCD_MAXDEPTH && pow2_neg(dw) > q->tol_t) ++dw;
+    double win[3][2];
+    const int nw = ck_ccd_planes_window(kind, x0, x1, q->ms, dw, win);
+    if (nw <= 0) return 0;
+    *a = win[0][0], *b = win[nw - 1][1];
+    const double g = (double)(1ull << dw);
+    ccd_box tile[CCD_TILES];
+    int nt = 0;
+    for (int i = 0; i < nw; ++i) {
+        uint64_t kt = (uint64_t)(win[i][0] * g);
+        const uint64_t kb = (uint64_t)(win[i][1] * g);
+        while (kt < kb) { /* the largest aligned block at kt that ends by kb */
+            if (nt == CCD_TILES) return 0;
+            int j = 0;
+            while (j < dw && !((kt >> j) & 1) && kt + (2ull << j) <= kb) ++j;
+            const int d = dw - j;
+            tile[nt++] = (ccd_box){(double)(kt >> j) * pow2_neg(d), {kt >> j, 0, 0}, {(uint8_t)d, 0, 0}, (uint8_t)d};
+            kt += 1ull << j;
+        }
+    }
+    *n = 0;
+    for (int i = 0; i < nt; ++i) heap_push(heap, n, tile[i]);
+    return 1;
+}
+
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                  int64_t *iters)
 {
@@ -443,6 +536,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
     int n = 0;
     heap_push(heap, &n, (ccd_box){0.0, {0, 0, 0}, {0, 0, 0}, 0});
     int64_t it = 0;
+    double wa = 0, wb = 1; /* the window: no contact outside */
     while (n > 0) {
         const ccd_box bx = heap_pop(heap, &n);
         double lo[3], hi[3];
@@ -463,7 +557,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         int open[3];
         double range;
         const int v = judge_ranges(fmn, fmx, &q, open, &range);
-        if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q))) continue;
+        if (v == JUDGE_OPEN && apart_along(kind, x0, x1, 0.5 * (lo[0] + hi[0]), f, &q)) continue;
         if (v == JUDGE_ALL) { /* every point of the box is a contact, t_lo included: the first one */
             *toi = bx.tlo;
             if (iters) *iters = it;
@@ -471,7 +565,7 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
         }
         const int contact = q.ms > 0 && corner_contact(f, q.e, q.ms);
         const double tw = hi[0] - lo[0];
-        if ((tw <= q.tol_t && (range <= q.delta || contact)) || it >= max_iter) {
+        if ((tw <= q.tol_t && (range <= q.delta || contact || certain_zero(f, &q))) || it >= max_iter) {
             *toi = bx.tlo;
             if (iters) *iters = it;
             return 1;
@@ -498,12 +592,15 @@ int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const c
             if (iters) *iters = it;
             return 1;
         }
+        if (it == 1) {
+            if (seed_window(kind, x0, x1, &q, heap, &n, &wa, &wb)) continue;
+        }
         ccd_box c0 = bx, c1 = bx;
         c0.d[d]++, c1.d[d]++, c0.depth++, c1.depth++;
         c0.k[d] = 2 * bx.k[d], c1.k[d] = 2 * bx.k[d] + 1;
         if (d == 0) c1.tlo = (double)c1.k[0] * pow2_neg(c1.d[0]);
-        heap_push(heap, &n, c0);
-        heap_push(heap, &n, c1);
+        if (d != 0 || wa < (double)(c0.k[0] + 1) * pow2_neg(c0.d[0])) heap_push(heap, &n, c0);
+        if (d != 0 || c1.tlo < wb) heap_push(heap, &n, c1);
     }
     *toi = 1.0;
     if (iters) *iters = it;
@@ -535,11 +632,12 @@ static int ref_box(ref_ctx *c, const double lo[3], const double hi[3], const int
     const double tt[2] = {lo[0], hi[0]}, uu[2] = {lo[1], hi[1]}, ww[2] = {lo[2], hi[2]};
     corners(c->kind, c->x0, c->x1, tt, uu, ww, f);
     const int v = judge(f, &c->q, open, &range);
-    if (v == JUDGE_OUT || (v == JUDGE_OPEN && apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, &c->q)))
-        return 0;
+    if (v == JUDGE_OUT) return 0;
+    if (v == JUDGE_OPEN && apart_along(c->kind, c->x0, c->x1, 0.5 * (lo[0] + hi[0]), f, &c->q)) return 0;
     const int contact = v == JUDGE_OPEN && c->q.ms > 0 && corner_contact(f, c->q.e, c->q.ms);
     if (v == JUDGE_OPEN) open_var(f, open, var);
-    if (v == JUDGE_ALL || (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact))) {
+    if (v == JUDGE_ALL ||
+        (hi[0] - lo[0] <= c->q.tol_t && (range <= c->q.delta || contact || certain_zero(f, &c->q)))) {
         *t = lo[0];
         return 1;
     }
@@ -589,62 +687,8 @@ int ck_ccd_exact_ref(int kind, const double x0[4][3], const double x1[4][3], con
     return r != 0;
 }
 
-/* The filter's verdict on one query for ck_ccd: the scalar twin */
-int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
-           ck_ccd_counts *c)
+int ck_ccd_usable(const ck_ccd_opts *o, const double x0[4][3], const double x1[4][3])
 {
-    const ck_ccd_opts def = ck_ccd_defaults();
-    if (!o) o = &def;
     double M[3], L;
-    int h;
-    if (c) c->tests++;
-    if (opts_bad(o) || !magnitudes(x0, x1, M, &L)) {
-        *toi = 0.0;
-        h = 1;
-    } else {
-        uint8_t keep;
-        ck_ccd_filter_ref(kind, 1, (const double(*)[4][3])x0, (const double(*)[4][3])x1, o->min_sep, &keep);
-        if (!keep) {
-            if (c) c->filter_no++;
-            *toi = 1.0;
-            return 0;
-        }
-        if (c) c->exact_calls++;
-        h = ck_ccd_exact(kind, x0, x1, o, toi, NULL);
-    }
-    if (c) c->hits += h;
-    return h;
-}
-
-void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3],
-                  const ck_ccd_opts *o, uint8_t *hit, double *toi, ck_ccd_counts *c)
-{
-    const ck_ccd_opts def = ck_ccd_defaults();
-    if (!o) o = &def;
-    const int bad = opts_bad(o);
-    enum { CHUNK = 256 };
-    uint8_t keep[CHUNK];
-    for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
-        const int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
-        if (!bad) ck_ccd_filter(kind, m, x0 + i0, x1 + i0, o->min_sep, keep);
-        for (int64_t j = 0; j < m; ++j) {
-            const int64_t i = i0 + j;
-            double M[3], L;
-            int h;
-            if (c) c->tests++;
-            if (bad || !magnitudes(x0[i], x1[i], M, &L)) {
-                toi[i] = 0.0;
-                h = 1;
-            } else if (!keep[j]) {
-                if (c) c->filter_no++;
-                toi[i] = 1.0;
-                h = 0;
-            } else {
-                if (c) c->exact_calls++;
-                h = ck_ccd_exact(kind, x0[i], x1[i], o, &toi[i], NULL);
-            }
-            if (c) c->hits += h;
-            hit[i] = (uint8_t)h;
-        }
-    }
+    return !opts_bad(o) && magnitudes(x0, x1, M, &L);
 }

@@ -59,22 +59,24 @@ static inline ck_ccd_opts ck_ccd_defaults(void)
  * the first time the max-norm distance is min_sep.  "Within tolerance" holds when the box the
  * search accepts holds a contact; a pass closer than the rounding bound (~1e-15 of the
  * coordinates' magnitude) or than tolerance x the query's extent / 8 may be a hit (a false
- * positive), with toi that early.  c->filter_yes stays 0: the swept-box filter only says "no".
+ * positive), with toi that early.  c->filter_yes stays 0: the filters (axis separation, then
+ * coplanarity) only say "no"; c->filter_no counts both.
  * Non-finite coordinates, or options out of range (tolerance <= 0 or NaN, min_sep < 0 or
  * NaN), give a hit at toi 0 (conservative). */
 int ck_ccd(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
            ck_ccd_counts *c);
 
 /* n queries of one kind, in arrays of 4x3 doubles: hit[i] 0/1, toi[i] (1.0 when no hit).
- * Runs the float filter over several queries at a time (AVX2 where the CPU has it, scalar
- * otherwise), then the exact path on the undecided ones.  Results identical to calling ck_ccd
+ * Runs the float filters (axis separation, then coplanarity) over several queries at a time (AVX2
+ * where the CPU has it, scalar otherwise), then the exact path on the undecided ones.  Results identical to calling ck_ccd
  * on each query. */
 void ck_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3],
                   const ck_ccd_opts *o, uint8_t *hit, double *toi, ck_ccd_counts *c);
 
 /* ---- the parts, for tests and benchmarks ----------------------------------------
  * ck_ccd_filter / ck_ccd_filter_ref: the float filter on n queries: keep[i] = 0 when query i
- * is certainly apart by more than min_sep (swept boxes disjoint), else 1.  The first uses
+ * is certainly apart by more than min_sep (its corner differences along an axis beyond min_sep
+ * at t = 0 and t = 1, ccd_filter.c), else 1.  The first uses
  * AVX2 when the CPU has it; the reference is the portable scalar twin; both give identical
  * decisions.
  * ck_ccd_exact: the inclusion root finder alone, without the filter (same contract as
@@ -86,8 +88,26 @@ void ck_ccd_filter(int kind, int64_t n, const double (*x0)[4][3], const double (
                    uint8_t *keep);
 void ck_ccd_filter_ref(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double min_sep,
                        uint8_t *keep);
+/* ck_ccd_planes / ck_ccd_planes_ref: the coplanarity filter (ccd_planes.c), run by ck_ccd and
+ * ck_ccd_batch after the boxes: clears keep[i] when the four points of query i are never
+ * coplanar within the bound that min_sep and rounding allow (so never within min_sep); never
+ * sets it.  AVX2 when the CPU has it / the portable twin; identical decisions. */
+void ck_ccd_planes(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double min_sep,
+                   uint8_t *keep);
+void ck_ccd_planes_ref(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double min_sep,
+                       uint8_t *keep);
+/* ck_ccd_planes_window: up to 3 windows win[i] = [lo, hi], in order, disjoint, their ends
+ * multiples of 2^-depth (1 <= depth <= 40), such that the four points are certainly never
+ * coplanar within what min_sep allows outside them, so every contact comes in one of them.
+ * Returns their count, or -1 when nothing is certified.  The root finder searches only
+ * there. */
+int ck_ccd_planes_window(int kind, const double x0[4][3], const double x1[4][3], double min_sep, int depth,
+                         double win[3][2]);
 int ck_ccd_exact(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                  int64_t *iters);
+/* 1 when the options and the coordinates can be searched (finite, |x| <= 1e300, tolerance > 0,
+ * 0 <= min_sep < inf); ck_ccd answers the others with a hit at toi 0 */
+int ck_ccd_usable(const ck_ccd_opts *o, const double x0[4][3], const double x1[4][3]);
 int ck_ccd_exact_ref(int kind, const double x0[4][3], const double x1[4][3], const ck_ccd_opts *o, double *toi,
                      int64_t *iters);
 

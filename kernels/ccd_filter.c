@@ -1,57 +1,55 @@
 /*
- * ccd_filter.c — the float filter in front of the CCD root finder (ccd.c):
- * swept axis-aligned boxes, several queries at a time.
+ * ccd_filter.c — the first float filter in front of the CCD root finder
+ * (ccd.c): separation along a coordinate axis, several queries at a time.
  *
- * Under linear motion every point of a primitive stays inside the box of its
- * corners' positions at t = 0 and t = 1 (a convex combination of them), so
- * the primitives are more than ms apart at every t in [0, 1] when, along
- * some axis k, one swept box ends more than ms before the other begins:
- *     lo_B[k] - hi_A[k] > ms   or   lo_A[k] - hi_B[k] > ms.
- * A = the vertex (2 positions) or edge a (4), B = the face (6) or edge b (4).
+ * F = (a point of A) - (a point of B) (ccd.c), A = the vertex or edge a,
+ * B = the face or edge b.  At a time t each point of A is a convex
+ * combination of A's corners and each of B a combination of B's, so F_k(t)
+ * is a convex combination of the corner differences d = a_i(t)_k - b_j(t)_k
+ * (VF: v - f0, v - f1, v - f2; EE: the four a_i - b_j); and each d is linear
+ * in t.  So when along some axis k all those differences exceed ms at t = 0
+ * and at t = 1, F_k > ms at every t and every point: more than ms apart in
+ * the max norm at every time, no contact.  Likewise all below -ms.  This
+ * is the test of swept axis-aligned boxes (which it contains: boxes apart by
+ * ms along k make every such difference exceed ms) with the times kept
+ * apart: a vertex that stays on one side of a face along an axis while both
+ * move a long way is set apart too, which swept boxes cannot do (on
+ * armadillo-rollers 468,168 of the 715,928 pairs the boxes and ccd_planes.c
+ * left to the root finder, each of which cost it a box).
  *
- * Exactness: the bounds are minima and maxima of the inputs (no rounding).
- * The one subtraction rounds monotonically, and ms is a double, so
- * fl(x) > ms implies x > ms: every "apart" is certified with no error term
- * (overflow gives +inf, which is right; NaN compares false, so "keep").
- * The decision is thus exact for the boxes; it only loses the cases where
- * the boxes overlap but the primitives never come close, which the root
- * finder then settles.  Tang, Manocha & Tong's deforming non-penetration
- * filters or Brochu et al.'s exact predicates cut more, at a higher price;
- * on the benchmark (bench/RESULTS.md) the boxes send most non-colliding
- * queries home.
+ * Exactness: each d is one subtraction of two inputs, which rounds
+ * monotonically, and ms is a double, so fl(d) > ms implies d > ms: every
+ * "apart" is certified with no error term (overflow gives +-inf, which is
+ * right; NaN compares false, so "keep").  The coplanarity filter
+ * (ccd_planes.c) runs next on what this keeps.
  *
  * ck_ccd_filter_ref is the portable one-query-at-a-time loop; ck_ccd_filter
  * runs four queries per AVX2 register (lane j = query i + j, the 12 inputs
  * gathered with a stride of 12 doubles) and the tail on the portable loop.
- * Both use the same operations in the same order — min as (x < m ? x : m),
- * which is what vminpd(x, m) computes, NaN included — so they decide alike
- * bit for bit; the tests compare them on every benchmark query.
+ * Both use the same operations (a subtraction and two comparisons per
+ * difference), so they decide alike bit for bit; the tests compare them on
+ * every benchmark query.
  */
 #include <stddef.h>
 
 #include "kernels/ccd.h"
 
-/* Swept boxes of points [i0, i1) of the query, axis k */
-static inline void span(const double x0[4][3], const double x1[4][3], int i0, int i1, int k, double *lo,
-                        double *hi)
-{
-    double l = x0[i0][k], h = x0[i0][k];
-    for (int i = i0; i < i1; ++i) {
-        const double a = x0[i][k], b = x1[i][k];
-        l = a < l ? a : l, h = a > h ? a : h;
-        l = b < l ? b : l, h = b > h ? b : h;
-    }
-    *lo = l, *hi = h;
-}
+/* The point pairs (A's point, B's point) whose differences bound F: VF (v, f_i), EE (a_i, b_j) */
+static const int pair_a[2][4] = {{0, 0, 0, 0}, {0, 0, 1, 1}}, pair_b[2][4] = {{1, 2, 3, 3}, {2, 3, 2, 3}};
 
 static int keep_one(int kind, const double x0[4][3], const double x1[4][3], double ms)
 {
-    const int na = kind == CK_CCD_EE ? 2 : 1; /* points 0..na-1 are A, the rest B */
+    const int *pa = pair_a[kind == CK_CCD_EE], *pb = pair_b[kind == CK_CCD_EE];
     for (int k = 0; k < 3; ++k) {
-        double la, ha, lb, hb;
-        span(x0, x1, 0, na, k, &la, &ha);
-        span(x0, x1, na, 4, k, &lb, &hb);
-        if (lb - ha > ms || la - hb > ms) return 0;
+        int above = 1, below = 1;
+        for (int s = 0; s < 2; ++s) {
+            const double(*x)[3] = s ? x1 : x0;
+            for (int i = 0; i < 4; ++i) {
+                const double d = x[pa[i]][k] - x[pb[i]][k];
+                above &= d > ms, below &= d < -ms;
+            }
+        }
+        if (above || below) return 0;
     }
     return 1;
 }
@@ -68,36 +66,27 @@ void ck_ccd_filter_ref(int kind, int64_t n, const double (*x0)[4][3], const doub
 
 static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
-/* span() on four queries: p points at the query's first double, stride 12 */
-static inline CK_AVX2 void span4(const double *p0, const double *p1, __m256i idx, int i0, int i1, int k, __m256d *lo,
-                                 __m256d *hi)
-{
-    __m256d l = _mm256_i64gather_pd(p0 + 3 * i0 + k, idx, 8), h = l;
-    for (int i = i0; i < i1; ++i) {
-        const __m256d a = _mm256_i64gather_pd(p0 + 3 * i + k, idx, 8);
-        const __m256d b = _mm256_i64gather_pd(p1 + 3 * i + k, idx, 8);
-        l = _mm256_min_pd(a, l), h = _mm256_max_pd(a, h);
-        l = _mm256_min_pd(b, l), h = _mm256_max_pd(b, h);
-    }
-    *lo = l, *hi = h;
-}
-
 static CK_AVX2 void filter_avx2(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double ms,
                                 uint8_t *keep)
 {
-    const int na = kind == CK_CCD_EE ? 2 : 1;
+    const int *pa = pair_a[kind == CK_CCD_EE], *pb = pair_b[kind == CK_CCD_EE];
     const __m256i idx = _mm256_set_epi64x(36, 24, 12, 0);
-    const __m256d vms = _mm256_set1_pd(ms);
+    const __m256d vms = _mm256_set1_pd(ms), nms = _mm256_set1_pd(-ms);
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
-        const double *p0 = &x0[i][0][0], *p1 = &x1[i][0][0];
         __m256d apart = _mm256_setzero_pd();
         for (int k = 0; k < 3; ++k) {
-            __m256d la, ha, lb, hb;
-            span4(p0, p1, idx, 0, na, k, &la, &ha);
-            span4(p0, p1, idx, na, 4, k, &lb, &hb);
-            apart = _mm256_or_pd(apart, _mm256_cmp_pd(_mm256_sub_pd(lb, ha), vms, _CMP_GT_OQ));
-            apart = _mm256_or_pd(apart, _mm256_cmp_pd(_mm256_sub_pd(la, hb), vms, _CMP_GT_OQ));
+            __m256d above = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), below = above;
+            for (int s = 0; s < 2; ++s) {
+                const double *p = s ? &x1[i][0][0] : &x0[i][0][0];
+                for (int j = 0; j < 4; ++j) {
+                    const __m256d d = _mm256_sub_pd(_mm256_i64gather_pd(p + 3 * pa[j] + k, idx, 8),
+                                                    _mm256_i64gather_pd(p + 3 * pb[j] + k, idx, 8));
+                    above = _mm256_and_pd(above, _mm256_cmp_pd(d, vms, _CMP_GT_OQ));
+                    below = _mm256_and_pd(below, _mm256_cmp_pd(d, nms, _CMP_LT_OQ));
+                }
+            }
+            apart = _mm256_or_pd(apart, _mm256_or_pd(above, below));
         }
         const int m = _mm256_movemask_pd(apart);
         for (int j = 0; j < 4; ++j) keep[i + j] = (uint8_t)!((m >> j) & 1);

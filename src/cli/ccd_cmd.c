@@ -5,8 +5,8 @@
  * The file holds queries in the format of the CCD benchmark of Wang et al.
  * (TOG 2021; src/io/ccd_csv.h): 8 rows of exact rationals a query, points
  * at t = 0 then at t = 1.  Each query goes through ck_ccd_batch
- * (kernels/ccd.h: the swept-box filter, then the inclusion root finder), and
- * one line "hit,toi" is printed per query in file order: hit 0 or 1, toi the
+ * (kernels/ccd.h: the axis and coplanarity filters, then the inclusion
+ * root finder), and one line "hit,toi" is printed per query in file order: hit 0 or 1, toi the
  * time of impact (never later than the first contact, within the tolerance
  * of it; 1 when there is no hit), printed with 17 significant digits so it
  * reads back to the same double.  With --stats the counts (queries, decided

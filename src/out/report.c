@@ -180,7 +180,7 @@ static void write_ccd(FILE *f, const clash_config *c, const clash_run_totals *t)
             (long long)t->ccd_tests, (long long)t->ccd_vf_tests, (long long)(t->ccd_tests - t->ccd_vf_tests));
     fprintf(f, "  hull_no: %lld   # set apart before the kernel (0: no prefilter; the kernel's filter decides)\n",
             (long long)t->ccd_hull_no);
-    fprintf(f, "  filter: {no: %lld, yes: %lld}   # of the rest, decided by the kernel's float filter\n",
+    fprintf(f, "  filter: {no: %lld, yes: %lld}   # of the rest, decided by the kernel's float filters\n",
             (long long)t->ccd_filter_no, (long long)t->ccd_filter_yes);
     fprintf(f, "  exact_calls: %lld\n  contacts: %lld\n", (long long)t->ccd_exact_calls, (long long)t->ccd_contacts);
     if (t->ntoi > 0) {
