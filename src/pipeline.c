@@ -48,7 +48,7 @@ clash_config clash_config_default(void)
                           .mode = -1,
                           .self_collision = -1,
                           .threads = 0,
-                          .backend = CLASH_BACKEND_PTHREADS, /* sched/pool.c: slots any thread may claim */
+                          .backend = CLASH_BACKEND_OMP, /* CONTRACT.md's default; --backend pthreads: sched/pool.c */
                           .partition = CLASH_PART_CHUNK,
                           .schedule = CLASH_SCHED_DYNAMIC,
                           .midphase = CLASH_MID_OCTREE,

@@ -33,7 +33,7 @@ void clash_cli_usage(FILE *f)
           "  --mode static|swept    face-pair test (default: the scene's, else swept)\n"
           "  --self                 also self-collisions\n"
           "  --threads T            worker threads (default: all cores of the binding)\n"
-          "  --backend omp|pthreads thread backend (default pthreads)\n"
+          "  --backend omp|pthreads thread backend (default omp)\n"
           "  --partition chunk|stride   fine-grain partition (default chunk)\n"
           "  --chunk N              fine-grain block size, dealt round-robin (default 0: one block\n"
           "                         per worker for chunk, single items for stride)\n"
