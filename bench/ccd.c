@@ -17,7 +17,6 @@
  * meshes), --repeat R, --ccd-tolerance T, --min-separation D.  Prints only.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,21 +34,6 @@ static int cmp_d(const void *a, const void *b)
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-static int cmp_s(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dir(const char *dir, char **names, int max)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_s);
-    return n;
-}
-
 /* One set and kind: all its files' queries in one array. */
 typedef struct {
     int64_t n;
@@ -61,7 +45,7 @@ static int load_set(const char *dir, qset *s)
 {
     memset(s, 0, sizeof *s);
     char *f[64];
-    const int nf = list_dir(dir, f, 64);
+    const int nf = clash_ccd_list_dir(dir, f, 64);
     int rc = 0;
     for (int j = 0; j < nf; ++j) {
         const size_t L = strlen(f[j]);
@@ -176,7 +160,7 @@ int clash_bench_ccd(int argc, char **argv)
         data = buf;
     }
     char *sets[64];
-    const int nsets = list_dir(data, sets, 64);
+    const int nsets = clash_ccd_list_dir(data, sets, 64);
     if (nsets == 0) {
         fprintf(stderr, "clash: error: bench ccd: no data sets in %s\n", data);
         return 2;

@@ -24,7 +24,6 @@
  *    the reference search finds no contact where ck_ccd says none.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,21 +36,6 @@
 #include "kernels/ccd.h"
 
 /* ---- 1. the benchmark ------------------------------------------------------ */
-
-static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dir(const char *dir, char **names, int max)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmpstr);
-    return n;
-}
 
 typedef struct {
     long queries, pos, fn, fp, filtered, batch_diff, filter_diff, inexact, ref_fn, ref_fp, ref_diff, toi_diff;
@@ -110,7 +94,7 @@ static int test_benchmark(void)
     char root[1024];
     snprintf(root, sizeof root, "%s/ccd-queries", data);
     char *sets[64];
-    const int nsets = list_dir(root, sets, 64);
+    const int nsets = clash_ccd_list_dir(root, sets, 64);
     if (nsets == 0) {
         printf("SKIP part 1: ../shared/data/ccd-queries missing\n");
         return 0;
@@ -126,7 +110,7 @@ static int test_benchmark(void)
             char kp[2048];
             snprintf(kp, sizeof kp, "%s/%s/%s", root, sets[i], kinds[k]);
             char *f[64];
-            const int nf = list_dir(kp, f, 64);
+            const int nf = clash_ccd_list_dir(kp, f, 64);
             tally r = {0};
             for (int j = 0; j < nf; ++j) {
                 const size_t L = strlen(f[j]);

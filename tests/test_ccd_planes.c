@@ -17,7 +17,6 @@
  *    other, at a known time t*): never set apart, and the windows contain t*.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,21 +49,6 @@ static double window_start(int kind, const double x0[4][3], const double x1[4][3
 }
 
 /* ---- 1. the benchmark -------------------------------------------------------------- */
-
-static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int list_dir(const char *dir, char **names, int max)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmpstr);
-    return n;
-}
 
 typedef struct {
     long queries, boxes_no, planes_no, differ, apart_true, apart_ref, late_window;
@@ -119,7 +103,7 @@ static void test_benchmark(void)
     char root[1024];
     snprintf(root, sizeof root, "%s/ccd-queries", data);
     char *sets[64];
-    const int nsets = list_dir(root, sets, 64);
+    const int nsets = clash_ccd_list_dir(root, sets, 64);
     if (nsets == 0) {
         printf("SKIP part 1: ../shared/data/ccd-queries missing\n");
         return;
@@ -133,7 +117,7 @@ static void test_benchmark(void)
             char kp[2048];
             snprintf(kp, sizeof kp, "%s/%s/%s", root, sets[i], kinds[k]);
             char *f[64];
-            const int nf = list_dir(kp, f, 64);
+            const int nf = clash_ccd_list_dir(kp, f, 64);
             tally r = {0};
             for (int j = 0; j < nf; ++j) {
                 const size_t L = strlen(f[j]);

@@ -22,7 +22,6 @@
  * two); the test counts any coordinate that is not.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,22 +99,6 @@ static void run_file(const char *path, const char *set, const char *kind)
     clash_ccd_free(&q);
 }
 
-static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* sorted names of the entries of dir (no dot files) */
-static int list_dir(const char *dir, char **names, int max)
-{
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmpstr);
-    return n;
-}
-
 static int is_dir(const char *p)
 {
     struct stat st;
@@ -132,7 +115,7 @@ int main(void)
 
     const double t0 = (double)clock() / CLOCKS_PER_SEC;
     char *sets[MAX_FILES];
-    const int nsets = list_dir(root, sets, MAX_FILES);
+    const int nsets = clash_ccd_list_dir(root, sets, MAX_FILES);
     int nfiles = 0;
     for (int i = 0; i < nsets; ++i) {
         char sp[2048];
@@ -143,7 +126,7 @@ int main(void)
                 char kp[3072];
                 snprintf(kp, sizeof kp, "%s/%s", sp, kinds[k]);
                 char *files[MAX_FILES];
-                const int nf = list_dir(kp, files, MAX_FILES);
+                const int nf = clash_ccd_list_dir(kp, files, MAX_FILES);
                 for (int j = 0; j < nf; ++j) {
                     const size_t L = strlen(files[j]);
                     if (L > 4 && !strcmp(files[j] + L - 4, ".csv")) {

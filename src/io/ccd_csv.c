@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "io/ccd_csv.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,4 +197,19 @@ fail:
     mio_vec_free(&rows), mio_vec_free(&truth), mio_file_free(&file);
     clash_ccd_free(q);
     return rc;
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int clash_ccd_list_dir(const char *dir, char **names, int max)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while (n < max && (e = readdir(d)))
+        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_name);
+    return n;
 }

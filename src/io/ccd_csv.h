@@ -37,4 +37,9 @@ void clash_ccd_free(clash_ccd_queries *q);
  * integer; -2 for a zero denominator; -3 when the value is not finite. */
 int clash_ccd_ratio(const char *num, const char *den, double *v, int *exact);
 
+/* The benchmark's folders: the names of dir's entries (dot files left out),
+ * at most max of them, in strcmp order, each strdup'd into names[] (the
+ * caller frees them).  Returns their count; 0 when dir cannot be opened. */
+int clash_ccd_list_dir(const char *dir, char **names, int max);
+
 #endif
