@@ -331,17 +331,26 @@ static int setup(const ck_ccd_opts *o, const double x0[4][3], const double x1[4]
  * underflow.  Non-finite values compare false: no drop. */
 /* The test along one direction n (any finite n; scaled here so max |n_k| = 1) */
 /* (wk[k] = ms + e_k + 2 eps m_k, the same for every direction of a box) */
-static int apart_dir(double n[3], const double wk[3], const double f[3][8])
+/* n scaled so max |n_k| = 1, and the bound sum |n_k| wk[k] raised for its
+ * roundings; 0 when n is zero or not finite (no test along it). */
+static inline int scaled_bound(double n[3], const double wk[3], double *bn)
 {
     double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
     s = fabs(n[2]) > s ? fabs(n[2]) : s;
     if (!(s > 0) || isinf(s)) return 0;
-    double bn = 0;
+    double b = 0;
     for (int k = 0; k < 3; ++k) {
         n[k] /= s;
-        bn += fabs(n[k]) * wk[k];
+        b += fabs(n[k]) * wk[k];
     }
-    bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+    *bn = b * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+    return 1;
+}
+
+static int apart_dir(double n[3], const double wk[3], const double f[3][8])
+{
+    double bn;
+    if (!scaled_bound(n, wk, &bn)) return 0;
     int above = 1, below = 1;
     for (int i = 0; i < 8 && (above || below); ++i) {
         const double g = n[0] * f[0][i] + n[1] * f[1][i] + n[2] * f[2][i];
@@ -413,15 +422,8 @@ static int certain_zero(const double f[3][8], const ccd_query *q)
     for (int d = 0; d < 3; ++d) {
         double n[3];
         cross(J[(d + 1) % 3], J[(d + 2) % 3], n);
-        double s = fabs(n[0]) > fabs(n[1]) ? fabs(n[0]) : fabs(n[1]);
-        s = fabs(n[2]) > s ? fabs(n[2]) : s;
-        if (!(s > 0) || isinf(s)) return 0;
-        double bn = 0;
-        for (int k = 0; k < 3; ++k) {
-            n[k] /= s;
-            bn += fabs(n[k]) * wk[k];
-        }
-        bn = bn * (1 + 4 * DBL_EPSILON) + DBL_MIN;
+        double bn;
+        if (!scaled_bound(n, wk, &bn)) return 0;
         const int bit = 4 >> d; /* t: bit 2 of the corner index, u: bit 1, w: bit 0 */
         int lo_pos = 1, lo_neg = 1, hi_pos = 1, hi_neg = 1;
         for (int c = 0; c < 8; ++c) {

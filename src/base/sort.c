@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One stable pass on digit p (bits 8p..8p+7): c[] holds the digit counts
+ * on entry, becomes the running offsets, and src is scattered into dst. */
+static inline void scatter_digit(const uint64_t *src, uint64_t *dst, size_t n, int p, size_t c[256])
+{
+    size_t sum = 0;
+    for (int d = 0; d < 256; ++d) {
+        const size_t t = c[d];
+        c[d] = sum;
+        sum += t;
+    }
+    for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
+}
+
 /* A few hundred keys (the octree merge sorts thousands of buckets of this
  * size): the digits that vary are found first (the OR against the AND of
  * the keys), and only those are counted, each pass clearing 256 counts;
@@ -29,13 +42,7 @@ static int sort_small_radix(uint64_t *a, size_t n, uint64_t *tmp)
         if (!(diff >> (8 * p) & 0xff)) continue;
         size_t c[256] = {0};
         for (size_t i = 0; i < n; ++i) c[(src[i] >> (8 * p)) & 0xff]++;
-        size_t sum = 0;
-        for (int d = 0; d < 256; ++d) {
-            const size_t t = c[d];
-            c[d] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
+        scatter_digit(src, dst, n, p, c);
         uint64_t *t = src;
         src = dst, dst = t;
     }
@@ -76,13 +83,7 @@ int clash_sort_u64(uint64_t *a, size_t n, uint64_t *tmp)
     for (int p = 0; p < 8; ++p) {
         size_t *c = count[p];
         if (c[(a[0] >> (8 * p)) & 0xff] == n) continue; /* all keys share this digit */
-        size_t sum = 0;
-        for (int d = 0; d < 256; ++d) {
-            const size_t t = c[d];
-            c[d] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; ++i) dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
+        scatter_digit(src, dst, n, p, c);
         uint64_t *t = src;
         src = dst, dst = t;
     }
