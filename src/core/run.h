@@ -90,6 +90,12 @@ struct clash_run {
     double mid_build_s, mid_update_s;
     size_t mid_bytes;
     int64_t mid_interfering;
+    /* S2/S3: the object pairs (and, with self-collision, the objects' own
+     * regions: a == b) this run works on; NULL: all.  The decomposed command
+     * (cli/decompose.c) drops here the pairs another rank reports, so no face
+     * work is spent on them; its own filter after the step stays the rule. */
+    int (*op_keep)(void *ctx, int a, int b);
+    void *op_keep_ctx;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */

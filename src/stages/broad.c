@@ -21,6 +21,7 @@ static int push_objpair(clash_run *run, int a, int b)
         r.hi[k] = fminf(A->hi[k], B->hi[k]) + d;
         if (r.lo[k] > r.hi[k]) return 0;
     }
+    if (run->op_keep && !run->op_keep(run->op_keep_ctx, a, b)) return 0;
     if (run->nop == run->cap_op) {
         size_t cap = run->cap_op ? 2 * run->cap_op : 64;
         clash_objpair *p = realloc(run->op, cap * sizeof *p);

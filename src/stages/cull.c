@@ -5,6 +5,7 @@
  * as CSR (with self-collision an object's own box is one of its regions); the
  * parallel face loop and the ascending kept list are finegrain.c's.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,19 +21,26 @@ int clash_stage_cull(clash_run *run)
     /* CSR of regions per object */
     memset(run->reg_ofs, 0, sizeof(int64_t) * ((size_t)n + 1));
     for (size_t i = 0; i < run->nop; ++i) run->reg_ofs[run->op[i].a + 1]++, run->reg_ofs[run->op[i].b + 1]++;
-    if (self)
-        for (int o = 0; o < n; ++o) run->reg_ofs[o + 1]++;
+    uint8_t *own = NULL; /* with self-collision: the objects whose own box is a region */
+    if (self) {
+        if (!(own = malloc((size_t)n + 1))) return -1;
+        for (int o = 0; o < n; ++o) {
+            own[o] = (uint8_t)(!run->op_keep || run->op_keep(run->op_keep_ctx, o, o));
+            run->reg_ofs[o + 1] += own[o];
+        }
+    }
     for (int o = 0; o < n; ++o) run->reg_ofs[o + 1] += run->reg_ofs[o];
     free(run->regs);
     run->regs = malloc(sizeof(clash_box) * (size_t)(run->reg_ofs[n] ? run->reg_ofs[n] : 1));
     int64_t *fill = malloc(sizeof(int64_t) * (size_t)n);
     if (!run->regs || !fill) {
-        free(fill);
+        free(fill), free(own);
         return -1;
     }
     memcpy(fill, run->reg_ofs, sizeof(int64_t) * (size_t)n);
     if (self)
         for (int o = 0; o < n; ++o) {
+            if (!own[o]) continue;
             clash_box b = run->obox[o];
             for (int d = 0; d < 3; ++d) b.lo[d] -= run->delta, b.hi[d] += run->delta;
             run->regs[fill[o]++] = b;
@@ -41,6 +49,6 @@ int clash_stage_cull(clash_run *run)
         run->regs[fill[run->op[i].a]++] = run->op[i].region;
         run->regs[fill[run->op[i].b]++] = run->op[i].region;
     }
-    free(fill);
+    free(fill), free(own);
     return clash_fg_cull(run);
 }
