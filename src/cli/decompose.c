@@ -25,6 +25,9 @@
 #include "cli/decompose.h"
 
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +136,20 @@ static int object_of(const clash_decomp *D, uint32_t g)
     return lo;
 }
 
+/* The run's S2 filter (core/run.h op_keep): local objects a <= b of this
+ * rank's part in step s are worked on only when this rank reports their
+ * pairs, so no rank spends face work on a pair another one reports.  Out of
+ * memory for the step's boxes: kept (the filter after the step decides). */
+typedef struct keep_ctx {
+    clash_decomp *D;
+    int s;
+} keep_ctx;
+static int keep_pair(void *ctx, int a, int b)
+{
+    keep_ctx *k = ctx;
+    return clash_decomp_reports(k->D, k->D->present[a], k->D->present[b], k->s) != 0;
+}
+
 /* Rank 0: the R sorted runs of keys gathered (counts[r] from rank r; each
  * pair is in exactly one run) merged in order, turned into pairs a chunk at
  * a time, counted into the totals (pairs, checksum) and written to f (NULL:
@@ -176,6 +193,15 @@ static int merge_rows(const clash_decomp *D, int s, const uint64_t *all, const i
 
 int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interrupted)
 {
+#ifdef __GLIBC__
+    /* A rank's memory is the point of this mode: arrays of 1 MiB and more
+     * are mapped on their own and go back to the system when freed.  By
+     * default glibc raises that threshold as large blocks are freed (up to
+     * 32 MiB), after which the parts' per-epoch arrays and the steps'
+     * growing buffers come from the heap and stay resident: 8 % more peak
+     * memory on the largest rank (bench/RESULTS.md, issue 18). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     clash_ranks world;
     clash_ranks_world(&world);
     const clash_ranks *W = &world;
@@ -222,6 +248,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     uint64_t bytes = 0, faces_max = 0;
     double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0, build_s = 0; /* build_s: planning and building parts */
     int epochs = 0, recut = 1, s, stop_sig = 0;
+    keep_ctx kc = {&D, 0};
     const double t0 = now();
     for (s = 1; s <= cfg.steps; ++s) {
         if (s == 1 || s > D.s1) { /* a new epoch: measure, maybe re-cut, build this rank's part */
@@ -241,6 +268,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
             rc = clash_decomp_epoch(&D, s, s1, recut) ? clash_fail(&err, CLASH_EFAIL, "out of memory planning") : 0;
             if (!rc) sc = clash_decomp_build(&D, &rc, &err);
             if (!rc && sc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+            if (run) run->op_keep = keep_pair, run->op_keep_ctx = &kc;
             if ((uint64_t)D.faces > faces_max) faces_max = (uint64_t)D.faces;
             epoch_s = 0;
             build_s += now() - tb;
@@ -250,6 +278,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         clash_pairs lp = {0};
         clash_step_stats st;
         memset(&st, 0, sizeof st);
+        kc.s = s;
         if (run) rc = clash_step(run, s, &lp, &st, &err);
         size_t nk = 0;
         if (!rc && lp.count > cap_keys) {
