@@ -26,7 +26,8 @@ enum { NBUCKET = 4096 };
 typedef struct merge_ctx {
     clash_keybuf *bufs;
     int nb;
-    uint64_t *out, *tmp;   /* tmp: the sort's scratch, as long as out */
+    uint64_t *out, *tmp;   /* tmp: the sort's scratch, maxb keys per worker */
+    size_t maxb;           /* the largest bucket */
     uint64_t mul;          /* bucket_of: floor(2^32 NBUCKET / nf) */
     size_t *cnt;           /* [nb][NBUCKET]: counts, then scatter offsets */
     size_t *rb, *re, *ru;  /* per worker: range of out, unique count */
@@ -56,7 +57,7 @@ static void merge_worker(int w, int T, void *p)
         const size_t rb = m->rb[w], re = m->re[w];
         for (size_t bk = 0, st = 0; bk < NBUCKET; st = m->bend[bk++])
             if (st >= rb && m->bend[bk] <= re && m->bend[bk] - st > 1 &&
-                clash_sort_u64(m->out + st, m->bend[bk] - st, m->tmp + st))
+                clash_sort_u64(m->out + st, m->bend[bk] - st, m->tmp + (size_t)w * m->maxb))
                 atomic_store(&m->failed, 1);
         uint64_t *v = m->out + rb;
         size_t u = 0;
@@ -78,9 +79,7 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **
         if (!v) return -1;
         *out = v, *cap = total;
     }
-    oct_ws *W = run->oct_ws; /* the sort's scratch lives there: a fresh array every step meant page faults */
-    if (ws_grow(&W->sorttmp, &W->sorttmpcap, total, sizeof(uint64_t))) return -1;
-    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .tmp = W->sorttmp,
+    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out,
                    .mul = ((uint64_t)NBUCKET << 32) / (uint64_t)run->sc->nf};
     m.cnt = calloc((size_t)nb * NBUCKET + NBUCKET, sizeof(size_t));
     m.rb = calloc((size_t)nb * 3, sizeof(size_t));
@@ -98,12 +97,14 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **
     int k = 0;
     m.rb[0] = 0;
     for (int bk = 0; bk < NBUCKET; ++bk) {
+        const size_t st = pos;
         for (int b = 0; b < nb; ++b) {
             const size_t c = m.cnt[(size_t)b * NBUCKET + bk];
             m.cnt[(size_t)b * NBUCKET + bk] = pos;
             pos += c;
         }
         m.bend[bk] = pos;
+        if (pos - st > m.maxb) m.maxb = pos - st;
         while (k < nb - 1 && pos >= total * (size_t)(k + 1) / (size_t)nb) {
             m.re[k] = pos;
             m.rb[++k] = pos;
@@ -111,6 +112,16 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **
     }
     for (; k < nb; ++k) m.re[k] = pos, m.rb[k] = k ? m.re[k - 1] : 0;
     m.re[nb - 1] = pos;
+    /* The sort's scratch: one bucket's worth per worker, not the whole key
+     * set (buckets below 64 keys sort by insertion, with none); it lives in
+     * the workspace, as a fresh array every step meant page faults.  On a
+     * scene that collides a lot this was a third of the merge's memory. */
+    oct_ws *W = run->oct_ws;
+    if (m.maxb >= 64 && ws_grow(&W->sorttmp, &W->sorttmpcap, (size_t)nb * m.maxb, sizeof(uint64_t))) {
+        free(m.cnt), free(m.rb);
+        return -1;
+    }
+    m.tmp = W->sorttmp;
     m.phase = 1;
     clash_spmd(&ex, merge_worker, &m);
     m.phase = 2;
