@@ -314,3 +314,112 @@ int clash_ranks_bcast_int(const clash_ranks *r, int v)
 #endif
     return v;
 }
+
+/* ---- the streamed merge of sorted keys ------------------------------------------------ */
+
+/* A min-heap of ranks by their current key (ties: lower rank), for rank 0's
+ * merge: R sorted runs merged with log2(R) comparisons a key. */
+typedef struct merge_src {
+    const uint64_t *k; /* the current chunk */
+    int64_t pos, len;  /* within it */
+    int64_t left;      /* keys of this rank not yet received */
+} merge_src;
+
+static int src_less(const merge_src *s, int a, int b)
+{
+    const uint64_t ka = s[a].k[s[a].pos], kb = s[b].k[s[b].pos];
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void heap_down(int *h, int n, int i, const merge_src *s)
+{
+    for (;;) {
+        int m = i;
+        const int l = 2 * i + 1, r = l + 1;
+        if (l < n && src_less(s, h[l], h[m])) m = l;
+        if (r < n && src_less(s, h[r], h[m])) m = r;
+        if (m == i) return;
+        const int t = h[i];
+        h[i] = h[m], h[m] = t, i = m;
+    }
+}
+
+#if CLASH_HAVE_MPI
+enum { TAG_MERGE = 0x6d67 };
+
+/* Rank 0's next chunk from rank src (src > 0) into buf. */
+static void merge_recv(MPI_Comm comm, int src, uint64_t *buf, int64_t chunk, merge_src *s)
+{
+    const int m = (int)(s->left < chunk ? s->left : chunk);
+    MPI_Recv(buf, m, MPI_UINT64_T, src, TAG_MERGE, comm, MPI_STATUS_IGNORE);
+    s->k = buf, s->pos = 0, s->len = m, s->left -= m;
+}
+#endif
+
+int clash_ranks_merge_u64(const clash_ranks *r, const uint64_t *v, int64_t n,
+                          int (*emit)(void *ctx, const uint64_t *keys, int64_t m), void *ctx)
+{
+    int R = 1, me = 0;
+#if CLASH_HAVE_MPI
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (r->size > 1) comm = comm_of(r), R = r->size, me = r->rank;
+#else
+    (void)r;
+#endif
+    /* chunk: keys a message; rank 0 holds R + 1 chunks: 64 Ki keys each up
+     * to 64 ranks, fewer beyond (at least 4 Ki), about 32 MiB in all */
+    int64_t chunk = R <= 64 ? 65536 : (int64_t)(1 << 22) / R;
+    if (chunk < 4096) chunk = 4096;
+#if CLASH_HAVE_MPI
+    if (me != 0) { /* synchronous sends: each waits for rank 0 to ask, so nothing piles up there */
+        MPI_Gather(&n, 1, MPI_INT64_T, NULL, 1, MPI_INT64_T, 0, comm);
+        for (int64_t o = 0; o < n; o += chunk)
+            MPI_Ssend(v + o, (int)(n - o < chunk ? n - o : chunk), MPI_UINT64_T, 0, TAG_MERGE, comm);
+        return 0;
+    }
+#endif
+    int64_t *counts = malloc(sizeof *counts * (size_t)R);
+    merge_src *s = calloc((size_t)R, sizeof *s);
+    int *heap = malloc(sizeof *heap * (size_t)R);
+    uint64_t *bufs = R > 1 ? malloc(sizeof *bufs * (size_t)chunk * (size_t)R) : NULL; /* [R][chunk], row 0 unused */
+    uint64_t *out = malloc(sizeof *out * (size_t)chunk);
+    const int oom = !counts || !s || !heap || (R > 1 && !bufs) || !out;
+#if CLASH_HAVE_MPI
+    if (oom && R > 1) MPI_Abort(comm, 1); /* the others wait in the sends: end them all */
+    if (R > 1) MPI_Gather(&n, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, 0, comm);
+#endif
+    int rc = oom ? -1 : 0, nh = 0;
+    if (!oom) {
+        counts[0] = n;
+        s[0] = (merge_src){v, 0, n, 0};
+        for (int k = 0; k < R; ++k) {
+#if CLASH_HAVE_MPI
+            if (k > 0) {
+                s[k].left = counts[k];
+                if (counts[k] > 0) merge_recv(comm, k, bufs + (size_t)k * (size_t)chunk, chunk, &s[k]);
+            }
+#endif
+            if (s[k].len > 0) heap[nh++] = k;
+        }
+        for (int i = nh / 2 - 1; i >= 0; --i) heap_down(heap, nh, i, s);
+    }
+    int64_t no = 0;
+    while (nh > 0) {
+        const int k = heap[0];
+        out[no++] = s[k].k[s[k].pos++];
+        if (s[k].pos == s[k].len) { /* this chunk is used up: the next one, or the rank leaves the heap */
+#if CLASH_HAVE_MPI
+            if (s[k].left > 0) merge_recv(comm, k, bufs + (size_t)k * (size_t)chunk, chunk, &s[k]);
+            else
+#endif
+                heap[0] = heap[--nh];
+        }
+        if (nh > 0) heap_down(heap, nh, 0, s);
+        if (no == chunk || (nh == 0 && no > 0)) {
+            if (!rc && emit(ctx, out, no)) rc = -1; /* after a failure the rest is still received, not emitted */
+            no = 0;
+        }
+    }
+    free(counts), free(s), free(heap), free(bufs), free(out);
+    return rc;
+}

@@ -72,6 +72,16 @@ int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, u
 int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout,
                                   int64_t **counts);
 
+/* Merges every rank's ascending v[0..n) into one ascending sequence on rank
+ * 0, handed to emit a chunk at a time (at most 65,536 keys; keys equal
+ * across ranks come in rank order).  The other ranks send their keys a
+ * chunk at a time as rank 0 needs them (synchronous sends), so rank 0 holds
+ * a chunk per rank, never the whole set.  Collective.  Returns 0, or -1 when
+ * emit failed (rank 0: the rest is still received) or rank 0 is out of
+ * memory (with more than one rank: every rank is ended). */
+int clash_ranks_merge_u64(const clash_ranks *r, const uint64_t *v, int64_t n,
+                          int (*emit)(void *ctx, const uint64_t *keys, int64_t m), void *ctx);
+
 /* Element-wise reductions over all ranks, result on every rank. */
 void clash_ranks_max_f64(const clash_ranks *r, double *v, int n);
 void clash_ranks_min_f64(const clash_ranks *r, double *v, int n);
