@@ -17,7 +17,8 @@
  *               candidates while the others test), static-chunk, dynamic,
  *               stealing (clash run --schedule);
  *   threads     workers 1..W in this process, --backend omp and pthreads;
- *   ranks       `mpirun -n N clash run SCENE --threads 1` of this very
+ *   ranks       `mpirun -n N clash run SCENE --threads 1 --decompose
+ *               replicated` (the ranks share the S4/S5 units) of this very
  *               executable (/proc/self/exe), when the build has MPI and
  *               mpirun is found (the stage times are the slowest rank's).
  *
@@ -233,7 +234,7 @@ static int rank_command(const bench_opts *o, const char *exe, const char *scene,
 {
     const int len = snprintf(cmd, ncmd,
                              "mpirun -n %d --oversubscribe --bind-to none%s '%s' run '%s' --steps %d --stop-at-first"
-                             " --threads 1 --schedule %s --quiet --report '%s'",
+                             " --threads 1 --schedule %s --decompose replicated --quiet --report '%s'",
                              res->ranks, geteuid() == 0 ? " --allow-run-as-root" : "", exe, scene, C,
                              strategies[res->strat].name, report);
     if (len < 0 || (size_t)len >= ncmd) return bench_fail(o, CLASH_EINPUT, "paths too long for the mpirun command");

@@ -1,5 +1,6 @@
 # cmake -P script: runs clash on 1 rank and under mpirun -n RANKS for each
-# schedule and thread count, and compares the pairs CSVs byte for byte.
+# schedule and thread count (replicated: the ranks share the S4/S5 units),
+# and without --decompose (objects), and compares the pairs CSVs byte for byte.
 if(NOT HAVE_MPI OR NOT MPIRUN)
   message("SKIP: this build has no MPI (or mpirun is missing)")
   cmake_language(EXIT 77)
@@ -19,7 +20,7 @@ foreach(sch static-chunk static-stride dynamic producer-consumer stealing)
   foreach(t 1 2)
     set(out ${WORK}/r${RANKS}_${sch}_${t}.csv)
     execute_process(COMMAND ${MPIRUN} --oversubscribe -n ${RANKS} ${CLASH} ${args} --threads ${t} --schedule ${sch}
-                            --pairs ${out} RESULT_VARIABLE rc TIMEOUT 60)
+                            --decompose replicated --pairs ${out} RESULT_VARIABLE rc TIMEOUT 60)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "mpirun -n ${RANKS} (${sch}, ${t} threads) failed: ${rc}")
     endif()
@@ -30,3 +31,19 @@ foreach(sch static-chunk static-stride dynamic producer-consumer stealing)
     message(STATUS "ranks ${RANKS} ${sch} threads ${t}: identical")
   endforeach()
 endforeach()
+# Without --decompose, more than one rank shares the scene out (objects): the
+# same file, and the report says so.
+execute_process(COMMAND ${MPIRUN} --oversubscribe -n ${RANKS} ${CLASH} ${args} --threads 1 --pairs ${WORK}/default.csv
+                        --report ${WORK}/default.yaml RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -n ${RANKS} (default decomposition) failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/ref.csv ${WORK}/default.csv RESULT_VARIABLE diff)
+if(NOT diff EQUAL 0)
+  message(FATAL_ERROR "mpirun -n ${RANKS} without --decompose: pairs differ from the 1-rank file")
+endif()
+file(READ ${WORK}/default.yaml rep)
+if(NOT rep MATCHES "decomposition: {mode: objects, ranks: ${RANKS},")
+  message(FATAL_ERROR "mpirun -n ${RANKS} without --decompose: the report does not say mode: objects")
+endif()
+message(STATUS "ranks ${RANKS} default (objects): identical")

@@ -240,6 +240,7 @@ int main(void)
     expect_error("run --decompose objects --rebalance-every 0", "--rebalance-every");
     expect_error("run --decompose objects --ccd", "--decompose objects: not with --ccd");
     expect_error("run --decompose objects --steps-csv x.csv", "not with --steps-csv");
+    expect_error("run --decompose objects --counters callgrind", "not with --counters");
     expect_error("profile --decompose objects", "not with clash profile");
     CHECK(clash("run --preset cluttered --objects 40 --steps 3 --decompose objects --quiet") == 0,
           "--decompose objects on one rank: %s", out);

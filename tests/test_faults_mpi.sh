@@ -11,7 +11,8 @@
 #   - a missing mesh file named by the scene;
 #   - a rank killed (SIGKILL) in the middle of a long run: the launcher and
 #     the surviving rank exit non-zero, and no final output file exists;
-#     also with the scene decomposed over the ranks (--decompose objects).
+#     with the scene decomposed over the ranks (--decompose objects, the
+#     default on more than one rank) and with it replicated.
 # The whole job must end within LIMIT seconds of the fault.
 #
 # Skips (exit 77) when mpirun is missing, when the build has no MPI, or when
@@ -62,6 +63,10 @@ EOF
 
 expect_fail bad_scene_one_rank "bad.json" \
   -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/bad.json" "${OUTS[@]}"
+# the same with every rank holding the whole scene (the default is --decompose objects)
+expect_fail bad_scene_one_rank_replicated "bad.json" \
+  -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" --decompose replicated : \
+  -n 1 "$BIN" run "$W/bad.json" "${OUTS[@]}" --decompose replicated
 expect_fail missing_scene_one_rank "nope.json" \
   -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/nope.json" "${OUTS[@]}"
 expect_fail missing_scene_all "nope.json" -n 2 "$BIN" run "$W/nope.json" "${OUTS[@]}"
@@ -108,7 +113,7 @@ else
   kill -9 "$launcher" 2>/dev/null; wait "$launcher"
 fi
 }
-kill_case "rank kill" run --preset ktk94-table1 --steps 100000000
+kill_case "rank kill" run --preset ktk94-table1 --steps 100000000 --decompose replicated
 # the same with the scene shared out over the ranks (issue 18, --decompose objects)
 kill_case "rank kill, decomposed" run --preset cluttered --objects 60 --steps 100000000 --decompose objects
 # (and there rank 0 removes even its temporary when the launcher ends it)

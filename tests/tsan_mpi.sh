@@ -40,7 +40,7 @@ for n in 2 3; do
   for sch in dynamic static-stride stealing producer-consumer; do
     out=$W/r${n}_$sch
     timeout -k 5 300 mpirun --oversubscribe -n "$n" "$BIN" "${args[@]}" --threads 2 --backend pthreads \
-      --schedule "$sch" --pairs "$out.csv" --report "$out.yaml" >"$out.log" 2>&1
+      --decompose replicated --schedule "$sch" --pairs "$out.csv" --report "$out.yaml" >"$out.log" 2>&1
     st=$?
     if [ "$st" != 0 ]; then
       fail "mpirun -n $n $sch: status $st (66: a TSan report, printed below): $(tail -c 1500 "$out.log")"

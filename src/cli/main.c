@@ -402,6 +402,11 @@ static int clash_main(int argc, char **argv)
         int status;
         if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
     }
+    if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank */
+        clash_ranks w;
+        clash_ranks_world(&w);
+        cli.decompose = w.size > 1 ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED;
+    }
     if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) { /* the scene shared out over the ranks (decompose.c) */
         signal(SIGINT, on_sigint);
         signal(SIGTERM, on_sigint);

@@ -62,7 +62,8 @@ void clash_cli_usage(FILE *f)
           "  --contacts FILE.csv    with --ccd: write every contact ('-': standard output)\n"
           "  --decompose objects|replicated   under MPI: each rank owns the objects of its sub-domain\n"
           "                         (recursive coordinate bisection, with ghost copies) or every rank\n"
-          "                         holds the whole scene (default replicated); pairs identical either way\n"
+          "                         holds the whole scene; pairs identical either way.  Default: objects\n"
+          "                         on more than one rank, replicated with --ccd, --vtk or --steps-csv\n"
           "  --rebalance-every K    objects: sub-domains and ghosts are renewed every K steps (default 10)\n"
           "  --imbalance T          objects: re-cut the sub-domains when the slowest rank's step time\n"
           "                         over the mean passed T in the last K steps (default 1.2)\n"
@@ -154,6 +155,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->vtk_every = 1;
     cli->rebalance_every = 10;
     cli->imbalance = 1.2;
+    cli->decompose = -1; /* not given */
     const char *dec_opt = NULL; /* --rebalance-every or --imbalance, which need --decompose objects */
     *help = *version = 0;
     const char *param_opt = "--objects";  /* the last of --objects/--seed/--density/--detail given */
@@ -317,11 +319,18 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
-    if (dec_opt && cli->decompose != 1)
+    if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for
+                               what only the replicated run does */
+        cli->decompose = cli->cfg.ccd || cli->vtk_dir || cli->steps_csv || cli->counters != CLASH_CTR_NONE ||
+                                 strcmp(cli->command, "run")
+                             ? 0
+                             : -1;
+    if (dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
         return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", dec_opt);
     if (cli->decompose == 1) { /* what the decomposed run (decompose.c) does not do yet: refused, not ignored */
         const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk"
-                         : cli->steps_csv ? "--steps-csv" : NULL;
+                         : cli->steps_csv ? "--steps-csv"
+                         : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
         if (no)
             return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)",
                               no);
