@@ -20,7 +20,7 @@
 void clash_decomp_free(clash_decomp *D)
 {
     free(D->pose), free(D->mrad), free(D->mnf), free(D->mnv), free(D->gfofs);
-    free(D->node), free(D->lo), free(D->hi), free(D->present), free(D->owner), free(D->blo), free(D->bhi);
+    clash_rcb_free(&D->cells), free(D->present), free(D->owner), free(D->blo), free(D->bhi);
     clash_scene_destroy(D->full);
     memset(D, 0, sizeof *D);
 }
@@ -44,10 +44,7 @@ static int init_frames(clash_decomp *D, clash_error *err)
     const clash_scene *F = D->full;
     D->nobj = F->nobj, D->nv = F->nv;
     D->gfofs = malloc(sizeof *D->gfofs * ((size_t)F->nobj + 1));
-    D->node = calloc(2 * (size_t)D->R, sizeof *D->node);
-    D->lo = malloc(sizeof *D->lo * (size_t)D->R);
-    D->hi = malloc(sizeof *D->hi * (size_t)D->R);
-    if (!D->gfofs || !D->node || !D->lo || !D->hi) return clash_fail(err, CLASH_EFAIL, "out of memory planning");
+    if (!D->gfofs || clash_rcb_init(&D->cells, D->R)) return clash_fail(err, CLASH_EFAIL, "out of memory planning");
     for (int o = 0; o <= F->nobj; ++o) D->gfofs[o] = F->fofs[o];
     if (F->nf > UINT32_MAX)
         return clash_fail(err, CLASH_EINPUT, "--decompose objects: %lld faces, more than pair keys hold (2^32)",
@@ -69,16 +66,14 @@ int clash_decomp_init(clash_decomp *D, const clash_scene_desc *d, const clash_ra
     D->mrad = calloc((size_t)nm + 1, sizeof *D->mrad);
     D->mnf = calloc((size_t)nm + 1, sizeof *D->mnf);
     D->mnv = calloc((size_t)nm + 1, sizeof *D->mnv);
-    D->node = calloc(2 * (size_t)D->R, sizeof *D->node);
-    D->lo = malloc(sizeof *D->lo * (size_t)D->R);
-    D->hi = malloc(sizeof *D->hi * (size_t)D->R);
+    const int cells_ok = clash_rcb_init(&D->cells, D->R) == 0;
     /* a probe scene: the first object of each mesh used, in mesh order (the
      * store adds the used meshes in that order, scene_build.c) */
     clash_scene_desc probe = *d;
     probe.objects = malloc(sizeof *probe.objects * (size_t)(nm + 1));
     int *first = malloc(sizeof *first * (size_t)(nm + 1));
     int rc = CLASH_OK;
-    if (!D->pose || !D->gfofs || !D->mrad || !D->mnf || !D->mnv || !D->node || !D->lo || !D->hi || !probe.objects ||
+    if (!D->pose || !D->gfofs || !D->mrad || !D->mnf || !D->mnv || !cells_ok || !probe.objects ||
         !first) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory planning the decomposition");
         goto done;
@@ -156,75 +151,7 @@ void clash_decomp_box(const clash_decomp *D, int o, int s, double lo[3], double 
     for (int k = 0; k < 3; ++k) lo[k] = fmin(t0[k], t1[k]) - r, hi[k] = fmax(t0[k], t1[k]) + r;
 }
 
-int clash_decomp_owner(const clash_decomp *D, const double p[3])
-{
-    int n = 0;
-    while (D->node[n].rank < 0) n = p[D->node[n].axis] < D->node[n].cut ? D->node[n].left : D->node[n].right;
-    return D->node[n].rank;
-}
-
-typedef struct keyed {
-    double v;
-    int id;
-} keyed;
-
-static int by_value(const void *x, const void *y)
-{
-    const keyed *a = x, *b = y;
-    if (a->v != b->v) return a->v < b->v ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
-}
-
-/* Cuts the objects ids[0..n) (centres c, weights w) over ranks r0..r0+nr-1
- * inside cell [lo, hi]; returns the node's number. */
-static int rcb(clash_decomp *D, keyed *k, int *ids, int n, const double (*c)[3], const double *w, int r0, int nr,
-               const double lo[3], const double hi[3], int depth)
-{
-    const int me = D->nnode++;
-    clash_rcb_node *nd = &D->node[me];
-    if (nr == 1) {
-        *nd = (clash_rcb_node){.rank = r0, .left = -1, .right = -1};
-        memcpy(D->lo[r0], lo, sizeof D->lo[r0]), memcpy(D->hi[r0], hi, sizeof D->hi[r0]);
-        return me;
-    }
-    int axis = depth % 3;
-    if (n >= 2) { /* the longest side of the centres' box */
-        double a[3] = {INFINITY, INFINITY, INFINITY}, b[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (int i = 0; i < n; ++i)
-            for (int q = 0; q < 3; ++q) a[q] = fmin(a[q], c[ids[i]][q]), b[q] = fmax(b[q], c[ids[i]][q]);
-        axis = 0;
-        for (int q = 1; q < 3; ++q)
-            if (b[q] - a[q] > b[axis] - a[axis]) axis = q;
-    }
-    for (int i = 0; i < n; ++i) k[i] = (keyed){c[ids[i]][axis], ids[i]};
-    qsort(k, (size_t)n, sizeof *k, by_value);
-    const int nl = nr / 2;
-    double total = 0, acc = 0, cut = 0;
-    for (int i = 0; i < n; ++i) total += w[k[i].id];
-    if (n >= 2) {
-        int j = 1; /* the first j objects go left: their weight reaches the left ranks' share */
-        for (acc = w[k[0].id]; j < n - 1 && acc < total * nl / nr; ++j) acc += w[k[j].id];
-        cut = k[j - 1].v == k[j].v ? k[j].v : 0.5 * (k[j - 1].v + k[j].v);
-    } else if (n == 1) {
-        cut = k[0].v + 1.0; /* the lone object goes left */
-    }
-    int nleft = 0;
-    while (nleft < n && k[nleft].v < cut) ++nleft;
-    for (int i = 0; i < n; ++i) ids[i] = k[i].id; /* sorted: the left ones first */
-    double lhi[3], rlo[3];
-    memcpy(lhi, hi, sizeof lhi), memcpy(rlo, lo, sizeof rlo);
-    lhi[axis] = fmin(hi[axis], cut), rlo[axis] = fmax(lo[axis], cut);
-    const int left = rcb(D, k, ids, nleft, c, w, r0, nl, lo, lhi, depth + 1);
-    const int right = rcb(D, k, ids + nleft, n - nleft, c, w, r0 + nl, nr - nl, rlo, hi, depth + 1);
-    D->node[me] = (clash_rcb_node){.axis = axis, .cut = cut, .left = left, .right = right, .rank = -1};
-    return me;
-}
-
-static int overlaps(const double alo[3], const double ahi[3], const double blo[3], const double bhi[3])
-{
-    return alo[0] <= bhi[0] && alo[1] <= bhi[1] && alo[2] <= bhi[2] && ahi[0] >= blo[0] && ahi[1] >= blo[1] &&
-           ahi[2] >= blo[2];
-}
+int clash_decomp_owner(const clash_decomp *D, const double p[3]) { return clash_rcb_owner(&D->cells, p); }
 
 int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
 {
@@ -241,25 +168,20 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
         clash_decomp_box(D, o, s0, lo, hi);
         for (int q = 0; q < 3; ++q) c[o][q] = 0.5 * (lo[q] + hi[q]);
     }
-    if (recut || D->nnode == 0) {
+    if (recut || D->cells.nnode == 0) {
         double *w = malloc(sizeof *w * (size_t)n);
-        int *ids = malloc(sizeof *ids * (size_t)n);
-        keyed *k = malloc(sizeof *k * (size_t)n);
-        if (!w || !ids || !k) {
-            free(w), free(ids), free(k), free(c), free(owner), free(present);
+        for (int o = 0; w && o < n; ++o) w[o] = (double)(D->gfofs[o + 1] - D->gfofs[o]);
+        if (!w || clash_rcb_cut(&D->cells, n, (const double(*)[3])c, w) < 0) {
+            free(w), free(c), free(owner), free(present);
             return -1;
         }
-        for (int o = 0; o < n; ++o) w[o] = (double)(D->gfofs[o + 1] - D->gfofs[o]), ids[o] = o;
-        const double lo[3] = {-INFINITY, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY};
-        D->nnode = 0;
-        rcb(D, k, ids, n, (const double(*)[3])c, w, 0, D->R, lo, hi, 0);
         D->recuts++;
-        free(w), free(ids), free(k);
+        free(w);
     }
     D->s0 = s0, D->s1 = s1;
     D->npresent = D->nowned = 0;
     D->faces = 0;
-    const double *clo = D->lo[D->me], *chi = D->hi[D->me];
+    const double *clo = D->cells.lo[D->me], *chi = D->cells.hi[D->me];
     for (int o = 0; o < n; ++o) {
         owner[o] = clash_decomp_owner(D, c[o]);
         if (D->owner) D->migrations += owner[o] != D->owner[o];
@@ -268,7 +190,7 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
         for (int s = s0; s <= s1 && !in; ++s) {
             double lo[3], hi[3];
             clash_decomp_box(D, o, s, lo, hi);
-            in = overlaps(lo, hi, clo, chi);
+            in = clash_box_overlaps(lo, hi, clo, chi);
         }
         if (!in) continue;
         present[D->npresent++] = o;

@@ -14,7 +14,7 @@
  *     rounding allowance.  So if any face pair of objects a and b is a hit
  *     in step s, box(a, s) and box(b, s) overlap;
  *   - the world is cut into R sub-domains by recursive coordinate bisection
- *     of the object centres, each cut where the faces on either side are in
+ *     of the object centres (dist/rcb.c), each cut where the faces on either side are in
  *     the ratio of the ranks on either side (half-open cells: a point on a
  *     cut belongs to the upper side);
  *   - the steps run in epochs of K steps (--rebalance-every).  For an epoch a
@@ -47,16 +47,12 @@
 
 #include <stdint.h>
 
+#include "dist/rcb.h"
 #include "io/scene_desc.h"
 #include "sched/ranks.h"
 #include "store/scene.h"
 
 enum { CLASH_DECOMPOSE_REPLICATED = 0, CLASH_DECOMPOSE_OBJECTS = 1 };
-
-typedef struct clash_rcb_node {
-    int axis, left, right, rank; /* rank >= 0: a leaf, the cell of that rank */
-    double cut;                  /* x[axis] < cut: left */
-} clash_rcb_node;
 
 typedef struct clash_decomp {
     const clash_scene_desc *d;
@@ -67,9 +63,7 @@ typedef struct clash_decomp {
     int64_t *gfofs;         /* nobj + 1: first global face of each object */
     int64_t nv;             /* vertices of the whole scene */
     double min_sep;         /* --min-separation: boxes grow by it */
-    clash_rcb_node *node;   /* 2R - 1 nodes, root 0 */
-    int nnode;
-    double (*lo)[3], (*hi)[3]; /* R cells, +-inf at the world's borders */
+    clash_rcb cells;        /* R cells (dist/rcb.h, shared with the API's decomposed run) */
     /* this epoch (steps s0..s1) */
     int s0, s1;
     int npresent, nowned;   /* objects on this rank, of them owned */
