@@ -16,6 +16,7 @@
  */
 #include "sched/ranks.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,83 @@ int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64
     if (n) memcpy(all, v, sizeof *all * (size_t)n);
     *out = all, *nout = n;
     if (counts_out) c[0] = n, *counts_out = c;
+    return 0;
+}
+
+int clash_ranks_allgatherv_f64(const clash_ranks *r, const double *v, int64_t n, double *out, const int64_t *counts)
+{
+#if CLASH_HAVE_MPI
+    if (r->size > 1) {
+        const int size = r->size;
+        int *c = malloc(sizeof *c * (size_t)size), *d = malloc(sizeof *d * (size_t)size);
+        int64_t tot = 0;
+        int bad = !c || !d || n > INT_MAX;
+        for (int k = 0; c && d && k < size; ++k) {
+            if (counts[k] > INT_MAX || tot > INT_MAX) bad = 1;
+            c[k] = (int)counts[k], d[k] = (int)tot, tot += counts[k];
+        }
+        if (bad) MPI_Abort(comm_of(r), 1); /* every rank has the same counts: all or none get here */
+        MPI_Allgatherv(v, (int)n, MPI_DOUBLE, out, c, d, MPI_DOUBLE, comm_of(r));
+        free(c), free(d);
+        return 0;
+    }
+#else
+    (void)r, (void)counts;
+#endif
+    if (n) memcpy(out, v, sizeof *out * (size_t)n);
+    return 0;
+}
+
+void clash_ranks_allgather_i64(const clash_ranks *r, const int64_t *v, int n, int64_t *out)
+{
+#if CLASH_HAVE_MPI
+    if (r->size > 1) {
+        MPI_Allgather(v, n, MPI_INT64_T, out, n, MPI_INT64_T, comm_of(r));
+        return;
+    }
+#else
+    (void)r;
+#endif
+    if (n) memcpy(out, v, sizeof *out * (size_t)n);
+}
+
+int clash_ranks_alltoallv_bytes(const clash_ranks *r, const void *send, const int64_t *scount, void **recv,
+                                int64_t *rcount)
+{
+    *recv = NULL;
+#if CLASH_HAVE_MPI
+    if (r->size > 1) {
+        const int size = r->size;
+        const MPI_Comm comm = comm_of(r);
+        int *sc = malloc(sizeof *sc * (size_t)size), *sd = malloc(sizeof *sd * (size_t)size);
+        int *rc = malloc(sizeof *rc * (size_t)size), *rd = malloc(sizeof *rd * (size_t)size);
+        if (!sc || !sd || !rc || !rd) MPI_Abort(comm, 1);
+        int64_t tot = 0;
+        for (int k = 0; k < size; ++k) {
+            if (scount[k] > INT_MAX || tot > INT_MAX) MPI_Abort(comm, 1);
+            sc[k] = (int)scount[k], sd[k] = (int)tot, tot += scount[k];
+        }
+        MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
+        tot = 0;
+        for (int k = 0; k < size; ++k) {
+            if (tot > INT_MAX) MPI_Abort(comm, 1);
+            rd[k] = (int)tot, tot += rc[k], rcount[k] = rc[k];
+        }
+        char *buf = malloc((size_t)(tot > 0 ? tot : 1));
+        if (!buf) MPI_Abort(comm, 1);
+        MPI_Alltoallv(send, sc, sd, MPI_BYTE, buf, rc, rd, MPI_BYTE, comm);
+        free(sc), free(sd), free(rc), free(rd);
+        *recv = buf;
+        return 0;
+    }
+#else
+    (void)r;
+#endif
+    char *buf = malloc((size_t)(scount[0] > 0 ? scount[0] : 1));
+    if (!buf) return -1;
+    if (scount[0]) memcpy(buf, send, (size_t)scount[0]);
+    rcount[0] = scount[0];
+    *recv = buf;
     return 0;
 }
 

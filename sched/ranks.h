@@ -82,6 +82,22 @@ int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64
 int clash_ranks_merge_u64(const clash_ranks *r, const uint64_t *v, int64_t n,
                           int (*emit)(void *ctx, const uint64_t *keys, int64_t m), void *ctx);
 
+/* The decomposed API run (src/decomposed.c): every rank's v[0..n) to every
+ * rank, concatenated in rank order into out (sum of counts[0..size) doubles,
+ * counts[k] the length rank k gives, known to all).  Returns 0, or -1 when a
+ * count passes what MPI takes (INT_MAX). */
+int clash_ranks_allgatherv_f64(const clash_ranks *r, const double *v, int64_t n, double *out, const int64_t *counts);
+/* Every rank's n int64 to every rank: out[k * n + i] is rank k's v[i]. */
+void clash_ranks_allgather_i64(const clash_ranks *r, const int64_t *v, int n, int64_t *out);
+/* Personal exchange of bytes: send holds the bytes for rank 0, then rank 1,
+ * ... (scount[k] bytes for rank k, this rank included); on return *recv
+ * (malloc'd, caller frees) holds what each rank sent here, in rank order,
+ * rcount[k] bytes from rank k.  Every rank calls it.  Returns 0, or -1 when
+ * a count passes INT_MAX (nothing is then exchanged on this rank: use only
+ * where all ranks agree on the failure) or memory ran out. */
+int clash_ranks_alltoallv_bytes(const clash_ranks *r, const void *send, const int64_t *scount, void **recv,
+                                int64_t *rcount);
+
 /* Element-wise reductions over all ranks, result on every rank. */
 void clash_ranks_max_f64(const clash_ranks *r, double *v, int n);
 void clash_ranks_min_f64(const clash_ranks *r, double *v, int n);
