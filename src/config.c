@@ -47,6 +47,7 @@ static const char *const BROADS[] = {"auto", "all-pairs", "sap", "bvh", NULL};
 static const char *const REORDERS[] = {"none", "morton", NULL};
 static const char *const BINDS[] = {"none", "core", "socket", NULL};
 static const char *const BOOLS[] = {"0", "1", NULL};
+static const char *const DECOMPOSES[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
 
 static const opt_enum ENUMS[] = {
     {"mode", offsetof(clash_config, mode), MODES},
@@ -60,6 +61,7 @@ static const opt_enum ENUMS[] = {
     {"self", offsetof(clash_config, self_collision), BOOLS},
     {"stop-at-first", offsetof(clash_config, stop_at_first), BOOLS},
     {"ccd", offsetof(clash_config, ccd), BOOLS},
+    {"decompose", offsetof(clash_config, decompose), DECOMPOSES},
 };
 
 /* Real-valued options: lo < value <= hi (lo_open) or lo <= value <= hi. */
@@ -143,6 +145,6 @@ int clash_config_set(clash_config *cfg, const char *name, const char *value, cla
     return clash_fail(err, CLASH_EINPUT,
                       "unknown option '%s' (mode, self, steps, threads, backend, partition, chunk, schedule, batch, "
                       "midphase, broadphase, octree-level, reorder, bind, stop-at-first, ccd, ccd-tolerance, "
-                      "min-separation)",
+                      "min-separation, decompose)",
                       name);
 }

@@ -26,6 +26,10 @@
  *
  * The run's lifetime (create, destroy) is here too: the run context is
  * core/run.h, and the configuration is checked once when the run is created.
+ * The public clash_run_create, _destroy, _set_pose, _set_vertices and
+ * _advance are run_api.c's: a run is either this pipeline on the whole
+ * scene (clash_pipe_*, pipeline.h) or a decomposed run (decomposed.c),
+ * whose ranks each step a pipeline of their own on part of the scene.
  * A run owns everything it works with beyond the scene: its thread pool
  * (pthreads backend), its duplicate of the MPI communicator, its counters.
  */
@@ -36,6 +40,7 @@
 
 #include "base/error.h"
 #include "core/run.h"
+#include "pipeline.h"
 #include "profile/profile.h"
 #include "sched/bind.h"
 #include "stages/finegrain.h"
@@ -62,12 +67,13 @@ clash_config clash_config_default(void)
                           .mpi_comm = NULL,
                           .ccd = 0,
                           .ccd_tolerance = 1e-6,
-                          .min_separation = 0};
+                          .min_separation = 0,
+                          .decompose = CLASH_DECOMPOSE_REPLICATED};
 }
 
 /* ---- run lifetime ---------------------------------------------------------------- */
 
-void clash_run_destroy(clash_run *run)
+void clash_pipe_destroy(clash_run *run)
 {
     if (!run) return;
     free(run->face_obj);
@@ -92,67 +98,79 @@ void clash_run_destroy(clash_run *run)
     free(run);
 }
 
-clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
+int clash_pipe_check_config(clash_scene *sc, clash_config *cfg, clash_error *err)
+{
+    clash_config c = *cfg;
+    clash_scene_apply_defaults(sc, &c);
+    if (c.mode != CLASH_MODE_STATIC && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
+        return CLASH_EINPUT;
+    }
+    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_DOPTREE) {
+        clash_fail(err, CLASH_EINPUT,
+                   "midphase: unknown (octree, bvh, bboxpipe, objoctree, spherical, boxtree, doptree, or brute for "
+                   "the oracle)");
+        return CLASH_EINPUT;
+    }
+    if (c.chunk < 0) {
+        clash_fail(err, CLASH_EINPUT, "chunk: must be >= 0, got %lld", (long long)c.chunk);
+        return CLASH_EINPUT;
+    }
+    if (!clash_sched_backend_available(c.backend)) {
+        clash_fail(err, CLASH_EINPUT, "backend: pthreads is not available yet (omp only)");
+        return CLASH_EINPUT;
+    }
+    if (c.schedule < CLASH_SCHED_STATIC_CHUNK || c.schedule > CLASH_SCHED_STEALING) {
+        clash_fail(err, CLASH_EINPUT, "schedule: unknown (static-chunk, static-stride, dynamic, producer-consumer, "
+                                      "stealing)");
+        return CLASH_EINPUT;
+    }
+    if (c.reorder != CLASH_REORDER_NONE && c.reorder != CLASH_REORDER_MORTON) {
+        clash_fail(err, CLASH_EINPUT, "reorder: unknown (none or morton)");
+        return CLASH_EINPUT;
+    }
+    /* exact CCD (stages/ccd.c) follows the swept test; min-separation is its tol */
+    if (c.ccd && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "ccd: needs swept mode (the static test has no motion to follow)");
+        return CLASH_EINPUT;
+    }
+    if (!(c.ccd_tolerance > 0 && c.ccd_tolerance <= 1)) {
+        clash_fail(err, CLASH_EINPUT, "ccd-tolerance: must be in (0, 1], got %g", c.ccd_tolerance);
+        return CLASH_EINPUT;
+    }
+    if (!(c.min_separation >= 0 && c.min_separation < 1e30)) {
+        clash_fail(err, CLASH_EINPUT, "min-separation: must be a finite distance >= 0, got %g", c.min_separation);
+        return CLASH_EINPUT;
+    }
+    if (c.min_separation > 0 && c.mode != CLASH_MODE_SWEPT) {
+        clash_fail(err, CLASH_EINPUT, "min-separation: needs swept mode");
+        return CLASH_EINPUT;
+    }
+    if (sc->frames && c.steps >= sc->nframes) {
+        clash_fail(err, CLASH_EINPUT, "%s: %d steps need %d frames, but the scene has %d", sc->name, c.steps,
+                   c.steps + 1, sc->nframes);
+        return CLASH_EINPUT;
+    }
+    if (sc->nf == 0) {
+        clash_fail(err, CLASH_EINPUT, "%s: the scene has no faces (add objects first)", sc->name);
+        return CLASH_EINPUT;
+    }
+    if (c.decompose != CLASH_DECOMPOSE_REPLICATED && c.decompose != CLASH_DECOMPOSE_OBJECTS) {
+        clash_fail(err, CLASH_EINPUT, "decompose: unknown (replicated or objects)");
+        return CLASH_EINPUT;
+    }
+    *cfg = c;
+    return CLASH_OK;
+}
+
+clash_run *clash_pipe_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
 {
     if (!sc || !cfg) {
         clash_fail(err, CLASH_EINPUT, "run_create: the %s is NULL", !sc ? "scene" : "config");
         return NULL;
     }
     clash_config c = *cfg;
-    clash_scene_apply_defaults(sc, &c);
-    if (c.mode != CLASH_MODE_STATIC && c.mode != CLASH_MODE_SWEPT) {
-        clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
-        return NULL;
-    }
-    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_DOPTREE) {
-        clash_fail(err, CLASH_EINPUT,
-                   "midphase: unknown (octree, bvh, bboxpipe, objoctree, spherical, boxtree, doptree, or brute for "
-                   "the oracle)");
-        return NULL;
-    }
-    if (c.chunk < 0) {
-        clash_fail(err, CLASH_EINPUT, "chunk: must be >= 0, got %lld", (long long)c.chunk);
-        return NULL;
-    }
-    if (!clash_sched_backend_available(c.backend)) {
-        clash_fail(err, CLASH_EINPUT, "backend: pthreads is not available yet (omp only)");
-        return NULL;
-    }
-    if (c.schedule < CLASH_SCHED_STATIC_CHUNK || c.schedule > CLASH_SCHED_STEALING) {
-        clash_fail(err, CLASH_EINPUT, "schedule: unknown (static-chunk, static-stride, dynamic, producer-consumer, "
-                                      "stealing)");
-        return NULL;
-    }
-    if (c.reorder != CLASH_REORDER_NONE && c.reorder != CLASH_REORDER_MORTON) {
-        clash_fail(err, CLASH_EINPUT, "reorder: unknown (none or morton)");
-        return NULL;
-    }
-    /* exact CCD (stages/ccd.c) follows the swept test; min-separation is its tol */
-    if (c.ccd && c.mode != CLASH_MODE_SWEPT) {
-        clash_fail(err, CLASH_EINPUT, "ccd: needs swept mode (the static test has no motion to follow)");
-        return NULL;
-    }
-    if (!(c.ccd_tolerance > 0 && c.ccd_tolerance <= 1)) {
-        clash_fail(err, CLASH_EINPUT, "ccd-tolerance: must be in (0, 1], got %g", c.ccd_tolerance);
-        return NULL;
-    }
-    if (!(c.min_separation >= 0 && c.min_separation < 1e30)) {
-        clash_fail(err, CLASH_EINPUT, "min-separation: must be a finite distance >= 0, got %g", c.min_separation);
-        return NULL;
-    }
-    if (c.min_separation > 0 && c.mode != CLASH_MODE_SWEPT) {
-        clash_fail(err, CLASH_EINPUT, "min-separation: needs swept mode");
-        return NULL;
-    }
-    if (sc->frames && c.steps >= sc->nframes) {
-        clash_fail(err, CLASH_EINPUT, "%s: %d steps need %d frames, but the scene has %d", sc->name, c.steps,
-                   c.steps + 1, sc->nframes);
-        return NULL;
-    }
-    if (sc->nf == 0) {
-        clash_fail(err, CLASH_EINPUT, "%s: the scene has no faces (add objects first)", sc->name);
-        return NULL;
-    }
+    if (clash_pipe_check_config(sc, &c, err)) return NULL;
     /* the communicator first: every rank gets here with the same config */
     char msg[256];
     clash_ranks ranks;
@@ -180,12 +198,12 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
                              .schedule = c.schedule, .batch = c.batch};
     if (c.backend == CLASH_BACKEND_PTHREADS && run->threads > 1 && !(run->exec.pool = clash_pool_create(run->threads))) {
         clash_fail(err, CLASH_EFAIL, "backend pthreads: could not start %d worker threads", run->threads);
-        clash_run_destroy(run);
+        clash_pipe_destroy(run);
         return NULL;
     }
     if (c.bind != CLASH_BINDING_NONE && clash_bind_team(&run->exec, c.bind, msg, (int)sizeof msg)) {
         clash_fail(err, CLASH_EINPUT, "%s", msg);
-        clash_run_destroy(run);
+        clash_pipe_destroy(run);
         return NULL;
     }
     const size_t nf = (size_t)sc->nf;
@@ -203,7 +221,7 @@ clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_erro
         for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) run->face_obj[f] = o;
     return run;
 oom:
-    clash_run_destroy(run);
+    clash_pipe_destroy(run);
     clash_fail(err, CLASH_EFAIL, "out of memory creating the run");
     return NULL;
 }
@@ -330,6 +348,11 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
 
 int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
+    if (run && run->dist) {
+        out->pairs = NULL, out->count = 0;
+        return clash_fail(err, CLASH_EINPUT, "%s: clash_step: a decomposed run moves by the states its ranks set "
+                                             "(clash_run_advance), not by a scene file's laws", run->sc->name);
+    }
     if (s < 1) {
         out->pairs = NULL, out->count = 0;
         return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", run->sc->name, s);
@@ -337,13 +360,16 @@ int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, cl
     return step(run, s, out, st, err);
 }
 
-int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
+int clash_pipe_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
-    if (!run || !out) return clash_fail(err, CLASH_EINPUT, "advance: the %s is NULL", !run ? "run" : "pairs output");
     return step(run, 0, out, st, err);
 }
 
-int clash_run_state(const clash_run *run) { return !run || run->sc->state < 0 ? 0 : run->sc->state; }
+int clash_run_state(const clash_run *run)
+{
+    if (run && run->dist) return run->dist_state;
+    return !run || run->sc->state < 0 ? 0 : run->sc->state;
+}
 
 int clash_run_contacts(clash_run *run, clash_contacts *out)
 {
@@ -367,12 +393,18 @@ static int object_arg(const clash_run *run, int obj, char *what, size_t len, cla
     return CLASH_OK;
 }
 
-int clash_run_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err)
+int clash_pipe_check_pose(const clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err)
 {
     char what[48];
     int rc = object_arg(run, obj, what, sizeof what, err);
     if (!rc) rc = clash_check_rotation(rot, what, err);
     if (!rc) rc = clash_check_translation(trans, what, err);
+    return rc;
+}
+
+int clash_pipe_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err)
+{
+    int rc = clash_pipe_check_pose(run, obj, rot, trans, err);
     if (rc) return rc;
     clash_xform x = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     if (rot) memcpy(x.R, rot, sizeof x.R);
@@ -381,7 +413,7 @@ int clash_run_set_pose(clash_run *run, int obj, const double rot[9], const doubl
     return CLASH_OK;
 }
 
-int clash_run_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err)
+int clash_pipe_check_vertices(const clash_run *run, int obj, const double *xyz, clash_error *err)
 {
     char what[48];
     int rc = object_arg(run, obj, what, sizeof what, err);
@@ -391,7 +423,13 @@ int clash_run_set_vertices(clash_run *run, int obj, const double *xyz, clash_err
         return clash_fail(err, CLASH_EINPUT, "%s: set_vertices on a rigid object (added with deforming = 0): "
                                              "move it with clash_run_set_pose", what);
     if (!xyz) return clash_fail(err, CLASH_EINPUT, "%s: xyz is NULL", what);
-    if ((rc = clash_check_coordinates(xyz, sc->vofs[obj + 1] - sc->vofs[obj], what, err))) return rc;
+    return clash_check_coordinates(xyz, sc->vofs[obj + 1] - sc->vofs[obj], what, err);
+}
+
+int clash_pipe_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err)
+{
+    int rc = clash_pipe_check_vertices(run, obj, xyz, err);
+    if (rc) return rc;
     clash_store_set_vertices(run->sc, obj, xyz);
     return CLASH_OK;
 }

@@ -36,6 +36,23 @@ if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
 
+# The in-memory decomposed API run (issue 18, clash_config.decompose): a host
+# whose ranks each set only the objects they own gets, on rank 0, the pairs
+# of a one-rank run of the same scene, every step (tests/test_mpi_decomposed.c).
+if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
+  add_executable(test_mpi_decomposed test_mpi_decomposed.c)
+  target_compile_options(test_mpi_decomposed PRIVATE ${CLASH_WARN})
+  target_include_directories(test_mpi_decomposed PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}
+                             ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(test_mpi_decomposed PRIVATE clash_static MPI::MPI_C)
+  foreach(n 1 2 4)
+    add_test(NAME test_mpi_decomposed_api${n}
+             COMMAND ${CLASH_MPIRUN} -n ${n} --oversubscribe $<TARGET_FILE:test_mpi_decomposed>)
+    set_tests_properties(test_mpi_decomposed_api${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+  endforeach()
+endif()
+
 # Spatial decomposition (issue 18): `--decompose objects` on 1, 2, 4 and 8
 # ranks (oversubscribed) writes the one-rank replicated pairs file, for a
 # rigid cluttered scene and a deforming frames scene (tests/make_frames.c).

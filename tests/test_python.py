@@ -213,6 +213,10 @@ def bad_input_cases(sc, m, b):
     expect_error("contacts without ccd", lambda: run.contacts(), ["ccd"])
     run.set_pose(b, np.eye(3), np.array([50.0, 0, 0]))
     check(len(run.advance()) == 0, "after refused calls the run still steps")
+    expect_error("bad decompose", lambda: clash.Run(sc, decompose="nope"), ["decompose"])
+    run.close()
+    with clash.Run(sc, mode="static", decompose="objects") as one:  # one process: every object is this rank's
+        check(one.owner(b) == 0 and one.owner(10**6) == -1, f"owner: {one.owner(b)}, {one.owner(10**6)}")
     print("bad input: every case refused with status 2")
 
 

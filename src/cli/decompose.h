@@ -40,7 +40,8 @@
  * --min-separation and a rounding allowance; every rank reads the whole
  * scene to know them (no memory gain yet, the work is shared) and builds
  * its part from it, each object with its own frames.  Host-set (API)
- * objects are not decomposed yet.
+ * objects are decomposed by the library itself (decomposed.c: the host's
+ * ranks send the states of the objects they own).
  */
 #ifndef CLASH_CLI_DECOMPOSE_H
 #define CLASH_CLI_DECOMPOSE_H
@@ -51,8 +52,6 @@
 #include "io/scene_desc.h"
 #include "sched/ranks.h"
 #include "store/scene.h"
-
-enum { CLASH_DECOMPOSE_REPLICATED = 0, CLASH_DECOMPOSE_OBJECTS = 1 };
 
 typedef struct clash_decomp {
     const clash_scene_desc *d;

@@ -106,6 +106,12 @@ struct clash_run {
     struct clash_ccd *ccd;
     clash_contact *contacts;
     size_t ncontacts, cap_contacts;
+    /* A decomposed run (src/decomposed.c): this run is then a shell over the
+     * host's whole scene (sc, cfg, ranks, pairs and nothing per face), and
+     * dist holds the rank's part and its own pipeline run; dist_state is the
+     * number of its current state.  NULL for a pipeline run. */
+    struct clash_dist *dist;
+    int dist_state;
 };
 
 /* Eligibility of a face pair for the narrow test: different objects, or the

@@ -40,6 +40,26 @@
  *         clash_run_advance(run, &pairs, NULL, &err);             // current -> next
  *     }
  *
+ * Under MPI a scene too big for one node is decomposed: every rank builds
+ * the same scene, sets the states of the objects it owns only, and advances
+ * (see "Decomposed runs" below):
+ *
+ *     clash_error err;
+ *     clash_scene *sc;                            // the same on every rank
+ *     clash_scene_create(&sc, &err);
+ *     int m = clash_scene_add_mesh(sc, xyz, nv, tri, nf, &err);
+ *     for (int i = 0; i < 1000; ++i) clash_scene_add_object(sc, m, rot, trans, 0, &err);
+ *     clash_config cfg = clash_config_default();
+ *     cfg.decompose = CLASH_DECOMPOSE_OBJECTS;   // mpi_comm NULL: MPI_COMM_WORLD
+ *     clash_run *run = clash_run_create(sc, &cfg, &err);
+ *     int me = 0;                                 // the host's MPI_Comm_rank on that communicator
+ *     for (;;) {
+ *         clash_pairs pairs;                      // rank 0: the step's pairs
+ *         for (int o = 0; o < 1000; ++o)
+ *             if (clash_run_owner(run, o) == me) clash_run_set_pose(run, o, rot, trans, &err);
+ *         clash_run_advance(run, &pairs, NULL, &err);
+ *     }
+ *
  * Every function that can fail returns 0 on success or a clash_status code
  * (the add functions: a negative one) and fills a clash_error with a message
  * naming the file, object, mesh and element concerned.  Nothing here needs a
@@ -122,7 +142,14 @@ typedef struct clash_config {
                                the step's contacts, clash_run_contacts (see "Exact CCD" below) */
     double ccd_tolerance;   /* accuracy of each contact's time of impact (> 0, default 1e-6) */
     double min_separation;  /* swept mode: pairs and contacts within this distance (>= 0, default 0) */
+    int decompose;          /* clash_decompose: with CLASH_DECOMPOSE_OBJECTS and a communicator of more
+                               than one rank, each rank stores and moves only the objects it owns
+                               (see "Decomposed runs" below); default CLASH_DECOMPOSE_REPLICATED */
 } clash_config;
+
+/* How the ranks of a run share the scene: every rank the whole scene, or
+ * each rank the objects of its sub-domain ("Decomposed runs" below). */
+typedef enum clash_decompose { CLASH_DECOMPOSE_REPLICATED = 0, CLASH_DECOMPOSE_OBJECTS = 1 } clash_decompose;
 
 typedef enum clash_reorder { CLASH_REORDER_NONE = 0, CLASH_REORDER_MORTON = 1 } clash_reorder;
 
@@ -134,7 +161,7 @@ clash_config clash_config_default(void);
  * leading "--"): mode static|swept, self 0|1, steps N, threads N, backend,
  * partition, chunk N, schedule, batch N, midphase, broadphase,
  * octree-level L, reorder, bind, stop-at-first 0|1, ccd 0|1, ccd-tolerance T,
- * min-separation D.  A bad name or value is
+ * min-separation D, decompose replicated|objects.  A bad name or value is
  * CLASH_EINPUT naming the option, and cfg is left as it was. */
 int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err);
 /* For bindings that cannot hold the struct by value (ctypes): its size, and
@@ -193,6 +220,12 @@ typedef struct clash_step_stats {
     double ccd_s;
     int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
     double ccd_first_toi;
+    /* A decomposed run (clash_config.decompose, "Decomposed runs" below), this
+     * rank's figures (0 in a replicated run): the objects it owns, those in
+     * its sub-run this step (owned or not), the pairs it reported this step,
+     * the bytes it sent this step (boxes, states and pair keys), and its
+     * sub-run rebuilds and the cells' cuts so far (the first ones included). */
+    int64_t dist_owned, dist_present, dist_reported, dist_bytes_sent, dist_rebuilds, dist_cuts;
 } clash_step_stats;
 
 typedef struct clash_scene clash_scene;
@@ -342,7 +375,32 @@ int clash_run_set_vertices(clash_run *run, int obj, const double *xyz, clash_err
 int clash_run_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
 /* The number of the current state (0 before the first step). */
 int clash_run_state(const clash_run *run);
+/* The rank (in the run's communicator) that sets obj's states: in a
+ * decomposed run its owner, in a replicated one the calling rank; -1 for an
+ * unknown object or a NULL run. */
+int clash_run_owner(const clash_run *run, int obj);
 void clash_run_destroy(clash_run *run);
+
+/* ---- Decomposed runs (clash_config.decompose = CLASH_DECOMPOSE_OBJECTS) -----------------
+ *
+ * For scenes bigger than one node.  Every rank of the run's communicator
+ * builds the same scene (the same meshes and objects, added in the same
+ * order: the meshes never travel) and creates the run with the same
+ * configuration.  clash_run_create then gives each object one owner for the
+ * whole run (recursive coordinate bisection of the objects' state-0 boxes,
+ * weighted by faces, identical on every rank): each step, every rank sets
+ * the next state of the objects it owns, and of no other
+ * (clash_run_set_pose and clash_run_set_vertices refuse a non-owned object
+ * with CLASH_EINPUT naming its owner, changing nothing), then every rank
+ * calls clash_run_advance.  The owners send each object's states to the
+ * ranks whose sub-domain its swept box reaches; each rank finds the pairs of
+ * its sub-domain, each pair on exactly one rank, and the communicator's
+ * rank 0 gets the step's pairs exactly as a one-rank run of the whole scene
+ * given every state would return them (the other ranks get none).  An
+ * error on any rank makes every rank's clash_run_advance fail, with nothing
+ * half-done: the next call starts again from the last good state.  With one
+ * rank the run is replicated.  Not with ccd (refused at create), nor
+ * clash_step (a decomposed run moves by the host's states only). */
 
 /* ---- Exact CCD (clash_config.ccd, --ccd) ---------------------------------------------
  *

@@ -18,6 +18,11 @@ ccd_tolerance=1e-6, min_separation=0.0); after each step run.contacts() is
 a numpy structured array (CONTACT_DTYPE) with fields kind (CONTACT_VF = 0 or
 CONTACT_EE = 1), obj_a, id_a, obj_b, id_b (uint32) and toi (float64).
 
+Under MPI, Run(scene, decompose="objects") makes each rank store and move
+only the objects it owns: every rank builds the same scene, sets only the
+objects with run.owner(obj) equal to its rank, and advances; rank 0 gets the
+pairs (clash.h, "Decomposed runs").
+
 Arrays are handed to the library without copies when they are already
 C-contiguous float64 / int32 (the store copies them once, as the C API
 does); the pairs come back as a new array each step.  Every error raises
@@ -102,6 +107,7 @@ def _load():
         "clash_run_advance": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), P, E]),
         "clash_step": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(_Pairs), P, E]),
         "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts)]),
+        "clash_run_owner": (ctypes.c_int, [P, ctypes.c_int]),
         "clash_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     }
     for name, (res, args) in sigs.items():
@@ -251,6 +257,12 @@ class Run:
         p, err = _Pairs(), _Err()
         _check(_L().clash_run_advance(self._h, ctypes.byref(p), None, ctypes.byref(err)), err)
         return _pairs_array(p)
+
+    def owner(self, obj):
+        """The rank that sets obj's states: with decompose="objects" under MPI
+        (every rank building the same scene) its owner, else this rank; -1
+        for an unknown object."""
+        return int(_L().clash_run_owner(self._h, int(obj)))
 
     def step(self, s):
         """Step s of a scene that moves itself (a scene file's velocities or frames)."""

@@ -1,0 +1,697 @@
+/*
+ * decomposed.c — the in-memory decomposed run (clash_config.decompose =
+ * CLASH_DECOMPOSE_OBJECTS, issue 18): each rank of the run's communicator
+ * stores and moves only the objects it owns, and finds the pairs of its own
+ * sub-domain on a one-rank pipeline run (pipeline.c) of the objects present
+ * there; rank 0 merges the pairs, identical to a one-rank run.
+ *
+ * The host contract: every rank builds the same scene (same meshes and
+ * objects in the same order), so meshes never travel; states do.
+ *
+ * Ownership, fixed for the run (the host's data does not migrate): the
+ * objects' state-0 boxes are cut into one cell per rank by recursive
+ * coordinate bisection of their centres, weighted by faces (dist/rcb.c,
+ * shared with the command's --decompose objects); an object belongs to the
+ * rank whose cell holds its centre.  Every rank computes the same owners
+ * from the same scene, with no message.  Only the owner may set an object's
+ * next state; it keeps the object's current state (a pose, or its vertices)
+ * and the next one.
+ *
+ * One step (clash_dist_advance), every rank:
+ *   1. box(o): the owner's box of each object it owns for the step: its
+ *      vertices at the current and the next state (they move linearly
+ *      between them, or by the screw motion of a turning pose, whose margin
+ *      store/turn.c bounds), grown by that margin, min_separation and a
+ *      rounding allowance.  So two objects with a colliding face pair in
+ *      the step have overlapping boxes.
+ *   2. the boxes are allgathered: every rank knows every object's box.
+ *   3. the cells: first those of the ownership cut; cut again from the
+ *      boxes' centres when the faces present on the ranks (the largest over
+ *      the mean, known to all after step 4) passed RECUT_IMBALANCE, at most
+ *      every RECUT_EVERY steps.  A rank needs the objects whose box meets
+ *      its cell (closed boxes: conservative at borders).
+ *   4. a rank rebuilds its part when it needs an object its part lacks (or
+ *      the cells changed): the new part holds every object whose box, grown
+ *      by HYSTERESIS times its largest side, meets the cell, so objects that
+ *      come near are there before they are needed and rebuilds are rare.
+ *      The ranks allgather (rebuilds, faces present).
+ *   5. the owners send each object's next state to every rank whose part
+ *      holds it (and the current state too, to a rank that rebuilds: its
+ *      part starts again from that state): one alltoallv.  Which ranks hold
+ *      an object is known to its owner without asking, since every part is
+ *      made by the same rule from the same boxes and cells.
+ *   6. a rank that rebuilds makes a scene of its part (each object of the
+ *      host's mesh, in global order, at its state-0 pose), a pipeline run
+ *      on MPI_COMM_SELF, and moves it to the current states without a step
+ *      (store/motion.c alone); then every rank sets the next states it got
+ *      and steps its run.
+ *   7. of its part's pairs a rank keeps those (a, b) it reports: it owns
+ *      the cell holding the min corner of box(a) ∩ box(b) (a == b: of
+ *      box(a)).  That point is in both boxes, so both objects are needed,
+ *      and present, there; a pair's face hits depend on its two objects
+ *      alone, so the rank finds all of them; every other rank drops them.
+ *   8. the ranks agree that the step went well (one reduction: an error on
+ *      any rank fails the step on every rank, and the next advance starts
+ *      again from the last good states, every part rebuilt); then the pair
+ *      keys (global face numbers) are gathered to rank 0, sorted, and made
+ *      pairs: rank 0's out is the step's pairs; the other ranks get none,
+ *      as in a replicated run (stages/gather.c).
+ * The cells and every part are computed from the same doubles in the same
+ * order on every rank; ties go by object number.
+ *
+ * Figures (clash_step_stats.dist_*): objects owned, objects present, pairs
+ * reported, bytes
+ * sent by this rank in the step (boxes to the other ranks, states, pair
+ * keys), rebuilds and cuts so far.  The sub-run's stage times and counts
+ * fill the rest; S0's time includes steps 1-6's boxes and messages.
+ */
+#include "decomposed.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/sort.h"
+#include "core/run.h"
+#include "dist/rcb.h"
+#include "pipeline.h"
+#include "profile/profile.h"
+#include "sched/ranks.h"
+
+enum { RECUT_EVERY = 10 };
+static const double RECUT_IMBALANCE = 1.15, HYSTERESIS = 0.5;
+
+/* What an object's state is: never set (state 0 pose), a pose, vertices. */
+enum { K_NONE = 0, K_POSE = 1, K_VERTS = 2 };
+
+typedef struct dstate {
+    int kind;       /* cur: K_POSE or K_VERTS; next: K_NONE when not set */
+    clash_xform x;  /* K_POSE */
+    float *v;       /* K_VERTS: 3 * nv world positions, input vertex order (deforming objects) */
+} dstate;
+
+typedef struct clash_dist clash_dist;
+struct clash_dist {
+    int R, me, n;
+    int *owner;               /* n */
+    int nown, *own;           /* this rank's objects, ascending */
+    int *byowner;             /* n: objects by owner, then number (the allgather's order) */
+    int64_t *bcount;          /* R: doubles of boxes each rank gives (6 per object) */
+    dstate *cur, *next;       /* nown */
+    double *sendbox, *allbox; /* 6 * nown, 6 * n */
+    double (*blo)[3], (*bhi)[3];  /* n: this step's boxes */
+    clash_rcb cells;
+    int last_cut;             /* state at the last cut */
+    double imbalance;         /* the last step's faces present, largest over mean */
+    uint8_t *member;          /* nown * R: object own[i] is in rank r's part */
+    uint8_t *inpart;          /* n: in this rank's part */
+    int np, *present;         /* this rank's part, ascending global numbers */
+    int *local;               /* n: local number in the part, or -1 */
+    int force;                /* rebuild every part at the next step (first step, after a failure) */
+    clash_scene *sub;
+    clash_run *subrun;
+    clash_config subcfg;
+    double *dbuf;             /* 3 * largest nv: vertices handed to the store as doubles */
+    uint64_t *keys;
+    size_t cap_keys;
+    double (*centre)[3], *weight; /* n: a cut's points and weights */
+    int recut_pending;        /* a cut failed on some rank: cut again at the next step */
+    int64_t part_faces;       /* faces of this rank's part */
+    int64_t *flags;           /* 2 * R: each rank's (rebuilds, part faces) of the step */
+    int64_t *scount, *rcount, *cursor; /* R: bytes of states to and from each rank */
+    int64_t rebuilds, cuts;
+};
+
+/* ---- boxes ----------------------------------------------------------------------------- */
+
+/* Grows [lo, hi] by the positions of object o in state x (a pose of its
+ * local vertices) or v (world positions). */
+static void grow_pose(const clash_scene *sc, int o, const clash_xform *x, double lo[3], double hi[3])
+{
+    const double s = sc->obj_scale[o];
+    for (int64_t g = sc->vofs[o]; g < sc->vofs[o + 1]; ++g) {
+        const double l[3] = {s * sc->lx[g], s * sc->ly[g], s * sc->lz[g]};
+        for (int d = 0; d < 3; ++d) {
+            const double w = x->R[3 * d] * l[0] + x->R[3 * d + 1] * l[1] + x->R[3 * d + 2] * l[2] + x->t[d];
+            lo[d] = fmin(lo[d], w), hi[d] = fmax(hi[d], w);
+        }
+    }
+}
+
+static void grow_verts(const float *v, int64_t nv, double lo[3], double hi[3])
+{
+    for (int64_t i = 0; i < nv; ++i)
+        for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], v[3 * i + d]), hi[d] = fmax(hi[d], v[3 * i + d]);
+}
+
+static void grow_state(const clash_scene *sc, int o, const dstate *q, double lo[3], double hi[3])
+{
+    if (q->kind == K_VERTS) grow_verts(q->v, sc->vofs[o + 1] - sc->vofs[o], lo, hi);
+    else grow_pose(sc, o, &q->x, lo, hi);
+}
+
+/* box(o) of the step from cur to next (the opening comment, 1.). */
+static void step_box(const clash_dist *D, const clash_scene *sc, double min_sep, int i, double out[6])
+{
+    const int o = D->own[i];
+    const dstate *c = &D->cur[i], *nx = &D->next[i];
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    grow_state(sc, o, c, lo, hi);
+    if (nx->kind != K_NONE) grow_state(sc, o, nx, lo, hi);
+    double margin = 0;
+    if (nx->kind == K_POSE) { /* the screw motion's arc margin, as S0 computes it (store/motion.c) */
+        clash_xform from = c->x;
+        if (c->kind == K_VERTS) from.R[0] = NAN; /* set positions: no pose to turn from */
+        clash_turn tu;
+        clash_turn_screw(&from, &nx->x, sc->obj_scale[o], sc->mesh[sc->obj_mesh[o]].radius, &tu);
+        if (tu.kind != CLASH_TURN_NONE) margin = tu.bound;
+    }
+    double m = 0;
+    for (int d = 0; d < 3; ++d) m = fmax(m, fmax(fabs(lo[d]), fabs(hi[d])));
+    const double r = margin + min_sep + 1e-5 * (m + margin) + 1e-6; /* float positions: generous */
+    for (int d = 0; d < 3; ++d) out[d] = lo[d] - r, out[3 + d] = hi[d] + r;
+}
+
+/* Box of o grown by HYSTERESIS times its largest side: the part's rule. */
+static int near_cell(const clash_dist *D, int o, int r)
+{
+    double side = 0, lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) side = fmax(side, D->bhi[o][d] - D->blo[o][d]);
+    for (int d = 0; d < 3; ++d) lo[d] = D->blo[o][d] - HYSTERESIS * side, hi[d] = D->bhi[o][d] + HYSTERESIS * side;
+    return clash_box_overlaps(lo, hi, D->cells.lo[r], D->cells.hi[r]);
+}
+
+/* ---- create, destroy ----------------------------------------------------------------------- */
+
+static void dist_free(clash_dist *D)
+{
+    if (!D) return;
+    for (int i = 0; i < D->nown && D->cur && D->next; ++i) free(D->cur[i].v), free(D->next[i].v);
+    free(D->owner), free(D->own), free(D->byowner), free(D->bcount), free(D->cur), free(D->next);
+    free(D->sendbox), free(D->allbox), free(D->blo), free(D->bhi), free(D->member), free(D->inpart);
+    free(D->present), free(D->local), free(D->dbuf), free(D->keys);
+    free(D->centre), free(D->weight), free(D->flags), free(D->scount), free(D->rcount), free(D->cursor);
+    clash_rcb_free(&D->cells);
+    clash_pipe_destroy(D->subrun);
+    clash_scene_destroy(D->sub);
+    free(D);
+}
+
+void clash_dist_destroy(clash_run *run)
+{
+    if (!run) return;
+    dist_free(run->dist);
+    clash_ranks_close(&run->ranks);
+    if (run->sc) run->sc->nruns--;
+    free(run->pairs);
+    free(run);
+}
+
+/* The fixed part: owners from the state-0 boxes, this rank's objects and
+ * their states, the arrays of a step.  Returns 0 or -1 (out of memory). */
+static int plan(clash_dist *D, const clash_scene *sc)
+{
+    const int n = D->n, R = D->R;
+    double(*c)[3] = malloc(sizeof *c * (size_t)n), *w = malloc(sizeof *w * (size_t)n);
+    D->owner = malloc(sizeof *D->owner * (size_t)n);
+    D->own = malloc(sizeof *D->own * (size_t)n);
+    D->byowner = malloc(sizeof *D->byowner * (size_t)n);
+    D->bcount = calloc((size_t)R, sizeof *D->bcount);
+    D->allbox = malloc(6 * sizeof *D->allbox * (size_t)n);
+    D->blo = malloc(sizeof *D->blo * (size_t)n), D->bhi = malloc(sizeof *D->bhi * (size_t)n);
+    D->inpart = calloc((size_t)n, 1);
+    D->present = malloc(sizeof *D->present * (size_t)n);
+    D->local = malloc(sizeof *D->local * (size_t)n);
+    int64_t maxv = 1;
+    for (int o = 0; o < n; ++o) maxv = sc->vofs[o + 1] - sc->vofs[o] > maxv ? sc->vofs[o + 1] - sc->vofs[o] : maxv;
+    D->dbuf = malloc(3 * sizeof *D->dbuf * (size_t)maxv);
+    D->centre = malloc(sizeof *D->centre * (size_t)n), D->weight = malloc(sizeof *D->weight * (size_t)n);
+    D->flags = malloc(2 * sizeof *D->flags * (size_t)R);
+    D->scount = malloc(sizeof *D->scount * (size_t)R), D->rcount = malloc(sizeof *D->rcount * (size_t)R);
+    D->cursor = malloc(sizeof *D->cursor * (size_t)R);
+    int rc = -1;
+    if (!D->centre || !D->weight || !D->flags || !D->scount || !D->rcount || !D->cursor) goto done;
+    if (!c || !w || !D->owner || !D->own || !D->byowner || !D->bcount || !D->allbox || !D->blo || !D->bhi ||
+        !D->inpart || !D->present || !D->local || !D->dbuf || clash_rcb_init(&D->cells, R))
+        goto done;
+    for (int o = 0; o < n; ++o) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        grow_pose(sc, o, &sc->pose0[o], lo, hi);
+        for (int d = 0; d < 3; ++d) c[o][d] = 0.5 * (lo[d] + hi[d]);
+        w[o] = (double)(sc->fofs[o + 1] - sc->fofs[o]);
+        D->local[o] = -1;
+    }
+    if (clash_rcb_cut(&D->cells, n, (const double(*)[3])c, w)) goto done;
+    D->cuts = 1;
+    for (int o = 0; o < n; ++o) {
+        D->owner[o] = clash_rcb_owner(&D->cells, c[o]);
+        D->bcount[D->owner[o]] += 6;
+        if (D->owner[o] == D->me) D->own[D->nown++] = o;
+    }
+    int64_t *at = calloc((size_t)R + 1, sizeof *at);
+    if (!at) goto done;
+    for (int r = 0; r < R; ++r) at[r + 1] = at[r] + D->bcount[r] / 6;
+    for (int o = 0; o < n; ++o) D->byowner[at[D->owner[o]]++] = o;
+    free(at);
+    const size_t k = D->nown > 0 ? (size_t)D->nown : 1;
+    D->cur = calloc(k, sizeof *D->cur), D->next = calloc(k, sizeof *D->next);
+    D->sendbox = malloc(6 * sizeof *D->sendbox * k);
+    D->member = calloc(k * (size_t)R, 1);
+    if (!D->cur || !D->next || !D->sendbox || !D->member) goto done;
+    for (int i = 0; i < D->nown; ++i) {
+        const int o = D->own[i];
+        D->cur[i] = (dstate){.kind = K_POSE, .x = sc->pose0[o]};
+        D->next[i].kind = K_NONE;
+        if (sc->obj_deforming[o]) {
+            const size_t nv = (size_t)(sc->vofs[o + 1] - sc->vofs[o]);
+            if (!(D->cur[i].v = malloc(3 * sizeof(float) * nv)) || !(D->next[i].v = malloc(3 * sizeof(float) * nv)))
+                goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(c), free(w);
+    return rc;
+}
+
+clash_run *clash_dist_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
+{
+    if (!sc || !cfg) {
+        clash_fail(err, CLASH_EINPUT, "run_create: the %s is NULL", !sc ? "scene" : "config");
+        return NULL;
+    }
+    clash_config c = *cfg;
+    if (clash_pipe_check_config(sc, &c, err)) return NULL;
+    if (c.ccd) {
+        clash_fail(err, CLASH_EINPUT, "decompose objects: not with ccd yet (the contacts are not decomposed): use "
+                                      "decompose replicated");
+        return NULL;
+    }
+    if (sc->nf > UINT32_MAX) {
+        clash_fail(err, CLASH_EINPUT, "%s: decompose objects: %lld faces, more than pair keys hold (2^32)", sc->name,
+                   (long long)sc->nf);
+        return NULL;
+    }
+    char msg[256];
+    clash_ranks ranks;
+    if (clash_ranks_open(&ranks, c.mpi_comm, msg, sizeof msg)) {
+        clash_fail(err, CLASH_EINPUT, "%s", msg);
+        return NULL;
+    }
+    if (ranks.size == 1) { /* one rank: the whole scene is its part */
+        clash_ranks_close(&ranks);
+        return clash_pipe_create(sc, cfg, err);
+    }
+    clash_run *run = calloc(1, sizeof *run);
+    clash_dist *D = calloc(1, sizeof *D);
+    if (!run || !D) {
+        free(run), free(D);
+        clash_ranks_close(&ranks);
+        clash_fail(err, CLASH_EFAIL, "out of memory creating the run");
+        return NULL;
+    }
+    run->sc = sc, run->cfg = c, run->ranks = ranks, run->threads = 1, run->dist = D;
+    sc->nruns++;
+    D->R = ranks.size, D->me = ranks.rank, D->n = sc->nobj, D->force = 1;
+    D->subcfg = c;
+    D->subcfg.mpi_comm = (void *)clash_ranks_self_comm(); /* each part its own one-rank run (read only) */
+    D->subcfg.decompose = CLASH_DECOMPOSE_REPLICATED;
+    const int bad = plan(D, sc);
+    if (clash_ranks_max_int(&run->ranks, bad ? 1 : 0)) { /* every rank fails alike */
+        clash_dist_destroy(run);
+        clash_fail(err, CLASH_EFAIL, "out of memory planning the decomposition%s", bad ? "" : " (on another rank)");
+        return NULL;
+    }
+    return run;
+}
+
+int clash_dist_owner(const clash_run *run, int obj) { return run->dist->owner[obj]; }
+
+/* ---- the host sets the next state ------------------------------------------------------ */
+
+static int owned(const clash_run *run, int obj, clash_error *err)
+{
+    const clash_dist *D = run->dist;
+    if (D->owner[obj] != D->me)
+        return clash_fail(err, CLASH_EINPUT,
+                          "object %d: owned by rank %d of the run's communicator, not by this rank (%d): a "
+                          "decomposed run takes each object's state from its owner only (clash_run_owner)",
+                          obj, D->owner[obj], D->me);
+    return CLASH_OK;
+}
+
+/* Index of owned object obj in own[] (it is owned). */
+static int own_index(const clash_dist *D, int obj)
+{
+    int lo = 0, hi = D->nown - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (D->own[mid] < obj) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+int clash_dist_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err)
+{
+    int rc = clash_pipe_check_pose(run, obj, rot, trans, err);
+    if (rc || (rc = owned(run, obj, err))) return rc;
+    dstate *q = &run->dist->next[own_index(run->dist, obj)];
+    q->kind = K_POSE;
+    q->x = (clash_xform){.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    if (rot) memcpy(q->x.R, rot, sizeof q->x.R);
+    if (trans) memcpy(q->x.t, trans, sizeof q->x.t);
+    return CLASH_OK;
+}
+
+int clash_dist_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err)
+{
+    int rc = clash_pipe_check_vertices(run, obj, xyz, err);
+    if (rc || (rc = owned(run, obj, err))) return rc;
+    dstate *q = &run->dist->next[own_index(run->dist, obj)];
+    const int64_t nv = run->sc->vofs[obj + 1] - run->sc->vofs[obj];
+    for (int64_t i = 0; i < 3 * nv; ++i) q->v[i] = (float)xyz[i]; /* as the store keeps them */
+    q->kind = K_VERTS;
+    return CLASH_OK;
+}
+
+
+/* ---- one step ---------------------------------------------------------------------------- */
+
+/* A state on the wire: an 8-byte header per object, then its current state
+ * (to a rank that rebuilds) and its next state, each 8-byte aligned. */
+typedef struct entry_head {
+    int32_t obj;
+    uint8_t cur, next, pad_[2];
+} entry_head;
+
+static size_t state_bytes(const clash_scene *sc, int o, int kind)
+{
+    if (kind == K_POSE) return 12 * sizeof(double);
+    if (kind == K_VERTS) return (3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]) + 7) / 8 * 8;
+    return 0;
+}
+
+static char *put_state(char *p, const clash_scene *sc, int o, const dstate *q)
+{
+    if (q->kind == K_POSE) memcpy(p, q->x.R, sizeof q->x.R), memcpy(p + sizeof q->x.R, q->x.t, sizeof q->x.t);
+    else if (q->kind == K_VERTS) memcpy(p, q->v, 3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]));
+    return p + state_bytes(sc, o, q->kind);
+}
+
+/* Sets the state at p (kind) as the next state of local object l of the part. */
+static const char *take_state(clash_dist *D, const clash_scene *sc, int o, int kind, const char *p)
+{
+    const int l = D->local[o];
+    if (kind == K_POSE) {
+        clash_xform x;
+        memcpy(x.R, p, sizeof x.R), memcpy(x.t, p + sizeof x.R, sizeof x.t);
+        clash_store_set_pose(D->sub, l, &x);
+    } else if (kind == K_VERTS) {
+        const float *v = (const float *)(const void *)p;
+        const int64_t nv = sc->vofs[o + 1] - sc->vofs[o];
+        for (int64_t i = 0; i < 3 * nv; ++i) D->dbuf[i] = v[i];
+        clash_store_set_vertices(D->sub, l, D->dbuf);
+    }
+    return p + state_bytes(sc, o, kind);
+}
+
+/* This rank's part made again from inpart[]: its scene (each object of the
+ * host's mesh at its state-0 pose, in global order) and its one-rank run. */
+static int rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *err)
+{
+    clash_pipe_destroy(D->subrun), clash_scene_destroy(D->sub);
+    D->subrun = NULL, D->sub = NULL;
+    for (int i = 0; i < D->np; ++i) D->local[D->present[i]] = -1;
+    D->np = 0;
+    int64_t nv = 0, nf = 0;
+    for (int o = 0; o < D->n; ++o)
+        if (D->inpart[o]) {
+            D->local[o] = D->np, D->present[D->np++] = o;
+            nv += sc->vofs[o + 1] - sc->vofs[o], nf += sc->fofs[o + 1] - sc->fofs[o];
+        }
+    D->rebuilds++;
+    if (!D->np) return CLASH_OK;
+    int *mesh = malloc(sizeof *mesh * (size_t)(sc->nmesh > 0 ? sc->nmesh : 1));
+    clash_scene *p = clash_store_new(sc->name);
+    if (!mesh || !p || clash_store_reserve(p, D->np, nv, nf)) {
+        free(mesh), clash_scene_destroy(p);
+        return clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
+    }
+    for (int m = 0; m < sc->nmesh; ++m) mesh[m] = -1;
+    for (int i = 0; i < D->np; ++i) {
+        const int o = D->present[i], m = sc->obj_mesh[o];
+        int r = 0;
+        if (mesh[m] < 0) {
+            const clash_store_mesh *M = &sc->mesh[m];
+            for (int64_t j = 0; j < 3 * M->nv; ++j) D->dbuf[j] = M->xyz[j]; /* floats: the same store */
+            if ((r = clash_store_add_mesh(p, D->dbuf, M->nv, M->tri, M->nf, sc->name, err)) >= 0) mesh[m] = r;
+        }
+        if (r >= 0) r = clash_store_add_object(p, mesh[m], &sc->pose0[o], sc->obj_scale[o], sc->obj_deforming[o], err);
+        if (r < 0) {
+            free(mesh), clash_scene_destroy(p);
+            return -r;
+        }
+    }
+    free(mesh);
+    D->sub = p;
+    if (!(D->subrun = clash_pipe_create(p, &D->subcfg, err))) return err && err->code ? err->code : CLASH_EFAIL;
+    return CLASH_OK;
+}
+
+/* Steps 3-4 of the opening comment: the cells (cut again when due) and
+ * whether this rank rebuilds its part (then inpart[] is the new part). */
+static int plan_step(clash_run *run, int *rebuild, clash_error *err)
+{
+    clash_dist *D = run->dist;
+    const clash_scene *sc = run->sc;
+    int rc = CLASH_OK, cut = D->recut_pending ||
+                             (D->imbalance > RECUT_IMBALANCE && run->dist_state - D->last_cut >= RECUT_EVERY);
+    if (cut) { /* every rank decides alike: from the same numbers */
+        for (int o = 0; o < D->n; ++o) {
+            for (int d = 0; d < 3; ++d) D->centre[o][d] = 0.5 * (D->blo[o][d] + D->bhi[o][d]);
+            D->weight[o] = (double)(sc->fofs[o + 1] - sc->fofs[o]);
+        }
+        const int failed = clash_rcb_cut(&D->cells, D->n, (const double(*)[3])D->centre, D->weight) != 0;
+        D->recut_pending = clash_ranks_any(&run->ranks, failed);
+        if (D->recut_pending) rc = clash_fail(err, CLASH_EFAIL, "out of memory cutting the cells");
+        D->cuts += !failed, D->last_cut = run->dist_state;
+    }
+    *rebuild = D->force || cut;
+    const double *clo = D->cells.lo[D->me], *chi = D->cells.hi[D->me];
+    for (int o = 0; o < D->n && !*rebuild; ++o)
+        if (!D->inpart[o] && clash_box_overlaps(D->blo[o], D->bhi[o], clo, chi)) *rebuild = 1;
+    if (*rebuild) {
+        D->part_faces = 0;
+        for (int o = 0; o < D->n; ++o)
+            if ((D->inpart[o] = (uint8_t)near_cell(D, o, D->me))) D->part_faces += sc->fofs[o + 1] - sc->fofs[o];
+    }
+    return rc;
+}
+
+/* Step 5: the owners' states for every rank whose part holds them, packed
+ * by rank (flags: each rank's rebuild).  Returns the buffer (NULL with
+ * scount all 0 when out of memory). */
+static char *pack_states(clash_dist *D, const clash_scene *sc)
+{
+    const int R = D->R;
+    for (int r = 0; r < R; ++r) D->scount[r] = 0;
+    for (int i = 0; i < D->nown; ++i) {
+        const int o = D->own[i];
+        for (int r = 0; r < R; ++r) {
+            uint8_t *mem = &D->member[(size_t)i * (size_t)R + (size_t)r];
+            if (D->flags[2 * r]) *mem = (uint8_t)near_cell(D, o, r);
+            if (*mem && (D->flags[2 * r] || D->next[i].kind != K_NONE))
+                D->scount[r] += (int64_t)(sizeof(entry_head) + (D->flags[2 * r] ? state_bytes(sc, o, D->cur[i].kind) : 0) +
+                                          state_bytes(sc, o, D->next[i].kind));
+        }
+    }
+    int64_t tot = 0;
+    for (int r = 0; r < R; ++r) D->cursor[r] = tot, tot += D->scount[r];
+    char *buf = malloc((size_t)(tot > 0 ? tot : 1));
+    if (!buf) {
+        for (int r = 0; r < R; ++r) D->scount[r] = 0;
+        return NULL;
+    }
+    for (int i = 0; i < D->nown; ++i) {
+        const int o = D->own[i];
+        for (int r = 0; r < R; ++r) {
+            const int reb = D->flags[2 * r] != 0;
+            if (!D->member[(size_t)i * (size_t)R + (size_t)r] || (!reb && D->next[i].kind == K_NONE)) continue;
+            char *p = buf + D->cursor[r];
+            const entry_head h = {.obj = o, .cur = (uint8_t)(reb ? D->cur[i].kind : K_NONE),
+                                  .next = (uint8_t)D->next[i].kind};
+            memcpy(p, &h, sizeof h);
+            p += sizeof h;
+            if (reb) p = put_state(p, sc, o, &D->cur[i]);
+            p = put_state(p, sc, o, &D->next[i]);
+            D->cursor[r] = p - buf;
+        }
+    }
+    return buf;
+}
+
+/* Step 6: the states received, into this rank's part: when it was rebuilt,
+ * the current states first (moved there by S0 alone), then the next ones. */
+static int take_states(clash_dist *D, const clash_scene *sc, int rebuilt, const char *recv, int64_t nrecv,
+                       clash_error *err)
+{
+    int64_t ncur = 0;
+    for (int pass = rebuilt ? 0 : 1; pass < 2; ++pass) {
+        for (const char *p = recv; p < recv + nrecv;) {
+            entry_head h;
+            memcpy(&h, p, sizeof h);
+            p += sizeof h;
+            if (h.obj < 0 || h.obj >= D->n || D->local[h.obj] < 0)
+                return clash_fail(err, CLASH_EFAIL, "object %d: its state came to a rank whose part lacks it", h.obj);
+            if (pass == 0) ncur += h.cur != K_NONE;
+            p = pass == 0 ? take_state(D, sc, h.obj, h.cur, p) : p + state_bytes(sc, h.obj, h.cur);
+            p = pass == 1 ? take_state(D, sc, h.obj, h.next, p) : p + state_bytes(sc, h.obj, h.next);
+        }
+        if (pass == 0) {
+            if (ncur != D->np)
+                return clash_fail(err, CLASH_EFAIL, "this rank's part holds %d objects but got %lld current states",
+                                  D->np, (long long)ncur);
+            int rc = clash_store_advance_par(D->sub, &D->subrun->exec, err);
+            if (rc) return rc;
+        }
+    }
+    return CLASH_OK;
+}
+
+/* Step 7: the keys of the part's pairs this rank reports. */
+static int report_keys(clash_dist *D, const clash_scene *sc, const clash_pairs *lp, size_t *nk, clash_error *err)
+{
+    *nk = 0;
+    if (lp->count > D->cap_keys) {
+        uint64_t *k = realloc(D->keys, lp->count * sizeof *k);
+        if (!k) return clash_fail(err, CLASH_EFAIL, "out of memory");
+        D->keys = k, D->cap_keys = lp->count;
+    }
+    int la = -1, lb = -1, mine = 0;
+    for (size_t i = 0; i < lp->count; ++i) {
+        const clash_pair *p = &lp->pairs[i];
+        const int ga = D->present[p->obj_a], gb = D->present[p->obj_b];
+        if ((int)p->obj_a != la || (int)p->obj_b != lb) { /* pairs come grouped by objects */
+            double pt[3];
+            for (int d = 0; d < 3; ++d) pt[d] = fmax(D->blo[ga][d], D->blo[gb][d]);
+            la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_rcb_owner(&D->cells, pt) == D->me;
+        }
+        if (mine) D->keys[(*nk)++] = (uint64_t)(sc->fofs[ga] + p->face_a) << 32 | (uint64_t)(sc->fofs[gb] + p->face_b);
+    }
+    return CLASH_OK;
+}
+
+/* Rank 0: the gathered keys sorted and made the run's pairs. */
+static int merge_pairs(clash_run *run, uint64_t *all, int64_t nall, clash_pairs *out, clash_error *err)
+{
+    const clash_scene *sc = run->sc;
+    if (clash_sort_u64(all, (size_t)nall, NULL)) return clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
+    if ((size_t)nall > run->cap_pairs) {
+        clash_pair *p = realloc(run->pairs, (size_t)nall * sizeof *p);
+        if (!p) return clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
+        run->pairs = p, run->cap_pairs = (size_t)nall;
+    }
+    int o = 0;
+    for (int64_t i = 0; i < nall; ++i) {
+        const int64_t fa = (int64_t)(all[i] >> 32), fb = (int64_t)(uint32_t)all[i];
+        int a = 0, b = sc->nobj - 1;
+        while (a < b) { /* the object of face fa: the last with fofs <= fa */
+            const int mid = (a + b + 1) / 2;
+            if (sc->fofs[mid] <= fa) a = mid;
+            else b = mid - 1;
+        }
+        for (o = a; sc->fofs[o + 1] <= fb; ++o) {}
+        run->pairs[i] = (clash_pair){(uint32_t)a, (uint32_t)(fa - sc->fofs[a]), (uint32_t)o, (uint32_t)(fb - sc->fofs[o])};
+    }
+    run->npairs = (size_t)nall;
+    out->pairs = run->pairs, out->count = (size_t)nall;
+    return CLASH_OK;
+}
+
+int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    clash_dist *D = run->dist;
+    const clash_scene *sc = run->sc;
+    const clash_ranks *W = &run->ranks;
+    clash_step_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    out->pairs = NULL, out->count = 0;
+    const int R = D->R;
+    const double t0 = clash_prof_now();
+    /* 1-2: boxes */
+    for (int i = 0; i < D->nown; ++i) step_box(D, sc, run->cfg.min_separation, i, &D->sendbox[6 * i]);
+    clash_ranks_allgatherv_f64(W, D->sendbox, 6 * (int64_t)D->nown, D->allbox, D->bcount);
+    int64_t bytes = (int64_t)(6 * sizeof(double)) * D->nown * (R - 1);
+    for (int k = 0; k < D->n; ++k) {
+        const int o = D->byowner[k];
+        memcpy(D->blo[o], &D->allbox[6 * k], sizeof D->blo[o]), memcpy(D->bhi[o], &D->allbox[6 * k + 3], sizeof D->bhi[o]);
+    }
+    /* 3-4: cells, parts */
+    int rebuild = 0;
+    int rc = plan_step(run, &rebuild, err);
+    const int64_t mine[2] = {rebuild, D->part_faces};
+    clash_ranks_allgather_i64(W, mine, 2, D->flags);
+    bytes += 2 * (int64_t)sizeof(int64_t) * (R - 1);
+    double fmax_ = 0, fsum = 0;
+    for (int r = 0; r < R; ++r) fmax_ = fmax(fmax_, (double)D->flags[2 * r + 1]), fsum += (double)D->flags[2 * r + 1];
+    D->imbalance = fsum > 0 ? fmax_ * R / fsum : 1.0;
+    /* 5: states */
+    char *buf = pack_states(D, sc);
+    if (!buf && !rc) rc = clash_fail(err, CLASH_EFAIL, "out of memory packing the states");
+    for (int r = 0; r < R; ++r) bytes += r != D->me ? D->scount[r] : 0;
+    void *recv = NULL;
+    if (clash_ranks_alltoallv_bytes(W, buf ? buf : "", D->scount, &recv, D->rcount) && !rc)
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory receiving the states");
+    free(buf);
+    int64_t nrecv = 0;
+    for (int r = 0; r < R; ++r) nrecv += D->rcount[r];
+    /* 6: this rank's part, stepped */
+    if (!rc && rebuild) rc = rebuild_part(D, sc, err);
+    if (!rc && D->subrun) rc = take_states(D, sc, rebuild, recv, nrecv, err);
+    free(recv);
+    const double t1 = clash_prof_now();
+    clash_pairs lp = {NULL, 0};
+    if (!rc && D->subrun) rc = clash_pipe_advance(D->subrun, &lp, st, err);
+    size_t nk = 0;
+    if (!rc) rc = report_keys(D, sc, &lp, &nk, err);
+    /* 8: agreed, then gathered */
+    const int code = clash_ranks_max_int(W, rc);
+    if (code) {
+        D->force = 1; /* every part starts again from the owners' states, which stay the last good ones */
+        memset(st, 0, sizeof *st);
+        if (!rc) clash_fail(err, code, "step into state %d failed on another rank of the run (its clash_run_advance "
+                                       "says why)", run->dist_state + 1);
+        return code;
+    }
+    const double t2 = clash_prof_now();
+    uint64_t *all = NULL;
+    int64_t nall = 0;
+    if (clash_ranks_gather_u64(W, D->keys, (int64_t)nk, &all, &nall)) /* (MPI: aborts when out of memory) */
+        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
+    if (D->me != 0) bytes += (int64_t)(nk * sizeof(uint64_t) + sizeof(int));
+    rc = D->me == 0 ? merge_pairs(run, all, nall, out, err) : CLASH_OK;
+    free(all);
+    /* the step went well (rank 0 may yet fail to merge, out of memory): the next states become current */
+    for (int i = 0; i < D->nown; ++i) {
+        dstate *c = &D->cur[i], *nx = &D->next[i];
+        if (nx->kind == K_POSE) c->kind = K_POSE, c->x = nx->x;
+        if (nx->kind == K_VERTS) {
+            float *t = c->v;
+            c->v = nx->v, nx->v = t, c->kind = K_VERTS;
+        }
+        nx->kind = K_NONE;
+    }
+    D->force = 0;
+    run->dist_state++;
+    if (rc) return rc;
+    st->seconds[CLASH_S0_MOTION] += t1 - t0;
+    st->seconds[CLASH_S6_GATHER] += clash_prof_now() - t2;
+    st->hits = (int64_t)out->count;
+    st->dist_owned = D->nown, st->dist_present = D->np, st->dist_reported = (int64_t)nk, st->dist_bytes_sent = bytes;
+    st->dist_rebuilds = D->rebuilds, st->dist_cuts = D->cuts;
+    return CLASH_OK;
+}
