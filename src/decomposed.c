@@ -22,8 +22,9 @@
  *      vertices at the current and the next state (they move linearly
  *      between them, or by the screw motion of a turning pose, whose margin
  *      store/turn.c bounds), grown by that margin, min_separation and a
- *      rounding allowance.  So two objects with a colliding face pair in
- *      the step have overlapping boxes.
+ *      rounding allowance; static mode: the next state's vertices alone.
+ *      So two objects with a colliding face pair in the step have
+ *      overlapping boxes.
  *   2. the boxes are allgathered: every rank knows every object's box.
  *   3. the cells: first those of the ownership cut; cut again from the
  *      boxes' centres when the faces present on the ranks (the largest over
@@ -152,25 +153,25 @@ static void grow_state(const clash_scene *sc, int o, const dstate *q, double lo[
     else grow_pose(sc, o, &q->x, lo, hi);
 }
 
-/* box(o) of the step from cur to next (the opening comment, 1.). */
-static void step_box(const clash_dist *D, const clash_scene *sc, double min_sep, int i, double out[6])
+/* box(o) of the step from cur to next (the opening comment, 1.); static
+ * mode tests the new state alone, so its box holds that state only. */
+static void step_box(const clash_dist *D, const clash_scene *sc, const clash_config *cfg, int i, double out[6])
 {
-    const int o = D->own[i];
+    const int o = D->own[i], swept = cfg->mode == CLASH_MODE_SWEPT;
     const dstate *c = &D->cur[i], *nx = &D->next[i];
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    grow_state(sc, o, c, lo, hi);
+    if (swept || nx->kind == K_NONE) grow_state(sc, o, c, lo, hi);
     if (nx->kind != K_NONE) grow_state(sc, o, nx, lo, hi);
-    double margin = 0;
-    if (nx->kind == K_POSE) { /* the screw motion's arc margin, as S0 computes it (store/motion.c) */
+    double margin = 0, m = 0;
+    if (swept && nx->kind == K_POSE) { /* the screw motion's arc margin, as S0 computes it (store/motion.c) */
         clash_xform from = c->x;
         if (c->kind == K_VERTS) from.R[0] = NAN; /* set positions: no pose to turn from */
         clash_turn tu;
         clash_turn_screw(&from, &nx->x, sc->obj_scale[o], sc->mesh[sc->obj_mesh[o]].radius, &tu);
         if (tu.kind != CLASH_TURN_NONE) margin = tu.bound;
     }
-    double m = 0;
     for (int d = 0; d < 3; ++d) m = fmax(m, fmax(fabs(lo[d]), fabs(hi[d])));
-    const double r = margin + min_sep + 1e-5 * (m + margin) + 1e-6; /* float positions: generous */
+    const double r = margin + cfg->min_separation + 1e-5 * (m + margin) + 1e-6; /* float positions: generous */
     for (int d = 0; d < 3; ++d) out[d] = lo[d] - r, out[3 + d] = hi[d] + r;
 }
 
@@ -428,7 +429,7 @@ static int rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *err)
     D->np = 0;
     int64_t nv = 0, nf = 0;
     for (int o = 0; o < D->n; ++o)
-        if (D->inpart[o]) {
+        if (D->inpart[o]) { /* ascending: local numbers keep the global order, and so the pairs' */
             D->local[o] = D->np, D->present[D->np++] = o;
             nv += sc->vofs[o + 1] - sc->vofs[o], nf += sc->fofs[o + 1] - sc->fofs[o];
         }
@@ -623,7 +624,7 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const int R = D->R;
     const double t0 = clash_prof_now();
     /* 1-2: boxes */
-    for (int i = 0; i < D->nown; ++i) step_box(D, sc, run->cfg.min_separation, i, &D->sendbox[6 * i]);
+    for (int i = 0; i < D->nown; ++i) step_box(D, sc, &run->cfg, i, &D->sendbox[6 * i]);
     clash_ranks_allgatherv_f64(W, D->sendbox, 6 * (int64_t)D->nown, D->allbox, D->bcount);
     int64_t bytes = (int64_t)(6 * sizeof(double)) * D->nown * (R - 1);
     for (int k = 0; k < D->n; ++k) {
