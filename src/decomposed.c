@@ -28,13 +28,13 @@
  *   2. the boxes are allgathered: every rank knows every object's box.
  *   3. the cells: first those of the ownership cut; cut again from the
  *      boxes' centres when the faces present on the ranks (the largest over
- *      the mean, known to all after step 4) passed RECUT_IMBALANCE, at most
- *      every RECUT_EVERY steps.  A rank needs the objects whose box meets
- *      its cell (closed boxes: conservative at borders).
+ *      the mean, known to all after step 4) passed RECUT_IMBALANCE (1.15),
+ *      at most every RECUT_EVERY (10) steps.  A rank needs the objects
+ *      whose box meets its cell (closed boxes: conservative at borders).
  *   4. a rank rebuilds its part when it needs an object its part lacks (or
  *      the cells changed): the new part holds every object whose box, grown
- *      by HYSTERESIS times its largest side, meets the cell, so objects that
- *      come near are there before they are needed and rebuilds are rare.
+ *      by HYSTERESIS (0.5) times its largest side, meets the cell, so objects
+ *      that come near are there before they are needed: rebuilds are rare.
  *      The ranks allgather (rebuilds, faces present).
  *   5. the owners send each object's next state to every rank whose part
  *      holds it (and the current state too, to a rank that rebuilds: its
