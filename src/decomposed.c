@@ -50,7 +50,8 @@
  *      the cell holding the min corner of box(a) ∩ box(b) (a == b: of
  *      box(a)).  That point is in both boxes, so both objects are needed,
  *      and present, there; a pair's face hits depend on its two objects
- *      alone, so the rank finds all of them; every other rank drops them.
+ *      alone, so the rank finds all of them; every other rank drops them
+ *      (in S2 already: the part's run skips pairs this rank does not report).
  *   8. the ranks agree that the step went well (one reduction: an error on
  *      any rank fails the step on every rank, and the next advance starts
  *      again from the last good states, every part rebuilt); then the pair
@@ -59,6 +60,9 @@
  *      as in a replicated run (stages/gather.c).
  * The cells and every part are computed from the same doubles in the same
  * order on every rank; ties go by object number.
+ *
+ * The part's scene, its run and the states on the wire are
+ * decomposed_part.c's; what both files share is decomposed_int.h.
  *
  * Figures (clash_step_stats.dist_*): objects owned, objects present, pairs
  * reported, bytes
@@ -75,55 +79,14 @@
 
 #include "base/error.h"
 #include "base/sort.h"
-#include "core/run.h"
-#include "dist/rcb.h"
+#include "decomposed_int.h"
 #include "pipeline.h"
 #include "profile/profile.h"
 #include "sched/ranks.h"
 
 enum { RECUT_EVERY = 10 };
-static const double RECUT_IMBALANCE = 1.15, HYSTERESIS = 0.5;
+static const double RECUT_IMBALANCE = 1.15;
 
-/* What an object's state is: never set (state 0 pose), a pose, vertices. */
-enum { K_NONE = 0, K_POSE = 1, K_VERTS = 2 };
-
-typedef struct dstate {
-    int kind;       /* cur: K_POSE or K_VERTS; next: K_NONE when not set */
-    clash_xform x;  /* K_POSE */
-    float *v;       /* K_VERTS: 3 * nv world positions, input vertex order (deforming objects) */
-} dstate;
-
-typedef struct clash_dist clash_dist;
-struct clash_dist {
-    int R, me, n;
-    int *owner;               /* n */
-    int nown, *own;           /* this rank's objects, ascending */
-    int *byowner;             /* n: objects by owner, then number (the allgather's order) */
-    int64_t *bcount;          /* R: doubles of boxes each rank gives (6 per object) */
-    dstate *cur, *next;       /* nown */
-    double *sendbox, *allbox; /* 6 * nown, 6 * n */
-    double (*blo)[3], (*bhi)[3];  /* n: this step's boxes */
-    clash_rcb cells;
-    int last_cut;             /* state at the last cut */
-    double imbalance;         /* the last step's faces present, largest over mean */
-    uint8_t *member;          /* nown * R: object own[i] is in rank r's part */
-    uint8_t *inpart;          /* n: in this rank's part */
-    int np, *present;         /* this rank's part, ascending global numbers */
-    int *local;               /* n: local number in the part, or -1 */
-    int force;                /* rebuild every part at the next step (first step, after a failure) */
-    clash_scene *sub;
-    clash_run *subrun;
-    clash_config subcfg;
-    double *dbuf;             /* 3 * largest nv: vertices handed to the store as doubles */
-    uint64_t *keys;
-    size_t cap_keys;
-    double (*centre)[3], *weight; /* n: a cut's points and weights */
-    int recut_pending;        /* a cut failed on some rank: cut again at the next step */
-    int64_t part_faces;       /* faces of this rank's part */
-    int64_t *flags;           /* 2 * R: each rank's (rebuilds, part faces) of the step */
-    int64_t *scount, *rcount, *cursor; /* R: bytes of states to and from each rank */
-    int64_t rebuilds, cuts;
-};
 
 /* ---- boxes ----------------------------------------------------------------------------- */
 
@@ -175,14 +138,6 @@ static void step_box(const clash_dist *D, const clash_scene *sc, const clash_con
     for (int d = 0; d < 3; ++d) out[d] = lo[d] - r, out[3 + d] = hi[d] + r;
 }
 
-/* Box of o grown by HYSTERESIS times its largest side: the part's rule. */
-static int near_cell(const clash_dist *D, int o, int r)
-{
-    double side = 0, lo[3], hi[3];
-    for (int d = 0; d < 3; ++d) side = fmax(side, D->bhi[o][d] - D->blo[o][d]);
-    for (int d = 0; d < 3; ++d) lo[d] = D->blo[o][d] - HYSTERESIS * side, hi[d] = D->bhi[o][d] + HYSTERESIS * side;
-    return clash_box_overlaps(lo, hi, D->cells.lo[r], D->cells.hi[r]);
-}
 
 /* ---- create, destroy ----------------------------------------------------------------------- */
 
@@ -381,86 +336,6 @@ int clash_dist_set_vertices(clash_run *run, int obj, const double *xyz, clash_er
 
 /* ---- one step ---------------------------------------------------------------------------- */
 
-/* A state on the wire: an 8-byte header per object, then its current state
- * (to a rank that rebuilds) and its next state, each 8-byte aligned. */
-typedef struct entry_head {
-    int32_t obj;
-    uint8_t cur, next, pad_[2];
-} entry_head;
-
-static size_t state_bytes(const clash_scene *sc, int o, int kind)
-{
-    if (kind == K_POSE) return 12 * sizeof(double);
-    if (kind == K_VERTS) return (3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]) + 7) / 8 * 8;
-    return 0;
-}
-
-static char *put_state(char *p, const clash_scene *sc, int o, const dstate *q)
-{
-    if (q->kind == K_POSE) memcpy(p, q->x.R, sizeof q->x.R), memcpy(p + sizeof q->x.R, q->x.t, sizeof q->x.t);
-    else if (q->kind == K_VERTS) memcpy(p, q->v, 3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]));
-    return p + state_bytes(sc, o, q->kind);
-}
-
-/* Sets the state at p (kind) as the next state of local object l of the part. */
-static const char *take_state(clash_dist *D, const clash_scene *sc, int o, int kind, const char *p)
-{
-    const int l = D->local[o];
-    if (kind == K_POSE) {
-        clash_xform x;
-        memcpy(x.R, p, sizeof x.R), memcpy(x.t, p + sizeof x.R, sizeof x.t);
-        clash_store_set_pose(D->sub, l, &x);
-    } else if (kind == K_VERTS) {
-        const float *v = (const float *)(const void *)p;
-        const int64_t nv = sc->vofs[o + 1] - sc->vofs[o];
-        for (int64_t i = 0; i < 3 * nv; ++i) D->dbuf[i] = v[i];
-        clash_store_set_vertices(D->sub, l, D->dbuf);
-    }
-    return p + state_bytes(sc, o, kind);
-}
-
-/* This rank's part made again from inpart[]: its scene (each object of the
- * host's mesh at its state-0 pose, in global order) and its one-rank run. */
-static int rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *err)
-{
-    clash_pipe_destroy(D->subrun), clash_scene_destroy(D->sub);
-    D->subrun = NULL, D->sub = NULL;
-    for (int i = 0; i < D->np; ++i) D->local[D->present[i]] = -1;
-    D->np = 0;
-    int64_t nv = 0, nf = 0;
-    for (int o = 0; o < D->n; ++o)
-        if (D->inpart[o]) { /* ascending: local numbers keep the global order, and so the pairs' */
-            D->local[o] = D->np, D->present[D->np++] = o;
-            nv += sc->vofs[o + 1] - sc->vofs[o], nf += sc->fofs[o + 1] - sc->fofs[o];
-        }
-    D->rebuilds++;
-    if (!D->np) return CLASH_OK;
-    int *mesh = malloc(sizeof *mesh * (size_t)(sc->nmesh > 0 ? sc->nmesh : 1));
-    clash_scene *p = clash_store_new(sc->name);
-    if (!mesh || !p || clash_store_reserve(p, D->np, nv, nf)) {
-        free(mesh), clash_scene_destroy(p);
-        return clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
-    }
-    for (int m = 0; m < sc->nmesh; ++m) mesh[m] = -1;
-    for (int i = 0; i < D->np; ++i) {
-        const int o = D->present[i], m = sc->obj_mesh[o];
-        int r = 0;
-        if (mesh[m] < 0) {
-            const clash_store_mesh *M = &sc->mesh[m];
-            for (int64_t j = 0; j < 3 * M->nv; ++j) D->dbuf[j] = M->xyz[j]; /* floats: the same store */
-            if ((r = clash_store_add_mesh(p, D->dbuf, M->nv, M->tri, M->nf, sc->name, err)) >= 0) mesh[m] = r;
-        }
-        if (r >= 0) r = clash_store_add_object(p, mesh[m], &sc->pose0[o], sc->obj_scale[o], sc->obj_deforming[o], err);
-        if (r < 0) {
-            free(mesh), clash_scene_destroy(p);
-            return -r;
-        }
-    }
-    free(mesh);
-    D->sub = p;
-    if (!(D->subrun = clash_pipe_create(p, &D->subcfg, err))) return err && err->code ? err->code : CLASH_EFAIL;
-    return CLASH_OK;
-}
 
 /* Steps 3-4 of the opening comment: the cells (cut again when due) and
  * whether this rank rebuilds its part (then inpart[] is the new part). */
@@ -492,75 +367,7 @@ static int plan_step(clash_run *run, int *rebuild, clash_error *err)
     return rc;
 }
 
-/* Step 5: the owners' states for every rank whose part holds them, packed
- * by rank (flags: each rank's rebuild).  Returns the buffer (NULL with
- * scount all 0 when out of memory). */
-static char *pack_states(clash_dist *D, const clash_scene *sc)
-{
-    const int R = D->R;
-    for (int r = 0; r < R; ++r) D->scount[r] = 0;
-    for (int i = 0; i < D->nown; ++i) {
-        const int o = D->own[i];
-        for (int r = 0; r < R; ++r) {
-            uint8_t *mem = &D->member[(size_t)i * (size_t)R + (size_t)r];
-            if (D->flags[2 * r]) *mem = (uint8_t)near_cell(D, o, r);
-            if (*mem && (D->flags[2 * r] || D->next[i].kind != K_NONE))
-                D->scount[r] += (int64_t)(sizeof(entry_head) + (D->flags[2 * r] ? state_bytes(sc, o, D->cur[i].kind) : 0) +
-                                          state_bytes(sc, o, D->next[i].kind));
-        }
-    }
-    int64_t tot = 0;
-    for (int r = 0; r < R; ++r) D->cursor[r] = tot, tot += D->scount[r];
-    char *buf = malloc((size_t)(tot > 0 ? tot : 1));
-    if (!buf) {
-        for (int r = 0; r < R; ++r) D->scount[r] = 0;
-        return NULL;
-    }
-    for (int i = 0; i < D->nown; ++i) {
-        const int o = D->own[i];
-        for (int r = 0; r < R; ++r) {
-            const int reb = D->flags[2 * r] != 0;
-            if (!D->member[(size_t)i * (size_t)R + (size_t)r] || (!reb && D->next[i].kind == K_NONE)) continue;
-            char *p = buf + D->cursor[r];
-            const entry_head h = {.obj = o, .cur = (uint8_t)(reb ? D->cur[i].kind : K_NONE),
-                                  .next = (uint8_t)D->next[i].kind};
-            memcpy(p, &h, sizeof h);
-            p += sizeof h;
-            if (reb) p = put_state(p, sc, o, &D->cur[i]);
-            p = put_state(p, sc, o, &D->next[i]);
-            D->cursor[r] = p - buf;
-        }
-    }
-    return buf;
-}
 
-/* Step 6: the states received, into this rank's part: when it was rebuilt,
- * the current states first (moved there by S0 alone), then the next ones. */
-static int take_states(clash_dist *D, const clash_scene *sc, int rebuilt, const char *recv, int64_t nrecv,
-                       clash_error *err)
-{
-    int64_t ncur = 0;
-    for (int pass = rebuilt ? 0 : 1; pass < 2; ++pass) {
-        for (const char *p = recv; p < recv + nrecv;) {
-            entry_head h;
-            memcpy(&h, p, sizeof h);
-            p += sizeof h;
-            if (h.obj < 0 || h.obj >= D->n || D->local[h.obj] < 0)
-                return clash_fail(err, CLASH_EFAIL, "object %d: its state came to a rank whose part lacks it", h.obj);
-            if (pass == 0) ncur += h.cur != K_NONE;
-            p = pass == 0 ? take_state(D, sc, h.obj, h.cur, p) : p + state_bytes(sc, h.obj, h.cur);
-            p = pass == 1 ? take_state(D, sc, h.obj, h.next, p) : p + state_bytes(sc, h.obj, h.next);
-        }
-        if (pass == 0) {
-            if (ncur != D->np)
-                return clash_fail(err, CLASH_EFAIL, "this rank's part holds %d objects but got %lld current states",
-                                  D->np, (long long)ncur);
-            int rc = clash_store_advance_par(D->sub, &D->subrun->exec, err);
-            if (rc) return rc;
-        }
-    }
-    return CLASH_OK;
-}
 
 /* Step 7: the keys of the part's pairs this rank reports. */
 static int report_keys(clash_dist *D, const clash_scene *sc, const clash_pairs *lp, size_t *nk, clash_error *err)
@@ -575,11 +382,8 @@ static int report_keys(clash_dist *D, const clash_scene *sc, const clash_pairs *
     for (size_t i = 0; i < lp->count; ++i) {
         const clash_pair *p = &lp->pairs[i];
         const int ga = D->present[p->obj_a], gb = D->present[p->obj_b];
-        if ((int)p->obj_a != la || (int)p->obj_b != lb) { /* pairs come grouped by objects */
-            double pt[3];
-            for (int d = 0; d < 3; ++d) pt[d] = fmax(D->blo[ga][d], D->blo[gb][d]);
-            la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_rcb_owner(&D->cells, pt) == D->me;
-        }
+        if ((int)p->obj_a != la || (int)p->obj_b != lb) /* pairs come grouped by objects */
+            la = (int)p->obj_a, lb = (int)p->obj_b, mine = reports(D, ga, gb);
         if (mine) D->keys[(*nk)++] = (uint64_t)(sc->fofs[ga] + p->face_a) << 32 | (uint64_t)(sc->fofs[gb] + p->face_b);
     }
     return CLASH_OK;
@@ -641,7 +445,7 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     for (int r = 0; r < R; ++r) fmax_ = fmax(fmax_, (double)D->flags[2 * r + 1]), fsum += (double)D->flags[2 * r + 1];
     D->imbalance = fsum > 0 ? fmax_ * R / fsum : 1.0;
     /* 5: states */
-    char *buf = pack_states(D, sc);
+    char *buf = clash_dist_pack_states(D, sc);
     if (!buf && !rc) rc = clash_fail(err, CLASH_EFAIL, "out of memory packing the states");
     for (int r = 0; r < R; ++r) bytes += r != D->me ? D->scount[r] : 0;
     void *recv = NULL;
@@ -651,8 +455,8 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     int64_t nrecv = 0;
     for (int r = 0; r < R; ++r) nrecv += D->rcount[r];
     /* 6: this rank's part, stepped */
-    if (!rc && rebuild) rc = rebuild_part(D, sc, err);
-    if (!rc && D->subrun) rc = take_states(D, sc, rebuild, recv, nrecv, err);
+    if (!rc && rebuild) rc = clash_dist_rebuild_part(D, sc, err);
+    if (!rc && D->subrun) rc = clash_dist_take_states(D, sc, rebuild, recv, nrecv, err);
     free(recv);
     const double t1 = clash_prof_now();
     clash_pairs lp = {NULL, 0};

@@ -27,7 +27,7 @@ typedef struct clash_cli {
     int quiet;
     int progress;              /* -1 auto (terminal), 0 off, 1 on */
     int counters;              /* --counters: enum clash_counter_source (profile.h); run: none, profile: auto */
-    int decompose;             /* --decompose: CLASH_DECOMPOSE_REPLICATED or _OBJECTS (decompose.h); -1: not
+    int decompose;             /* --decompose: CLASH_DECOMPOSE_REPLICATED or _OBJECTS (clash.h); -1: not
                                   given, so objects when the run has more than one rank (main.c) */
     int rebalance_every;       /* --rebalance-every K: steps between re-cuts of the sub-domains (default 10) */
     double imbalance;          /* --imbalance T: re-cut when max/mean rank step time exceeded T (default 1.2) */
