@@ -54,10 +54,11 @@
  *      (in S2 already: the part's run skips pairs this rank does not report).
  *   8. the ranks agree that the step went well (one reduction: an error on
  *      any rank fails the step on every rank, and the next advance starts
- *      again from the last good states, every part rebuilt); then the pair
- *      keys (global face numbers) are gathered to rank 0, sorted, and made
- *      pairs: rank 0's out is the step's pairs; the other ranks get none,
- *      as in a replicated run (stages/gather.c).
+ *      again from the last good states, every part rebuilt); then rank 0
+ *      merges the ranks' ascending pair keys (global face numbers) as they
+ *      stream in (clash_ranks_merge_u64) into pairs: rank 0's out is the
+ *      step's pairs; the other ranks get none, as in a replicated run
+ *      (stages/gather.c).
  * The cells and every part are computed from the same doubles in the same
  * order on every rank; ties go by object number.
  *
@@ -78,7 +79,6 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "base/sort.h"
 #include "decomposed_int.h"
 #include "pipeline.h"
 #include "profile/profile.h"
@@ -389,31 +389,32 @@ static int report_keys(clash_dist *D, const clash_scene *sc, const clash_pairs *
     return CLASH_OK;
 }
 
-/* Rank 0: the gathered keys sorted and made the run's pairs. */
-static int merge_pairs(clash_run *run, uint64_t *all, int64_t nall, clash_pairs *out, clash_error *err)
+/* Rank 0: the ranks' ascending keys merged as they stream in
+ * (clash_ranks_merge_u64), each chunk appended to the run's pairs. */
+static int emit_pairs(void *ctx, const uint64_t *keys, int64_t m)
 {
+    clash_run *run = ctx;
     const clash_scene *sc = run->sc;
-    if (clash_sort_u64(all, (size_t)nall, NULL)) return clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
-    if ((size_t)nall > run->cap_pairs) {
-        clash_pair *p = realloc(run->pairs, (size_t)nall * sizeof *p);
-        if (!p) return clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
-        run->pairs = p, run->cap_pairs = (size_t)nall;
+    if (run->npairs + (size_t)m > run->cap_pairs) {
+        size_t cap = run->cap_pairs ? run->cap_pairs : 4096;
+        while (cap < run->npairs + (size_t)m) cap *= 2;
+        clash_pair *p = realloc(run->pairs, cap * sizeof *p);
+        if (!p) return -1;
+        run->pairs = p, run->cap_pairs = cap;
     }
-    int o = 0;
-    for (int64_t i = 0; i < nall; ++i) {
-        const int64_t fa = (int64_t)(all[i] >> 32), fb = (int64_t)(uint32_t)all[i];
-        int a = 0, b = sc->nobj - 1;
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t fa = (int64_t)(keys[i] >> 32), fb = (int64_t)(uint32_t)keys[i];
+        int a = 0, b = sc->nobj - 1, o;
         while (a < b) { /* the object of face fa: the last with fofs <= fa */
             const int mid = (a + b + 1) / 2;
             if (sc->fofs[mid] <= fa) a = mid;
             else b = mid - 1;
         }
         for (o = a; sc->fofs[o + 1] <= fb; ++o) {}
-        run->pairs[i] = (clash_pair){(uint32_t)a, (uint32_t)(fa - sc->fofs[a]), (uint32_t)o, (uint32_t)(fb - sc->fofs[o])};
+        run->pairs[run->npairs++] =
+            (clash_pair){(uint32_t)a, (uint32_t)(fa - sc->fofs[a]), (uint32_t)o, (uint32_t)(fb - sc->fofs[o])};
     }
-    run->npairs = (size_t)nall;
-    out->pairs = run->pairs, out->count = (size_t)nall;
-    return CLASH_OK;
+    return 0;
 }
 
 int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
@@ -463,7 +464,7 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     if (!rc && D->subrun) rc = clash_pipe_advance(D->subrun, &lp, st, err);
     size_t nk = 0;
     if (!rc) rc = report_keys(D, sc, &lp, &nk, err);
-    /* 8: agreed, then gathered */
+    /* 8: agreed, then merged on rank 0 */
     const int code = clash_ranks_max_int(W, rc);
     if (code) {
         D->force = 1; /* every part starts again from the owners' states, which stay the last good ones */
@@ -473,13 +474,11 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         return code;
     }
     const double t2 = clash_prof_now();
-    uint64_t *all = NULL;
-    int64_t nall = 0;
-    if (clash_ranks_gather_u64(W, D->keys, (int64_t)nk, &all, &nall)) /* (MPI: aborts when out of memory) */
-        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    if (D->me != 0) bytes += (int64_t)(nk * sizeof(uint64_t) + sizeof(int));
-    rc = D->me == 0 ? merge_pairs(run, all, nall, out, err) : CLASH_OK;
-    free(all);
+    run->npairs = 0;
+    if (clash_ranks_merge_u64(W, D->keys, (int64_t)nk, emit_pairs, run)) /* rank 0 alone, out of memory */
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
+    if (D->me != 0) bytes += (int64_t)(nk * sizeof(uint64_t));
+    if (D->me == 0 && !rc) out->pairs = run->pairs, out->count = run->npairs;
     /* the step went well (rank 0 may yet fail to merge, out of memory): the next states become current */
     for (int i = 0; i < D->nown; ++i) {
         dstate *c = &D->cur[i], *nx = &D->next[i];
