@@ -237,7 +237,7 @@ static int timed(const char *how, int rank, int size)
         fprintf(stderr, "rank %d: %s\n", rank, err.msg);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    double t = 0, in[4] = {0, 0, 0, 0};
+    double t = 0, t_s0 = 0, in[4] = {0, 0, 0, 0};
     uint64_t pairs = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     for (int s = 1; s <= STEPS; ++s) {
@@ -247,19 +247,22 @@ static int timed(const char *how, int rank, int size)
         clash_step_stats st;
         const double t0 = MPI_Wtime();
         if (clash_run_advance(run, &p, &st, &err)) MPI_Abort(MPI_COMM_WORLD, 1);
-        t += MPI_Wtime() - t0;
+        t += MPI_Wtime() - t0, t_s0 += st.seconds[CLASH_S0_MOTION];
         pairs += p.count;
         in[0] = (double)st.dist_rebuilds, in[1] += (double)st.dist_bytes_sent, in[2] = (double)st.dist_present;
         if (rank > 0 && st.dist_owned) in[3] += 8.0 * (double)st.dist_reported; /* pair keys to rank 0 */
     }
-    double tmax = 0, sum[4];
+    double tmax = 0, s0max = 0, sum[4];
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&t_s0, &s0max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(in, sum, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("decompose %s: ranks %d, objects %d, faces %lld, steps %d: %.3f ms a step (slowest rank), "
+        printf("decompose %s: ranks %d, objects %d, faces %lld, steps %d: %.3f ms a step (slowest rank; S0 %.3f: "
+               "motion, and decomposed: boxes, states, rebuilds), "
                "%llu pairs, rebuilds %.0f (all ranks), bytes sent %.0f a step (all ranks; of them pair keys %.0f), "
                "objects present %.0f (all ranks, last step)\n",
-               how, size, NOBJ, (long long)clash_scene_faces(sc), STEPS, 1e3 * tmax / STEPS, (unsigned long long)pairs,
+               how, size, NOBJ, (long long)clash_scene_faces(sc), STEPS, 1e3 * tmax / STEPS, 1e3 * s0max / STEPS,
+               (unsigned long long)pairs,
                sum[0], sum[1] / STEPS, sum[3] / STEPS, sum[2]);
     free(buf);
     clash_run_destroy(run), clash_scene_destroy(sc);
