@@ -234,7 +234,8 @@ int clash_fg_boxes_stores(clash_run *run, int streaming)
     if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     fg->s1_nt = streaming != 0;
     for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
-    clash_par_for(&run->exec, run->sc->nf, boxes_range, run);
+    const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nf); /* few faces: on the caller */
+    clash_par_for(&ex, run->sc->nf, boxes_range, run);
     for (int o = 0; o < fg->nobj; ++o) {
         clash_box b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
         for (int w = 0; w < fg->T; ++w) {
@@ -485,7 +486,7 @@ int clash_fg_cull(clash_run *run)
     for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
     const int64_t nf = run->sc->nf;
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
-        clash_exec ex = run->exec;
+        clash_exec ex = clash_exec_sized(&run->exec, nf); /* few faces: on the caller */
         ex.schedule = CLASH_SCHED_DYNAMIC;
         const size_t nb = (size_t)((nf + CULL_BLOCK - 1) / CULL_BLOCK);
         if (nb > fg->blkcap) {
@@ -512,7 +513,8 @@ int clash_fg_cull(clash_run *run)
         else copy_worker(0, 1, run);
         return 0;
     } else {
-        clash_par_for(&run->exec, nf, cull_range, run);
+        const clash_exec ex = clash_exec_sized(&run->exec, nf);
+        clash_par_for(&ex, nf, cull_range, run);
     }
     for (int w = 0; w < fg->T; ++w)
         if (fg->slot[w].oom) return -1;

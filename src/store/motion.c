@@ -178,7 +178,8 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
         }
     }
     state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
-    clash_par_for(ex, sc->nv, state_range, &c);
+    const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
+    clash_par_for(&e, sc->nv, state_range, &c);
     free(src);
     return 0;
 }

@@ -197,7 +197,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
     if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
     b.stat = W->stat;
-    clash_exec ex = run->exec;
+    clash_exec ex = clash_exec_sized(&run->exec, (int64_t)nk); /* few kept faces: on the caller */
     ex.threads = T;
     clash_spmd(&ex, bin_worker, &b);
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
