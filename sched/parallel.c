@@ -88,7 +88,9 @@ int clash_par_tasks(const clash_exec *ex, int64_t n, int64_t batch, clash_range_
     task_ctx c = {.n = n, .batch = batch > 0 ? batch : (ex->batch > 0 ? ex->batch : 64), .schedule = s, .fn = fn,
                   .ctx = ctx};
     atomic_init(&c.next, 0);
-    clash_spmd(ex, task_worker, &c);
+    clash_exec e = *ex;
+    if (s == CLASH_SCHED_DYNAMIC && n <= c.batch) e.inline_team = 1; /* one batch: one worker would take it */
+    clash_spmd(&e, task_worker, &c);
     return 0;
 }
 

@@ -45,7 +45,26 @@ typedef struct clash_exec {
                                clash_spmd adds each worker's time to its slot */
     clash_pool *pool;   /* the pthreads backend's workers (a run's own pool); NULL: a team
                            started and joined for the call */
+    int inline_team;    /* 1: clash_spmd runs the team's shares one after another on the
+                           calling thread (worker 0, then 1, ...): work too small to pay
+                           for waking a team.  Set by clash_exec_sized. */
 } clash_exec;
+
+/* Small work runs on the caller.  Waking a team of 2 and joining it costs
+ * microseconds (more when the other core is busy), which is the whole step
+ * on two 968-face meshes (issue 17); below CLASH_SMALL_WORK items of the
+ * cheapest kind (a vertex, a face box, a face culled) a team is not woken.
+ * Every worker's share is still run, with the team's worker numbers, so
+ * results and per-worker layouts are those of the team.  4096: at 2 threads
+ * suzanne's step went from 23-58 us to 28-32 us with the other core busy,
+ * and cow and teapot did not move (16384 made teapot slower). */
+enum { CLASH_SMALL_WORK = 4096 };
+static inline clash_exec clash_exec_sized(const clash_exec *ex, int64_t work)
+{
+    clash_exec e = *ex;
+    if (work < CLASH_SMALL_WORK) e.inline_team = 1;
+    return e;
+}
 
 typedef void (*clash_spmd_fn)(int worker, int nworkers, void *ctx);
 typedef void (*clash_range_fn)(int64_t begin, int64_t end, int64_t step, int worker, void *ctx);

@@ -80,6 +80,10 @@ void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
         fn(0, 1, ctx);
         return;
     }
+    if (ex->inline_team) { /* small work (clash_exec_sized): the shares in turn, on the caller */
+        for (int w = 0; w < T; ++w) fn(w, T, ctx);
+        return;
+    }
     if (ex->backend == CLASH_BACKEND_PTHREADS) {
         if (ex->pool) {
             if (clash_pool_run(ex->pool, T, fn, ctx) == 0) return;

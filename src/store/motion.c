@@ -178,15 +178,20 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
         }
     }
     state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
-    clash_par_for(ex, sc->nv, state_range, &c);
+    const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
+    clash_par_for(&e, sc->nv, state_range, &c);
     free(src);
     return 0;
 }
 
-int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *err)
+/* keep_initial 0: with no state yet, state 0 is not computed, the caller
+ * having checked that every object's next state is set from its own source
+ * (none copies from the state before) and that a second advance follows at
+ * once, which overwrites what state 0 would have become (px). */
+static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, clash_error *err)
 {
     if (sc->state < 0) { /* no state yet: state 0, every object where it was added */
-        if (compute(sc, 1, ex)) return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
+        if (keep_initial && compute(sc, 1, ex)) return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
         sc->state = 0;
     }
     float *t;
@@ -216,6 +221,8 @@ int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *
     sc->law_step = -1;
     return CLASH_OK;
 }
+
+int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *err) { return advance(sc, ex, 1, err); }
 
 /* ---- scene-file laws ------------------------------------------------------------------- */
 
@@ -253,7 +260,13 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
     for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
     if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
         set_laws(sc, s - 1);
-        if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
+        /* From no state (a new run's first step) state 0 would only be
+         * swapped out by the two advances: skipped when every object
+         * follows a law (its S0 was a third of a step from scratch on two
+         * 968-face meshes, issue 17). */
+        int all = 1;
+        for (int o = 0; o < sc->nobj && all; ++o) all = sc->law[o] != CLASH_LAW_NONE;
+        if ((rc = advance(sc, ex, !all, err))) return rc;
     }
     set_laws(sc, s);
     if ((rc = clash_store_advance_par(sc, ex, err))) return rc;

@@ -334,7 +334,10 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     if (rc < 0) goto oom;
     c.units = us.u, c.unit_faces = us.faces->v, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    if (clash_par_tasks(&run->exec, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
+    /* few faces in the units (a face in a unit costs several cheap items: its
+     * cells, its tests): on the caller */
+    const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
+    if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
     if (clash_oct_merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
     clash_oct_unitset_free(&us);
     return CLASH_OK;

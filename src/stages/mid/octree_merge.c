@@ -89,7 +89,7 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **
     }
     m.re = m.rb + nb, m.ru = m.rb + 2 * nb, m.bend = m.cnt + (size_t)nb * NBUCKET;
     atomic_init(&m.failed, 0);
-    clash_exec ex = run->exec;
+    clash_exec ex = clash_exec_sized(&run->exec, (int64_t)total); /* few keys: on the caller */
     ex.threads = nb;
     clash_spmd(&ex, merge_worker, &m);
     /* bucket starts; worker k takes a contiguous run of buckets of ~total/nb keys */

@@ -110,6 +110,39 @@ typedef struct bin_ctx {
     float of[3], invf, widef; /* ck_cell_codes: origin, 1 / cs, widening, in float */
 } bin_ctx;
 
+/* A face in more than one cell: its cell ranges r (ck_cell_codes), 1 to 4
+ * cells a side in practice.  Plain loops: GCC vectorized the inner one
+ * over x, whose checks and tails cost more than the 1-2 cells it updates
+ * (bin_worker was 28k instructions a step for the 136 kept faces of two
+ * suzannes, issue 17). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SCALAR_LOOPS __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define SCALAR_LOOPS __attribute__((noinline))
+#endif
+static SCALAR_LOOPS void count_multi(uint32_t r, size_t G, int32_t o, size_t *restrict cnt, int32_t *restrict mn,
+                                     int32_t *restrict mx)
+{
+    const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                 z1 = r >> 25 & 31;
+    for (size_t z = z0; z <= z1; ++z)
+        for (size_t y = y0; y <= y1; ++y)
+            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c) {
+                cnt[c]++;
+                mn[c] = o < mn[c] ? o : mn[c], mx[c] = o > mx[c] ? o : mx[c];
+            }
+}
+static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const uint8_t *restrict pair,
+                                       size_t *restrict cnt, uint32_t *restrict out)
+{
+    const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                 z1 = r >> 25 & 31;
+    for (size_t z = z0; z <= z1; ++z)
+        for (size_t y = y0; y <= y1; ++y)
+            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c)
+                if (pair[c]) out[cnt[c]++] = f;
+}
+
 /* rng[i]: the cell number of a face inside one cell (the common case), or
  * CK_CELL_MULTI | its cell ranges (ck_cell_codes). */
 static void bin_worker(int w, int T, void *p)
@@ -148,15 +181,7 @@ static void bin_worker(int w, int T, void *p)
                 mn[r] = o < mn[r] ? o : mn[r], mx[r] = o > mx[r] ? o : mx[r];
                 continue;
             }
-            const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                         z1 = r >> 25 & 31;
-            for (size_t z = z0; z <= z1; ++z)
-                for (size_t y = y0; y <= y1; ++y)
-                    for (size_t x = x0; x <= x1; ++x) {
-                        const size_t c = (z * G + y) * G + x;
-                        cnt[c]++;
-                        mn[c] = o < mn[c] ? o : mn[c], mx[c] = o > mx[c] ? o : mx[c];
-                    }
+            count_multi(r, G, o, cnt, mn, mx);
         }
         return;
     }
@@ -169,14 +194,7 @@ static void bin_worker(int w, int T, void *p)
             if (pair[r]) out[cnt[r]++] = kept[i];
             continue;
         }
-        const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                     z1 = r >> 25 & 31;
-        for (size_t z = z0; z <= z1; ++z)
-            for (size_t y = y0; y <= y1; ++y) {
-                const size_t row = (z * G + y) * G;
-                for (size_t x = x0; x <= x1; ++x)
-                    if (pair[row + x]) out[cnt[row + x]++] = kept[i];
-            }
+        scatter_multi(r, G, kept[i], pair, cnt, out);
     }
 }
 
@@ -197,7 +215,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
     if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
     b.stat = W->stat;
-    clash_exec ex = run->exec;
+    clash_exec ex = clash_exec_sized(&run->exec, (int64_t)nk); /* few kept faces: on the caller */
     ex.threads = T;
     clash_spmd(&ex, bin_worker, &b);
     /* Root cube around the kept faces' boxes; mean box edge for the level. */
