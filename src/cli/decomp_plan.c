@@ -21,7 +21,8 @@ void clash_decomp_free(clash_decomp *D)
 {
     free(D->pose), free(D->mrad), free(D->mnf), free(D->mnv), free(D->gfofs);
     clash_rcb_free(&D->cells), free(D->present), free(D->owner), free(D->blo), free(D->bhi);
-    clash_scene_destroy(D->full);
+    if (D->fl) clash_frames_layout_free(D->fl);
+    free(D->fl), free(D->fbox);
     memset(D, 0, sizeof *D);
 }
 
@@ -36,19 +37,46 @@ static clash_pose law_of(const clash_object_desc *od)
     return p;
 }
 
-/* Deforming (frames) scenes: the whole scene, its objects' face offsets. */
+/* Deforming (frames) scenes: the objects from frame 0 (scene_build.c's
+ * own layout), then every frame file read once, one at a time, for every
+ * object's box in it: the float minimum and maximum of its vertices, as
+ * the store's frames hold them. */
 static int init_frames(clash_decomp *D, clash_error *err)
 {
-    int rc = clash_scene_build(D->d, &D->full, err);
+    const clash_scene_desc *d = D->d;
+    if (!(D->fl = calloc(1, sizeof *D->fl))) return clash_fail(err, CLASH_EFAIL, "out of memory planning");
+    clash_frames_layout *L = D->fl;
+    int rc = clash_frames_layout_load(d, L, err);
     if (rc) return rc;
-    const clash_scene *F = D->full;
-    D->nobj = F->nobj, D->nv = F->nv;
-    D->gfofs = malloc(sizeof *D->gfofs * ((size_t)F->nobj + 1));
-    if (!D->gfofs || clash_rcb_init(&D->cells, D->R)) return clash_fail(err, CLASH_EFAIL, "out of memory planning");
-    for (int o = 0; o <= F->nobj; ++o) D->gfofs[o] = F->fofs[o];
-    if (F->nf > UINT32_MAX)
+    const int n = L->nobj;
+    D->nobj = n, D->nv = L->nv;
+    D->gfofs = malloc(sizeof *D->gfofs * ((size_t)n + 1));
+    D->fbox = malloc(6 * sizeof *D->fbox * (size_t)n * (size_t)d->nframes);
+    if (!D->gfofs || !D->fbox || clash_rcb_init(&D->cells, D->R))
+        return clash_fail(err, CLASH_EFAIL, "out of memory planning");
+    for (int o = 0; o <= n; ++o) D->gfofs[o] = L->fofs[o];
+    if (L->nf > UINT32_MAX)
         return clash_fail(err, CLASH_EINPUT, "--decompose objects: %lld faces, more than pair keys hold (2^32)",
-                          (long long)F->nf);
+                          (long long)L->nf);
+    for (int k = 0; k < d->nframes; ++k) {
+        clash_mesh m = {0};
+        const clash_mesh *fm = &L->first;
+        if ((rc = k > 0 ? clash_frames_load(d, L, k, &m, err) : clash_frames_check(d, L, 0, fm, err))) return rc;
+        if (k > 0) fm = &m;
+        float *bx = D->fbox + 6 * (size_t)k * (size_t)n;
+        for (int o = 0; o < n; ++o)
+            for (int c = 0; c < 3; ++c) {
+                float l = INFINITY, h = -INFINITY;
+                for (int64_t v = L->vofs[o]; v < L->vofs[o + 1]; ++v) {
+                    const float x = (float)fm->xyz[3 * (size_t)L->vfile[v] + c];
+                    l = x < l ? x : l, h = x > h ? x : h;
+                }
+                bx[6 * o + c] = l, bx[6 * o + 3 + c] = h;
+            }
+        clash_mesh_free(&m);
+    }
+    free(L->first.xyz); /* the faces stay, to check the frames read again */
+    L->first.xyz = NULL;
     return CLASH_OK;
 }
 
@@ -115,17 +143,15 @@ done:
 /* Deforming: the box of object o's vertices in frames s-1 and s. */
 static void frames_box(const clash_decomp *D, int o, int s, double lo[3], double hi[3])
 {
-    const clash_scene *F = D->full;
-    const int64_t nv = F->frames_nv, v0 = F->vofs[o], v1 = F->vofs[o + 1];
-    const int a = s > 0 ? s - 1 : 0, b = s < F->nframes ? s : F->nframes - 1;
+    const int nfr = D->d->nframes;
+    const int a = s > 0 ? s - 1 : 0, b = s < nfr ? s : nfr - 1;
     double m = 0;
     for (int k = 0; k < 3; ++k) {
-        float l = INFINITY, h = -INFINITY;
-        for (int f = a; f <= b; f += (b > a ? b - a : 1))
-            for (int64_t v = v0; v < v1; ++v) {
-                const float x = F->frames[f][(size_t)k * (size_t)nv + (size_t)v];
-                l = x < l ? x : l, h = x > h ? x : h;
-            }
+        float l = INFINITY, h = -INFINITY; /* the min and max of frames a and b: of their vertices */
+        for (int f = a; f <= b; f += (b > a ? b - a : 1)) {
+            const float *bx = D->fbox + 6 * ((size_t)f * (size_t)D->nobj + (size_t)o);
+            l = bx[k] < l ? bx[k] : l, h = bx[3 + k] > h ? bx[3 + k] : h;
+        }
         lo[k] = l, hi[k] = h, m = fmax(m, fmax(fabs(lo[k]), fabs(hi[k])));
     }
     const double r = D->min_sep + 1e-5 * m + 1e-6; /* the faces' own rounding allowances: generous */
@@ -134,7 +160,7 @@ static void frames_box(const clash_decomp *D, int o, int s, double lo[3], double
 
 void clash_decomp_box(const clash_decomp *D, int o, int s, double lo[3], double hi[3])
 {
-    if (D->full) {
+    if (D->fl) {
         frames_box(D, o, s, lo, hi);
         return;
     }
@@ -204,30 +230,34 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
 }
 
 /* Deforming: the part, each present object a deforming object of its own
- * mesh with its own frames, as scene_build.c makes the whole. */
+ * mesh (frame 0's, as scene_build.c makes the whole) with its own vertices
+ * of the frames this epoch's steps use, s0-1 .. s1, read one file at a time;
+ * the part's other frames stay NULL (store/motion.c reads only frames s-1
+ * and s in step s). */
 static clash_scene *build_frames(const clash_decomp *D, int *rc, clash_error *err)
 {
-    const clash_scene *F = D->full;
-    int64_t nv = 0, nf = 0, maxv = 1;
+    const clash_frames_layout *L = D->fl;
+    const clash_scene_desc *d = D->d;
+    const char *name = d->name ? d->name : "scene";
+    int64_t nv = 0, nf = 0;
     for (int i = 0; i < D->npresent; ++i) {
         const int o = D->present[i];
-        nv += F->vofs[o + 1] - F->vofs[o], nf += F->fofs[o + 1] - F->fofs[o];
-        if (F->vofs[o + 1] - F->vofs[o] > maxv) maxv = F->vofs[o + 1] - F->vofs[o];
+        nv += L->vofs[o + 1] - L->vofs[o], nf += L->fofs[o + 1] - L->fofs[o];
     }
-    clash_scene *sc = clash_store_new(F->name);
-    double *xyz = malloc(3 * sizeof *xyz * (size_t)maxv);
+    clash_scene *sc = clash_store_new(name);
+    clash_mesh m = {0};
     *rc = CLASH_OK;
-    if (!sc || !xyz || clash_store_reserve(sc, D->npresent, nv, nf) ||
-        !(sc->frames = calloc((size_t)F->nframes, sizeof(float *)))) {
+    if (!sc || clash_store_reserve(sc, D->npresent, nv, nf) ||
+        !(sc->frames = calloc((size_t)d->nframes, sizeof(float *)))) {
         *rc = clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
         goto fail;
     }
-    sc->steps = F->steps, sc->mode = F->mode, sc->self_collision = F->self_collision;
+    sc->steps = d->steps > 0 ? d->steps : 1, sc->mode = d->mode, sc->self_collision = d->self_collision;
     const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     for (int i = 0; i < D->npresent; ++i) {
-        const clash_store_mesh *m = &F->mesh[F->obj_mesh[D->present[i]]];
-        for (int64_t j = 0; j < 3 * m->nv; ++j) xyz[j] = m->xyz[j];
-        int r = clash_store_add_mesh(sc, xyz, m->nv, m->tri, m->nf, F->name, err);
+        const int o = D->present[i];
+        int r = clash_store_add_mesh(sc, L->xyz + 3 * L->vofs[o], L->vofs[o + 1] - L->vofs[o], L->tri + 3 * L->fofs[o],
+                                     L->fofs[o + 1] - L->fofs[o], name, err);
         if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
         if (r < 0) {
             *rc = -r;
@@ -235,8 +265,10 @@ static clash_scene *build_frames(const clash_decomp *D, int *rc, clash_error *er
         }
         sc->law[r] = CLASH_LAW_FRAMES;
     }
-    sc->nframes = F->nframes, sc->frames_nv = nv;
-    for (int k = 0; k < F->nframes; ++k) {
+    sc->nframes = d->nframes, sc->frames_nv = nv;
+    const int k0 = D->s0 > 0 ? D->s0 - 1 : 0, k1 = D->s1 < d->nframes ? D->s1 : d->nframes - 1;
+    for (int k = k0; k <= k1; ++k) {
+        if ((*rc = clash_frames_load(d, L, k, &m, err))) goto fail;
         float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
         if (!fr) {
             *rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
@@ -244,17 +276,17 @@ static clash_scene *build_frames(const clash_decomp *D, int *rc, clash_error *er
         }
         for (int i = 0; i < D->npresent; ++i) {
             const int o = D->present[i];
-            const int64_t n = F->vofs[o + 1] - F->vofs[o];
+            const int64_t v0 = L->vofs[o], n = L->vofs[o + 1] - v0, base = sc->vofs[i];
             for (int c = 0; c < 3; ++c)
-                memcpy(fr + (size_t)c * (size_t)nv + (size_t)sc->vofs[i],
-                       F->frames[k] + (size_t)c * (size_t)F->frames_nv + (size_t)F->vofs[o], sizeof(float) * (size_t)n);
+                for (int64_t j = 0; j < n; ++j)
+                    fr[(size_t)c * (size_t)nv + (size_t)(base + j)] = (float)m.xyz[3 * (size_t)L->vfile[v0 + j] + c];
         }
+        clash_mesh_free(&m);
     }
     clash_store_recount(sc);
-    free(xyz);
     return sc;
 fail:
-    free(xyz);
+    clash_mesh_free(&m);
     clash_scene_destroy(sc);
     return NULL;
 }
@@ -263,7 +295,7 @@ clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err
 {
     *rc = CLASH_OK;
     if (D->npresent == 0) return NULL;
-    if (D->full) return build_frames(D, rc, err);
+    if (D->fl) return build_frames(D, rc, err);
     clash_scene_desc sub = *D->d;
     sub.objects = malloc(sizeof *sub.objects * (size_t)D->npresent);
     if (!sub.objects) {

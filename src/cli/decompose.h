@@ -37,9 +37,14 @@
  *
  * Deforming (frames) scenes: box(o, s) is the box of the object's vertices
  * in frames s-1 and s (they move linearly between frames), grown by
- * --min-separation and a rounding allowance; every rank reads the whole
- * scene to know them (no memory gain yet, the work is shared) and builds
- * its part from it, each object with its own frames.  Host-set (API)
+ * --min-separation and a rounding allowance.  Every rank learns the objects
+ * from frame 0 (io/scene_desc.h, clash_frames_layout: each object's mesh),
+ * then reads the frame files one at a time, each freed before the next, to
+ * keep every object's box in every frame (6 floats an object a frame).  An
+ * epoch's part reads again only the frames its steps use (s0-1 .. s1), one
+ * file at a time, and keeps the present objects' vertices of them: the
+ * part's other frames are NULL.  So a rank holds about one frame of the
+ * whole scene (frame 0's meshes) plus its part.  Host-set (API)
  * objects are decomposed by the library itself (decomposed.c: the host's
  * ranks send the states of the objects they own).
  */
@@ -70,8 +75,9 @@ typedef struct clash_decomp {
     int64_t faces;          /* faces on this rank (owned and ghosts) */
     int recuts;             /* cuts made (the first one included) */
     int *owner;             /* nobj: each object's owner in this epoch */
-    clash_scene *full;      /* deforming (frames) scenes: the whole scene, read by every rank (its
-                               frames give every object's box); NULL for rigid scenes */
+    clash_frames_layout *fl; /* deforming (frames) scenes: the objects, learnt from frame 0 (the
+                               frames themselves are read again for each epoch); NULL for rigid scenes */
+    float *fbox;            /* deforming: nframes x nobj x 6, each object's box (lo, hi) in each frame */
     double (*blo)[3], (*bhi)[3]; /* nobj: every object's box in step box_s (clash_decomp_reports) */
     int box_s;
     int64_t migrations;     /* objects whose owner changed from one epoch to the next, summed */

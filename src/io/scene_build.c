@@ -175,39 +175,41 @@ static int64_t uf_find(int64_t *parent, int64_t a)
 }
 
 /* Deforming scenes: the connected components of frame 0 (or the whole mesh)
- * become deforming objects through the same path as rigid ones, each made of
- * its own mesh (its vertices in order of first use by its faces, file order);
- * the frames are kept in store order and are the objects' law. */
-static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
+ * are the objects, each made of its own mesh (its vertices in order of first
+ * use by its faces, file order).  This learns them from frame 0 alone;
+ * the decomposed run (cli/decomp_plan.c) uses it too, and then reads the
+ * frames one file at a time. */
+int clash_frames_layout_load(const clash_scene_desc *d, clash_frames_layout *L, clash_error *err)
 {
-    if (d->nframes < 2) return clash_fail(err, CLASH_EINPUT, "%s: frames: at least 2 files needed", sc->name);
+    memset(L, 0, sizeof *L);
+    const char *name = d->name ? d->name : "scene";
+    if (d->nframes < 2) return clash_fail(err, CLASH_EINPUT, "%s: frames: at least 2 files needed", name);
     int rc = CLASH_OK;
-    clash_mesh first = {0}, m = {0};
-    int64_t *parent = NULL, *vmap = NULL, *comp_of_root = NULL, *vcount = NULL, *fcount = NULL;
-    int64_t *forder = NULL;
-    double *gxyz = NULL;
-    int32_t *gtri = NULL;
-    if ((rc = clash_mesh_load(d->frame_files[0], &first, err))) return at_key(rc, err, d->source, "frames.files[0]");
-    const int64_t nv_in = first.nverts, nf = first.nfaces;
+    int64_t *parent = NULL, *comp_of_root = NULL, *vcount = NULL, *fcount = NULL, *forder = NULL;
+    clash_mesh *first = &L->first;
+    if ((rc = clash_mesh_load(d->frame_files[0], first, err))) return at_key(rc, err, d->source, "frames.files[0]");
+    const int64_t nv_in = first->nverts, nf = first->nfaces;
+    L->nv_in = nv_in, L->nf = nf;
     if (nv_in > INT32_MAX || nf > UINT32_MAX) {
         rc = clash_fail(err, CLASH_EINPUT, "%s: mesh too large", d->frame_files[0]);
         goto done;
     }
     parent = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
-    vmap = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
+    L->vmap = malloc(sizeof(int32_t) * (size_t)(nv_in ? nv_in : 1));
     comp_of_root = malloc(sizeof(int64_t) * (size_t)(nv_in ? nv_in : 1));
     forder = malloc(sizeof(int64_t) * (size_t)(nf ? nf : 1));
-    if (!parent || !vmap || !comp_of_root || !forder) {
+    if (!parent || !L->vmap || !comp_of_root || !forder) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
+    int32_t *vmap = L->vmap; /* -1: no face uses it; <= -2: object -2 - v's, not yet numbered */
     /* Connected components of faces through shared vertices (union-find). */
     for (int64_t v = 0; v < nv_in; ++v) parent[v] = v, vmap[v] = -1, comp_of_root[v] = -1;
     const int single = d->frames_objects == CLASH_FRAMES_SINGLE;
     for (int64_t f = 0; f < nf && !single; ++f) {
-        int64_t a = uf_find(parent, first.tri[3 * f]);
+        int64_t a = uf_find(parent, first->tri[3 * f]);
         for (int k = 1; k < 3; ++k) {
-            int64_t b = uf_find(parent, first.tri[3 * f + k]);
+            int64_t b = uf_find(parent, first->tri[3 * f + k]);
             if (a != b) parent[b < a ? a : b] = b < a ? b : a;  /* smaller root wins: deterministic */
             a = a < b ? a : b;
         }
@@ -215,36 +217,38 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     /* Components numbered by their first face in file order. */
     int nobj = 0;
     for (int64_t f = 0; f < nf; ++f) {
-        int64_t r = single ? 0 : uf_find(parent, first.tri[3 * f]);
+        int64_t r = single ? 0 : uf_find(parent, first->tri[3 * f]);
         if (comp_of_root[r] < 0) comp_of_root[r] = nobj++;
     }
     if (nf == 0) {
-        rc = clash_fail(err, CLASH_EINPUT, "%s: scene has no faces", sc->name);
+        rc = clash_fail(err, CLASH_EINPUT, "%s: scene has no faces", name);
         goto done;
     }
-    vcount = calloc((size_t)nobj + 1, sizeof(int64_t));
-    fcount = calloc((size_t)nobj + 1, sizeof(int64_t));
+    L->nobj = nobj;
+    vcount = L->vofs = calloc((size_t)nobj + 1, sizeof(int64_t));
+    fcount = L->fofs = calloc((size_t)nobj + 1, sizeof(int64_t));
     if (!vcount || !fcount) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
     /* Vertex order: by object, then file order (unused vertices dropped). */
     for (int64_t f = 0; f < nf; ++f) {
-        int64_t o = comp_of_root[single ? 0 : uf_find(parent, first.tri[3 * f])];
+        int64_t o = comp_of_root[single ? 0 : uf_find(parent, first->tri[3 * f])];
         forder[f] = o;
         fcount[o + 1]++;
         for (int k = 0; k < 3; ++k) {
-            int64_t v = first.tri[3 * f + k];
-            if (vmap[v] == -1) vmap[v] = -2 - o, vcount[o + 1]++;
+            int64_t v = first->tri[3 * f + k];
+            if (vmap[v] == -1) vmap[v] = (int32_t)(-2 - o), vcount[o + 1]++;
         }
     }
     for (int o = 0; o < nobj; ++o) vcount[o + 1] += vcount[o], fcount[o + 1] += fcount[o];
-    const int64_t nv = vcount[nobj];
+    const int64_t nv = L->nv = vcount[nobj];
     /* every object's mesh, laid out one after another: vertices (frame 0)
      * and triangles numbered inside the object */
-    gxyz = malloc(3 * sizeof(double) * (size_t)nv);
-    gtri = malloc(3 * sizeof(int32_t) * (size_t)nf);
-    if (!gxyz || !gtri) {
+    L->xyz = malloc(3 * sizeof(double) * (size_t)nv);
+    L->tri = malloc(3 * sizeof(int32_t) * (size_t)nf);
+    L->vfile = malloc(sizeof(int32_t) * (size_t)nv);
+    if (!L->xyz || !L->tri || !L->vfile) {
         rc = clash_fail(err, CLASH_EFAIL, "out of memory");
         goto done;
     }
@@ -260,23 +264,91 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
         for (int64_t v = 0; v < nv_in; ++v)
             if (vmap[v] <= -2) {
                 int64_t o = -2 - vmap[v];
-                vmap[v] = vcount[o] + vnext[o]++;
-                for (int c = 0; c < 3; ++c) gxyz[3 * vmap[v] + c] = first.xyz[3 * v + c];
+                vmap[v] = (int32_t)(vcount[o] + vnext[o]++);
+                L->vfile[vmap[v]] = (int32_t)v;
+                for (int c = 0; c < 3; ++c) L->xyz[3 * vmap[v] + c] = first->xyz[3 * v + c];
             }
         for (int64_t f = 0; f < nf; ++f) {
             int64_t o = forder[f], g = fcount[o] + fnext[o]++;
-            for (int k = 0; k < 3; ++k) gtri[3 * g + k] = (int32_t)(vmap[first.tri[3 * f + k]] - vcount[o]);
+            for (int k = 0; k < 3; ++k) L->tri[3 * g + k] = (int32_t)(vmap[first->tri[3 * f + k]] - vcount[o]);
         }
         free(vnext), free(fnext);
     }
-    if (clash_store_reserve(sc, nobj, nv, nf)) {
+done:
+    free(parent), free(comp_of_root), free(forder);
+    if (rc) clash_frames_layout_free(L);
+    return rc;
+}
+
+void clash_frames_layout_free(clash_frames_layout *L)
+{
+    clash_mesh_free(&L->first);
+    free(L->vmap), free(L->vfile), free(L->vofs), free(L->fofs), free(L->xyz), free(L->tri);
+    memset(L, 0, sizeof *L);
+}
+
+int clash_frames_check(const clash_scene_desc *d, const clash_frames_layout *L, int k, const clash_mesh *m,
+                       clash_error *err)
+{
+    char key[48];
+    snprintf(key, sizeof key, "frames.files[%d]", k);
+    if (k > 0) {
+        if (m->nverts != L->nv_in || m->nfaces != L->nf) {
+            const int rc = clash_fail(err, CLASH_EINPUT,
+                                      "%s: frame %d has %lld vertices and %lld faces, but frame 0 (%s) has %lld and %lld",
+                                      d->frame_files[k], k, (long long)m->nverts, (long long)m->nfaces,
+                                      d->frame_files[0], (long long)L->nv_in, (long long)L->nf);
+            return at_key(rc, err, d->source, key);
+        }
+        for (int64_t i = 0; i < 3 * L->nf; ++i)
+            if (m->tri[i] != L->first.tri[i]) {
+                const int rc = clash_fail(err, CLASH_EINPUT,
+                                          "%s: face %lld (0-based) differs from frame 0 (%s): frames must share faces",
+                                          d->frame_files[k], (long long)(i / 3), d->frame_files[0]);
+                return at_key(rc, err, d->source, key);
+            }
+    }
+    for (int64_t v = 0; v < L->nv_in; ++v) {
+        if (L->vmap[v] < 0) continue;
+        for (int c = 0; c < 3; ++c)
+            if (fabs(m->xyz[3 * v + c]) > 3.0e38) {
+                const int rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld (1-based, as in OBJ files): coordinate "
+                                          "out of float range", d->frame_files[k], (long long)v + 1);
+                return at_key(rc, err, d->source, key);
+            }
+    }
+    return CLASH_OK;
+}
+
+int clash_frames_load(const clash_scene_desc *d, const clash_frames_layout *L, int k, clash_mesh *m,
+                      clash_error *err)
+{
+    char key[48];
+    snprintf(key, sizeof key, "frames.files[%d]", k);
+    int rc = clash_mesh_load(d->frame_files[k], m, err);
+    if (rc) return at_key(rc, err, d->source, key);
+    if ((rc = clash_frames_check(d, L, k, m, err))) clash_mesh_free(m);
+    return rc;
+}
+
+/* Deforming scenes: the objects of clash_frames_layout_load become deforming
+ * objects through the same path as rigid ones; the frames, read one after
+ * another, are kept in store order and are the objects' law. */
+static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
+{
+    clash_frames_layout L;
+    clash_mesh m = {0};
+    int rc = clash_frames_layout_load(d, &L, err);
+    if (rc) return rc;
+    const int64_t nv = L.nv;
+    if (clash_store_reserve(sc, L.nobj, nv, L.nf)) {
         rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
         goto done;
     }
     const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    for (int o = 0; o < nobj; ++o) {
-        int r = clash_store_add_mesh(sc, gxyz + 3 * vcount[o], vcount[o + 1] - vcount[o], gtri + 3 * fcount[o],
-                                     fcount[o + 1] - fcount[o], d->frame_files[0], err);
+    for (int o = 0; o < L.nobj; ++o) {
+        int r = clash_store_add_mesh(sc, L.xyz + 3 * L.vofs[o], L.vofs[o + 1] - L.vofs[o], L.tri + 3 * L.fofs[o],
+                                     L.fofs[o + 1] - L.fofs[o], d->frame_files[0], err);
         if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
         if (r < 0) {
             rc = -r;
@@ -292,60 +364,23 @@ static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_err
     sc->nframes = d->nframes;
     sc->frames_nv = nv;
     for (int k = 0; k < d->nframes; ++k) {
-        const clash_mesh *fm = &first;
-        if (k > 0) {
-            char key[48];
-            snprintf(key, sizeof key, "frames.files[%d]", k);
-            if ((rc = clash_mesh_load(d->frame_files[k], &m, err))) {
-                at_key(rc, err, d->source, key);
-                goto done;
-            }
-            if (m.nverts != nv_in || m.nfaces != nf) {
-                rc = clash_fail(err, CLASH_EINPUT,
-                                "%s: frame %d has %lld vertices and %lld faces, but frame 0 (%s) has %lld and %lld",
-                                d->frame_files[k], k, (long long)m.nverts, (long long)m.nfaces, d->frame_files[0],
-                                (long long)nv_in, (long long)nf);
-                at_key(rc, err, d->source, key);
-                goto done;
-            }
-            for (int64_t i = 0; i < 3 * nf; ++i)
-                if (m.tri[i] != first.tri[i]) {
-                    rc = clash_fail(err, CLASH_EINPUT,
-                                    "%s: face %lld (0-based) differs from frame 0 (%s): frames must share faces",
-                                    d->frame_files[k], (long long)(i / 3), d->frame_files[0]);
-                    at_key(rc, err, d->source, key);
-                    goto done;
-                }
-            fm = &m;
-        }
+        const clash_mesh *fm = &L.first;
+        if ((rc = k > 0 ? clash_frames_load(d, &L, k, &m, err) : clash_frames_check(d, &L, 0, &L.first, err)))
+            goto done;
+        if (k > 0) fm = &m;
         float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
         if (!fr) {
             rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
             goto done;
         }
-        for (int64_t v = 0; v < nv_in; ++v) {
-            if (vmap[v] < 0) continue;
-            for (int c = 0; c < 3; ++c) {
-                double x = fm->xyz[3 * v + c];
-                if (fabs(x) > 3.0e38) {
-                    char key[48];
-                    snprintf(key, sizeof key, "frames.files[%d]", k);
-                    rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld (1-based, as in OBJ files): coordinate out "
-                                    "of float range", d->frame_files[k], (long long)v + 1);
-                    at_key(rc, err, d->source, key);
-                    goto done;
-                }
-                fr[(size_t)c * (size_t)nv + (size_t)vmap[v]] = (float)x;
-            }
-        }
+        for (int64_t i = 0; i < nv; ++i)
+            for (int c = 0; c < 3; ++c) fr[(size_t)c * (size_t)nv + (size_t)i] = (float)fm->xyz[3 * (size_t)L.vfile[i] + c];
         clash_mesh_free(&m);
     }
     clash_store_recount(sc);
 done:
-    clash_mesh_free(&first);
     clash_mesh_free(&m);
-    free(parent), free(vmap), free(comp_of_root), free(vcount), free(fcount), free(forder);
-    free(gxyz), free(gtri);
+    clash_frames_layout_free(&L);
     return rc;
 }
 

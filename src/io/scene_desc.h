@@ -10,6 +10,7 @@
 #define CLASH_SCENE_DESC_H
 
 #include "clash/clash.h"
+#include "store/mesh.h"
 
 typedef enum clash_mesh_kind { CLASH_MESH_FILE = 0, CLASH_MESH_SPHERE = 1, CLASH_MESH_BOX = 2 } clash_mesh_kind;
 
@@ -57,6 +58,34 @@ void clash_scene_desc_free(clash_scene_desc *d);
 /* Builds a scene from a description (scene_build.c): loads mesh files, runs
  * generators, builds the store.  On error *out is NULL. */
 int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error *err);
+
+/* A deforming (frames) scene's objects, learnt from frame 0 alone
+ * (scene_build.c): the connected components of its faces (or one object),
+ * vertices and faces grouped by object, file order inside an object;
+ * vertices no face uses dropped.  Whoever holds it can then read the frames
+ * one file at a time (clash_frames_load) and place each object's vertices. */
+typedef struct clash_frames_layout {
+    clash_mesh first;     /* frame 0 as read (its tri: the faces every frame must have; xyz may be freed) */
+    int nobj;
+    int64_t nv_in, nf;    /* frame 0's vertices (as in the file) and faces */
+    int64_t nv;           /* vertices kept */
+    int64_t *vofs, *fofs; /* nobj + 1: each object's first vertex and face */
+    int32_t *vmap;        /* nv_in: file vertex -> kept vertex, -1 when no face uses it */
+    int32_t *vfile;       /* nv: kept vertex -> file vertex */
+    double *xyz;          /* 3 nv: frame 0's kept vertices, by object (each object's mesh) */
+    int32_t *tri;         /* 3 nf: faces by object, vertices numbered inside their object */
+} clash_frames_layout;
+/* Reads frame 0 and learns the objects.  Errors (exit 2) name the file. */
+int clash_frames_layout_load(const clash_scene_desc *d, clash_frames_layout *L, clash_error *err);
+void clash_frames_layout_free(clash_frames_layout *L);
+/* Frame k read into m (k > 0) and checked against frame 0: the same counts,
+ * the same faces, coordinates of the kept vertices in float range; on error
+ * m is freed and err names the file and the place. */
+int clash_frames_load(const clash_scene_desc *d, const clash_frames_layout *L, int k, clash_mesh *m,
+                      clash_error *err);
+/* The checks of clash_frames_load on a frame already read (k = 0: its range only). */
+int clash_frames_check(const clash_scene_desc *d, const clash_frames_layout *L, int k, const clash_mesh *m,
+                       clash_error *err);
 
 /* Presets (presets.c).  Names: default, ktk94-table1, ktak94-table1, cluttered. */
 int clash_scene_desc_preset(const char *name, const clash_preset_params *p,

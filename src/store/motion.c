@@ -256,6 +256,9 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
                           sc->nframes);
     if (sc->law_step == s) return CLASH_OK;
+    /* a scene may hold only some frames (a decomposed run's part: its epoch's) */
+    if (sc->frames && (!sc->frames[s] || (sc->law_step != s - 1 && !sc->frames[s - 1])))
+        return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frames %d and %d, not both held", sc->name, s, s - 1, s);
     int rc, laws = 0;
     for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
     if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
@@ -280,7 +283,7 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
     if (obj < 0 || obj >= sc->nobj || v < 0 || v >= sc->vofs[obj + 1] - sc->vofs[obj] || s < 0) return CLASH_EINPUT;
     const int64_t g = clash_vert_store(sc, sc->vofs[obj] + v);
     if (sc->law[obj] == CLASH_LAW_FRAMES) {
-        if (s >= sc->nframes) return CLASH_EINPUT;
+        if (s >= sc->nframes || !sc->frames[s]) return CLASH_EINPUT;
         for (int d = 0; d < 3; ++d) out[d] = sc->frames[s][(size_t)d * (size_t)sc->frames_nv + (size_t)g];
         return CLASH_OK;
     }

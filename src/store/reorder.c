@@ -139,8 +139,8 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
     permute_f(sc->lx, vnew, nv, tmp), permute_f(sc->ly, vnew, nv, tmp), permute_f(sc->lz, vnew, nv, tmp);
     permute_f(sc->nx, vnew, nv, tmp), permute_f(sc->ny, vnew, nv, tmp), permute_f(sc->nz, vnew, nv, tmp);
     /* frames cover the first frames_nv vertices, which objects' ranges keep together */
-    for (int k = 0; k < sc->nframes; ++k)
-        for (int d = 0; d < 3; ++d)
+    for (int k = 0; k < sc->nframes; ++k) /* (frames not held are NULL) */
+        for (int d = 0; d < 3 && sc->frames[k]; ++d)
             permute_f(sc->frames[k] + (size_t)d * (size_t)sc->frames_nv, vnew, sc->frames_nv, tmp);
     /* the maps both ways, composed with any earlier reordering */
     memcpy(sc->face_orig, forig, (size_t)nf * sizeof *forig);

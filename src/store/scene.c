@@ -100,7 +100,8 @@ static size_t store_bytes(const clash_scene *sc)
     for (int m = 0; m < sc->nmesh; ++m)
         b += 3 * (size_t)sc->mesh[m].nv * sizeof(float) + 3 * (size_t)sc->mesh[m].nf * sizeof(int32_t);
     if (sc->face_orig) b += 2 * (size_t)sc->nf * sizeof(uint32_t) + 2 * (size_t)sc->nv * sizeof(uint32_t);
-    if (sc->frames) b += (size_t)sc->nframes * clash_padded_bytes(3 * (size_t)sc->frames_nv, sizeof(float));
+    for (int k = 0; sc->frames && k < sc->nframes; ++k) /* the frames held (not all are in a decomposed part) */
+        if (sc->frames[k]) b += clash_padded_bytes(3 * (size_t)sc->frames_nv, sizeof(float));
     return b;
 }
 
