@@ -35,6 +35,7 @@
 #include "cli/profile_cmd.h"
 #include "cli/ccd_cmd.h"
 #include "cli/decompose.h"
+#include "io/scene_desc.h"
 #include "profile/profile.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
@@ -402,10 +403,16 @@ static int clash_main(int argc, char **argv)
         int status;
         if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
     }
-    if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank */
-        clash_ranks w;
-        clash_ranks_world(&w);
+    if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank, */
+        clash_ranks w;       /* except a frames scene, whose parts read their frame files again each */
+        clash_ranks_world(&w); /* epoch: slower than replicated (bench/RESULTS.md, issue 18) */
         cli.decompose = w.size > 1 ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED;
+        clash_scene_desc d;
+        clash_error derr = {0};
+        memset(&d, 0, sizeof d);
+        if (w.size > 1 && cli.scene && !clash_scene_desc_parse_file(cli.scene, &d, &derr) && d.nframes > 0)
+            cli.decompose = CLASH_DECOMPOSE_REPLICATED; /* (a scene that does not parse: the run says why) */
+        clash_scene_desc_free(&d);
     }
     if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) { /* the scene shared out over the ranks (decompose.c) */
         signal(SIGINT, on_sigint);
