@@ -297,7 +297,7 @@ static int clear_gap(plane_idx q, const double x0[4][3], const double x1[4][3], 
     double xs[4][3], xe[4][3];
     if (s0 > 0) points_at(x0, x1, s0, xs);
     if (s1 < 1) points_at(x0, x1, s1, xe);
-    return clear_between(q, s0 > 0 ? xs : x0, s1 < 1 ? xe : x1, M, ms);
+    return clear_between(q, s0 > 0 ? (const double(*)[3])xs : x0, s1 < 1 ? (const double(*)[3])xe : x1, M, ms);
 }
 
 /* Bisection of the cubic (in double: only a guess) between lo and hi where its sign changes */

@@ -78,7 +78,7 @@ int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
     int ok = 1; /* every coordinate finite and small enough that no product overflows */
     for (int k = 0; k < 6; ++k)
         for (int c = 0; c < 3; ++c) {
-            ok &= (f_abs(p[k][c]) <= FILTER_MAXC) & (f_abs(q[k][c]) <= FILTER_MAXC);
+            ok &= (int)(f_abs(p[k][c]) <= FILTER_MAXC) & (int)(f_abs(q[k][c]) <= FILTER_MAXC);
             M = f_max(M, f_max(f_abs(p[k][c]), f_abs(q[k][c])));
             dc[c] += q[k][c] - p[k][c]; /* the centroid difference, times 6 */
         }

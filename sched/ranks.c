@@ -444,6 +444,7 @@ int clash_ranks_merge_u64(const clash_ranks *r, const uint64_t *v, int64_t n,
 #else
     (void)r;
 #endif
+    (void)me; /* read by the MPI branches only */
     /* chunk: keys a message; rank 0 holds R + 1 chunks: 64 Ki keys each up
      * to 64 ranks, fewer beyond (at least 4 Ki), about 32 MiB in all */
     int64_t chunk = R <= 64 ? 65536 : (int64_t)(1 << 22) / R;
