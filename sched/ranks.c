@@ -196,14 +196,7 @@ int64_t clash_ranks_share(const clash_ranks *rk, int64_t n, const double *cost, 
 
 int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout)
 {
-    return clash_ranks_gather_u64_counts(r, v, n, out, nout, NULL);
-}
-
-int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout,
-                                  int64_t **counts_out)
-{
     *out = NULL, *nout = 0;
-    if (counts_out) *counts_out = NULL;
 #if CLASH_HAVE_MPI
     if (r->size > 1) {
         const MPI_Comm comm = comm_of(r);
@@ -224,12 +217,6 @@ int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64
             *nout = tot;
         }
         MPI_Gatherv(v, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, comm);
-        if (me == 0 && counts_out) {
-            int64_t *c = malloc(sizeof *c * (size_t)size);
-            if (!c) MPI_Abort(comm, 1);
-            for (int k = 0; k < size; ++k) c[k] = counts[k];
-            *counts_out = c;
-        }
         free(counts), free(displs);
         *out = all;
         return 0;
@@ -238,14 +225,9 @@ int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64
     (void)r;
 #endif
     uint64_t *all = malloc(sizeof *all * (size_t)(n > 0 ? n : 1));
-    int64_t *c = counts_out ? malloc(sizeof *c) : NULL;
-    if (!all || (counts_out && !c)) {
-        free(all), free(c);
-        return -1;
-    }
+    if (!all) return -1;
     if (n) memcpy(all, v, sizeof *all * (size_t)n);
     *out = all, *nout = n;
-    if (counts_out) c[0] = n, *counts_out = c;
     return 0;
 }
 

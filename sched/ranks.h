@@ -67,10 +67,6 @@ int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost);
  * frees) holds the concatenation in rank order and *nout its length; on
  * the other ranks *out = NULL, *nout = 0.  Returns -1 on failure. */
 int clash_ranks_gather_u64(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout);
-/* The same, and on rank 0 *counts (malloc'd, caller frees; NULL elsewhere)
- * the length each rank gave, in rank order. */
-int clash_ranks_gather_u64_counts(const clash_ranks *r, const uint64_t *v, int64_t n, uint64_t **out, int64_t *nout,
-                                  int64_t **counts);
 
 /* Merges every rank's ascending v[0..n) into one ascending sequence on rank
  * 0, handed to emit a chunk at a time (at most 65,536 keys; keys equal

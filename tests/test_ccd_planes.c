@@ -114,18 +114,11 @@ static void test_benchmark(void)
     for (int i = 0; i < nsets; ++i) {
         static const char *kinds[2] = {"vertex-face", "edge-edge"};
         for (int k = 0; k < 2; ++k) {
-            char kp[2048];
-            snprintf(kp, sizeof kp, "%s/%s/%s", root, sets[i], kinds[k]);
             char *f[64];
-            const int nf = clash_ccd_list_dir(kp, f, 64);
+            const int nf = clash_ccd_kind_files(root, sets[i], k, f, 64);
             tally r = {0};
             for (int j = 0; j < nf; ++j) {
-                const size_t L = strlen(f[j]);
-                if (L > 4 && !strcmp(f[j] + L - 4, ".csv")) {
-                    char p[4096];
-                    snprintf(p, sizeof p, "%s/%s", kp, f[j]);
-                    run_file(p, k == 0 ? CK_CCD_VF : CK_CCD_EE, &r);
-                }
+                run_file(f[j], k == 0 ? CK_CCD_VF : CK_CCD_EE, &r);
                 free(f[j]);
             }
             if (!r.queries) continue;

@@ -123,18 +123,11 @@ int main(void)
         if (is_dir(sp)) {
             static const char *kinds[2] = {"vertex-face", "edge-edge"};
             for (int k = 0; k < 2; ++k) {
-                char kp[3072];
-                snprintf(kp, sizeof kp, "%s/%s", sp, kinds[k]);
                 char *files[MAX_FILES];
-                const int nf = clash_ccd_list_dir(kp, files, MAX_FILES);
+                const int nf = clash_ccd_kind_files(root, sets[i], k, files, MAX_FILES);
                 for (int j = 0; j < nf; ++j) {
-                    const size_t L = strlen(files[j]);
-                    if (L > 4 && !strcmp(files[j] + L - 4, ".csv")) {
-                        char fp[4096];
-                        snprintf(fp, sizeof fp, "%s/%s", kp, files[j]);
-                        run_file(fp, sets[i], kinds[k]);
-                        ++nfiles;
-                    }
+                    run_file(files[j], sets[i], kinds[k]);
+                    ++nfiles;
                     free(files[j]);
                 }
             }

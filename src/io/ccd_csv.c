@@ -20,6 +20,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,5 +212,28 @@ int clash_ccd_list_dir(const char *dir, char **names, int max)
         if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, cmp_name);
+    return n;
+}
+
+int clash_ccd_kind_files(const char *root, const char *set, int kind, char **paths, int max)
+{
+    static const char *const kinds[2] = {"vertex-face", "edge-edge"};
+    const size_t dl = strlen(root) + strlen(set) + 16;
+    char *dir = malloc(dl);
+    if (!dir || max < 1) {
+        free(dir);
+        return 0;
+    }
+    snprintf(dir, dl, "%s/%s/%s", root, set, kinds[kind != 0]);
+    const int nn = clash_ccd_list_dir(dir, paths, max); /* names first, then each replaced by its path */
+    int n = 0;
+    for (int j = 0; j < nn; ++j) {
+        const size_t L = strlen(paths[j]);
+        char *p = L > 4 && !strcmp(paths[j] + L - 4, ".csv") ? malloc(dl + L + 1) : NULL;
+        if (p) snprintf(p, dl + L + 1, "%s/%s", dir, paths[j]);
+        free(paths[j]);
+        if (p) paths[n++] = p;
+    }
+    free(dir);
     return n;
 }

@@ -41,5 +41,10 @@ int clash_ccd_ratio(const char *num, const char *den, double *v, int *exact);
  * at most max of them, in strcmp order, each strdup'd into names[] (the
  * caller frees them).  Returns their count; 0 when dir cannot be opened. */
 int clash_ccd_list_dir(const char *dir, char **names, int max);
+/* The query files of one set and kind: the paths ROOT/SET/KIND/NAME.csv
+ * (KIND "vertex-face" for kind 0, "edge-edge" for 1), at most max, in strcmp
+ * order of NAME, each malloc'd into paths[] (the caller frees them).
+ * Returns their count; 0 when the folder cannot be opened. */
+int clash_ccd_kind_files(const char *root, const char *set, int kind, char **paths, int max);
 
 #endif
