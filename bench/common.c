@@ -109,6 +109,8 @@ int bench_parse(const char *suite, int argc, char **argv, const char *const *ext
             if ((rc = parse_pos_int(o, a, v, 2, 1000000, &o->objects))) return rc;
         } else if (!strcmp(a, "--steps")) {
             if ((rc = parse_pos_int(o, a, v, 1, 10000000, &o->steps))) return rc;
+        } else if (!strcmp(a, "--seed")) {
+            if ((rc = parse_pos_int(o, a, v, 1, 2000000000, &o->seed))) return rc;
         } else if (!strcmp(a, "--midphases")) {
             if (!*v || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
                 return bench_fail(o, CLASH_EINPUT, "--midphases: expected a comma-separated list of names, got '%s'", v);

@@ -41,6 +41,7 @@ typedef struct bench_opts {
     int objects;            /* scaling: objects of the strong study (0: default) */
     int steps;              /* steps per run where a suite allows it (0: default) */
     const char *midphases;  /* seeds: comma-separated midphase names (NULL: all) */
+    int seed;               /* scene seed where a suite allows it (0: the suite's default) */
 } bench_opts;
 
 /* Parses the suite's arguments into o (defaults filled: quick 0, out

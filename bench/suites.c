@@ -75,8 +75,9 @@ const clash_bench_suite clash_bench_suites[] = {
     {"scaling", "strong and weak scaling over threads x ranks on the cluttered preset",
      COMMON "\n    [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S]\n"
      "  writes DIR/scaling_strong.csv, scaling_weak.csv, scaling.yaml (default DIR bench-out/scaling)\n"
-     "  or --weak [--decompose objects|replicated] [--objects N per worker] [--ranks 1,2] [--thread-list 1]:\n"
-     "  weak scaling of tiles of the cluttered preset, one tile per worker, run with --decompose objects;\n"
+     "  or --weak [--decompose objects|replicated] [--objects N per worker] [--ranks 1,2] [--thread-list 1]\n"
+     "  [--seed N] [--control]: weak scaling of tiles of the cluttered preset, one tile per worker, run with\n"
+     "  --decompose objects (--control: also R independent one-rank runs at once, the machine's own cost);\n"
      "  writes DIR/scaling_weak_objects.csv, scaling_weak_objects.yaml, weak-pP.json",
      clash_bench_scaling},
     {"scale", "time per step and per face from 10^4 to 10^7 faces (cluttered, density 0.1), 1 and 2 threads",

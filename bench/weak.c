@@ -24,6 +24,17 @@
  * the launcher in $CLASH_MPIRUN followed by "-n R" (the job templates in
  * jobs/ set "srun --cpu-bind=cores" or mpirun with core binding).
  *
+ * The wait column is the report's wait_s_per_step_max: the part of a
+ * rank's step spent in the step's agreement and the pairs' merge, that is
+ * waiting for the slower rank plus rank 0's merge; when R ranks are slower
+ * than one it tells whether the ranks waited on each other or each
+ * computed slower.  --control runs, beside each R-rank configuration, R
+ * independent one-rank runs of one tile at the same time (no MPI, nothing
+ * shared but the machine): the slowest of them is what the machine's shared
+ * caches, memory and cores cost R busy workers, apart from the
+ * decomposition.  --seed picks the preset's seed (default 1), so the study
+ * runs on scenes it was not tuned on.
+ *
  * Repetitions alternate: rep 1 of every configuration, then rep 2, ...,
  * so a slow spell of the machine falls on all configurations alike; the
  * table holds medians.  --decompose replicated runs the same grid with
@@ -48,8 +59,8 @@
 
 typedef struct wcfg {
     int ranks, threads, objects;
-    double *t;                    /* per repetition: seconds per step */
-    double cand_per_worker, bytes, imbalance, rss, build_s;
+    double *t, *w, *ctl;          /* per repetition: seconds per step, of it the most a rank waited, the control's */
+    double cand_per_worker, bytes, imbalance, rss, build_s, wait_s; /* wait_s: per step, the most any rank waited */
     unsigned long long checksum;
 } wcfg;
 
@@ -80,7 +91,7 @@ static int read_report(const char *path, wcfg *c, double *per_step)
     double steps = -1, steps_s = -1, cand = -1;
     int sum = 0;
     if (!f) return -1;
-    c->bytes = 0, c->imbalance = 1, c->rss = 0, c->build_s = 0;
+    c->bytes = 0, c->imbalance = 1, c->rss = 0, c->build_s = 0, c->wait_s = 0;
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "steps: ", 7)) steps = atof(line + 7);
         else if (!strncmp(line, "steps_s: ", 9)) steps_s = atof(line + 9);
@@ -92,6 +103,7 @@ static int read_report(const char *path, wcfg *c, double *per_step)
             c->imbalance = num_after(line, "imbalance_max: ");
             c->build_s = num_after(line, "epoch_build_s: ");
             c->rss = num_after(line, "peak_rss_bytes_max: ");
+            c->wait_s = num_after(line, "wait_s_per_step_max: ");
         }
     }
     fclose(f);
@@ -118,9 +130,9 @@ static void grid_of(int p, int g[3])
 }
 
 /* Writes the scene of p tiles of the n1-object cluttered preset (see the top). */
-static int write_tiles(const char *path, int n1, int p, int steps, clash_error *err)
+static int write_tiles(const char *path, int n1, int seed, int p, int steps, clash_error *err)
 {
-    clash_preset_params pp = {.objects = n1, .seed = 1};
+    clash_preset_params pp = {.objects = n1, .seed = seed};
     clash_scene_desc d;
     int rc = clash_scene_desc_preset("cluttered", &pp, &d, err);
     if (rc) return rc;
@@ -174,12 +186,19 @@ static int write_tiles(const char *path, int n1, int p, int steps, clash_error *
 
 int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
 {
-    static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", NULL};
+    static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", "--seed", NULL};
     bench_opts o;
-    int rc = bench_parse("scaling", argc, argv, extra,
+    int control = 0, na = 0;
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) return CLASH_EFAIL;
+    for (int i = 0; i < argc; ++i) /* --control: a flag of this study alone */
+        if (!strcmp(argv[i], "--control")) control = 1;
+        else args[na++] = argv[i];
+    int rc = bench_parse("scaling", na, args, extra,
                          " --weak [--decompose objects|replicated] [--ranks 1,2] [--thread-list 1] [--objects N per "
-                         "worker] [--steps S]",
+                         "worker] [--steps S] [--seed N] [--control]",
                          &o);
+    free(args);
     if (rc) return rc < 0 ? 0 : rc;
     char exe[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -187,6 +206,7 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
     exe[n] = 0;
     const int n1 = o.objects ? o.objects : (o.quick ? 200 : 1000);
     const int steps = o.steps ? o.steps : (o.quick ? 10 : 20);
+    const int seed = o.seed ? o.seed : 1;
     const int have_mpi = clash_build()->mpi && system("command -v mpirun >/dev/null 2>&1") == 0;
     int rl[MAX_CFG], tl[MAX_CFG], nr = 0, nt = 0;
     if (o.ranks) nr = parse_list(o.ranks, rl);
@@ -214,10 +234,10 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
         return CLASH_EFAIL;
     }
     bench_yaml_header(y, &o);
-    fprintf(y, "params: {scene: tiles of the cluttered preset, seed: 1, density: default, steps: %d, objects_per_worker: %d, "
+    fprintf(y, "params: {scene: tiles of the cluttered preset, seed: %d, density: default, steps: %d, objects_per_worker: %d, "
                "decompose: %s, alternated_reps: %d}\ncommands:\n",
-            steps, n1, decompose, o.reps);
-    char report[700], cmds[MAX_CFG][2600];
+            seed, steps, n1, decompose, o.reps);
+    char report[700], cmds[MAX_CFG][2600], ctl[MAX_CFG][2800];
     snprintf(report, sizeof report, "%.600s/.weak-run.%ld.yaml", o.out, (long)getpid());
     for (int g = 0; g < ng; ++g) {
         char mpi[256] = "";
@@ -230,12 +250,28 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
         char scene[700];
         clash_error err;
         snprintf(scene, sizeof scene, "%.600s/weak-p%d.json", o.out, grid[g].ranks * grid[g].threads);
-        if (!rc && write_tiles(scene, n1, grid[g].ranks * grid[g].threads, steps, &err))
+        if (!rc && write_tiles(scene, n1, seed, grid[g].ranks * grid[g].threads, steps, &err))
             rc = bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
         snprintf(cmds[g], sizeof cmds[g], "%s'%s' run '%s' --steps %d --threads %d --decompose %s --quiet --report '%s'",
                  mpi, exe, scene, steps, grid[g].threads, decompose, report);
         fprintf(y, "  - \"%s\"\n", cmds[g]);
-        if (!(grid[g].t = calloc((size_t)o.reps, sizeof(double)))) rc = bench_fail(&o, CLASH_EFAIL, "out of memory");
+        ctl[g][0] = 0;
+        if (control && grid[g].ranks > 1 && !rc) { /* R one-rank runs of a T-worker tile at once, no MPI */
+            snprintf(scene, sizeof scene, "%.600s/weak-p%d.json", o.out, grid[g].threads);
+            if (write_tiles(scene, n1, seed, grid[g].threads, steps, &err))
+                rc = bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
+            size_t k = 0;
+            for (int i = 0; i < grid[g].ranks && k < sizeof ctl[g] - 1; ++i)
+                k += (size_t)snprintf(ctl[g] + k, sizeof ctl[g] - k,
+                                      "'%s' run '%s' --steps %d --threads %d --decompose %s --quiet --report '%s.c%d' "
+                                      ">/dev/null 2>&1 & ",
+                                      exe, scene, steps, grid[g].threads, decompose, report, i);
+            if (k < sizeof ctl[g] - 6) snprintf(ctl[g] + k, sizeof ctl[g] - k, "wait");
+            else rc = bench_fail(&o, CLASH_EINPUT, "--control: too many ranks for one command line (%d)", grid[g].ranks);
+            fprintf(y, "  - \"control: %s\"\n", ctl[g]);
+        }
+        if (!(grid[g].t = calloc(3 * (size_t)o.reps, sizeof(double)))) rc = bench_fail(&o, CLASH_EFAIL, "out of memory");
+        else grid[g].w = grid[g].t + o.reps, grid[g].ctl = grid[g].t + 2 * o.reps;
     }
     const int first = bench_first_rep(o.reps), total = o.reps * ng;
     for (int r = 0; r < o.reps && !rc; ++r) /* alternated: every configuration once per repetition */
@@ -246,25 +282,45 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
             snprintf(full, sizeof full, "%.2600s >/dev/null 2>&1", cmds[g]);
             if (system(full) != 0 || read_report(report, &grid[g], &grid[g].t[r]))
                 rc = bench_fail(&o, CLASH_EFAIL, "run failed: %s", cmds[g]);
+            else grid[g].w[r] = grid[g].wait_s;
+            if (!rc && ctl[g][0]) { /* the control: the slowest of the R independent runs */
+                if (system(ctl[g]) != 0) rc = bench_fail(&o, CLASH_EFAIL, "control run failed: %s", ctl[g]);
+                for (int i = 0; i < grid[g].ranks && !rc; ++i) {
+                    char rp[720];
+                    wcfg one = {.ranks = 1, .threads = grid[g].threads};
+                    double t1;
+                    snprintf(rp, sizeof rp, "%s.c%d", report, i);
+                    if (read_report(rp, &one, &t1)) rc = bench_fail(&o, CLASH_EFAIL, "control run failed: %s", ctl[g]);
+                    else if (t1 > grid[g].ctl[r]) grid[g].ctl[r] = t1;
+                    remove(rp);
+                }
+            }
         }
     remove(report);
     if (!rc) {
         bench_progress(&o, "done", total, total);
         fprintf(c, "ranks,threads,workers,objects,steps,seconds_per_step,efficiency,candidates_per_worker,"
-                   "bytes_sent_per_step,imbalance_max,peak_rss_bytes_max,epoch_build_s,decompose,checksum\n");
+                   "bytes_sent_per_step,imbalance_max,peak_rss_bytes_max,epoch_build_s,wait_s_per_step,"
+                   "control_seconds_per_step,decompose,checksum\n");
         double base = 0;
         for (int g = 0; g < ng; ++g) {
             const double t = bench_median(grid[g].t + first, o.reps - first);
             if (g == 0) base = t;
-            fprintf(c, "%d,%d,%d,%d,%d,%.6g,%.4g,%.6g,%.0f,%.4g,%.0f,%.4g,%s,%016llx\n", grid[g].ranks, grid[g].threads,
-                    grid[g].ranks * grid[g].threads, grid[g].objects, steps, t, t > 0 ? base / t : 0,
-                    grid[g].cand_per_worker, grid[g].bytes, grid[g].imbalance, grid[g].rss, grid[g].build_s, decompose,
-                    grid[g].checksum);
+            const double ct = ctl[g][0] ? bench_median(grid[g].ctl + first, o.reps - first) : 0;
+            fprintf(c, "%d,%d,%d,%d,%d,%.6g,%.4g,%.6g,%.0f,%.4g,%.0f,%.4g,%.4g,%.6g,%s,%016llx\n", grid[g].ranks,
+                    grid[g].threads, grid[g].ranks * grid[g].threads, grid[g].objects, steps, t, t > 0 ? base / t : 0,
+                    grid[g].cand_per_worker, grid[g].bytes, grid[g].imbalance, grid[g].rss, grid[g].build_s,
+                    bench_median(grid[g].w + first, o.reps - first), ct, decompose, grid[g].checksum);
             if (!o.quiet)
-                fprintf(stderr, "weak: %d ranks x %d threads, %d objects: %.4g s per step, efficiency %.3f, %.0f "
-                                "candidates per worker and step, %.0f bytes sent per step\n",
-                        grid[g].ranks, grid[g].threads, grid[g].objects, t, t > 0 ? base / t : 0,
+                fprintf(stderr, "weak: %d ranks x %d threads, %d objects: %.4g s per step (%.3g s of it waiting), "
+                                "efficiency %.3f, %.0f candidates per worker and step, %.0f bytes sent per step\n",
+                        grid[g].ranks, grid[g].threads, grid[g].objects, t,
+                        bench_median(grid[g].w + first, o.reps - first), t > 0 ? base / t : 0,
                         grid[g].cand_per_worker, grid[g].bytes);
+            if (ct > 0 && !o.quiet)
+                fprintf(stderr, "weak: control, %d independent one-rank runs of one tile at once: %.4g s per step "
+                                "(the slowest; %.3f of the baseline)\n",
+                        grid[g].ranks, ct, base > 0 ? ct / base : 0);
         }
     }
     for (int g = 0; g < ng; ++g) free(grid[g].t);

@@ -11,6 +11,15 @@ foreach(n 2 3)
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
 
+# The weak-scaling study's table, small (issue 18): both rows, the work per
+# worker fixed, the wait split and the control runs.
+add_test(NAME test_mpi_weak_bench
+         COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN}
+                 -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/weak_bench
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/weak_bench.cmake)
+set_tests_properties(test_mpi_weak_bench PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+
 # Exact CCD (issue 15): the contacts CSV of mpirun -n 1 and -n 2 equals the
 # one-rank file, for 1 and 2 threads and several schedules.
 foreach(n 1 2)

@@ -75,7 +75,7 @@ static void on_stop(int sig)
 }
 
 /* Per-rank figures gathered to rank 0 for the report, in this order. */
-enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_NFIG };
+enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_WAIT_S, F_NFIG };
 
 static double peak_rss(void)
 {
@@ -91,11 +91,12 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
     const size_t cap = 600 + 300 * (size_t)R;
     char *s = malloc(cap);
     if (!s) return NULL;
-    double mean_t = 0, bytes_max = 0, bytes_sum = 0, rss_max = 0;
+    double mean_t = 0, bytes_max = 0, bytes_sum = 0, rss_max = 0, wait_max = 0;
     for (int r = 0; r < R; ++r) {
-        double t;
+        double t, w;
         memcpy(&t, &fig[r * F_NFIG + F_STEPS_S], sizeof t);
-        mean_t += t / R;
+        memcpy(&w, &fig[r * F_NFIG + F_WAIT_S], sizeof w);
+        mean_t += t / R, wait_max = fmax(wait_max, w);
         bytes_max = fmax(bytes_max, (double)fig[r * F_NFIG + F_BYTES]);
         bytes_sum += (double)fig[r * F_NFIG + F_BYTES];
         rss_max = fmax(rss_max, (double)fig[r * F_NFIG + F_RSS]);
@@ -105,22 +106,25 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
         s, cap,
         "decomposition: {mode: objects, ranks: %d, rebalance_every: %d, imbalance_threshold: %g, cuts: %d, "
         "epochs: %d, epoch_build_s: %.6g, migrations: %lld, imbalance_max: %.4g, imbalance_mean: %.4g, ghosts_from: description, "
-        "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f}\n"
+        "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f, "
+        "wait_s_per_step_max: %.6g}\n"
         "decomposition_ranks:   # epoch_build_s (slowest rank): planning and building the parts, not in steps_s; objects and faces: the last epoch's (faces_max: the largest epoch's); "
-        "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean\n",
+        "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean; wait_s: the part of steps_s spent in the "
+        "step's agreement and the pairs' merge (waiting for the other ranks, merging, sending)\n",
         R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, build_s, (long long)D->migrations, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
-        rss_max);
+        rss_max, wait_max / n);
     for (int r = 0; r < R && k < cap; ++r) {
         const uint64_t *f = &fig[r * F_NFIG];
-        double t;
+        double t, w;
         memcpy(&t, &f[F_STEPS_S], sizeof t);
+        memcpy(&w, &f[F_WAIT_S], sizeof w);
         k += (size_t)snprintf(s + k, cap - k,
                               "  - {rank: %d, objects_owned: %llu, objects_ghost: %llu, faces: %llu, faces_max: %llu, "
-                              "bytes_sent: %llu, bytes_sent_per_step: %.0f, steps_s: %.6g, load: %.3f, "
+                              "bytes_sent: %llu, bytes_sent_per_step: %.0f, steps_s: %.6g, wait_s: %.6g, load: %.3f, "
                               "peak_rss_bytes: %llu}\n",
                               r, (unsigned long long)f[F_OWNED], (unsigned long long)f[F_GHOST],
                               (unsigned long long)f[F_FACES], (unsigned long long)f[F_FACES_MAX],
-                              (unsigned long long)f[F_BYTES], (double)f[F_BYTES] / n, t,
+                              (unsigned long long)f[F_BYTES], (double)f[F_BYTES] / n, t, w,
                               mean_t > 0 ? t / mean_t : 1.0, (unsigned long long)f[F_RSS]);
     }
     return s;
@@ -240,7 +244,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     uint64_t *keys = NULL;
     size_t cap_keys = 0;
     uint64_t bytes = 0, faces_max = 0;
-    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0, build_s = 0; /* build_s: planning and building parts */
+    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0, my_wait_s = 0, build_s = 0; /* build_s: planning and building parts */
     int epochs = 0, recut = 1, s, stop_sig = 0;
     keep_ctx kc = {&D, 0};
     const double t0 = now();
@@ -291,7 +295,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
             if (mine > 0)
                 keys[nk++] = (uint64_t)(D.gfofs[ga] + p->face_a) << 32 | (uint64_t)(D.gfofs[gb] + p->face_b);
         }
-        epoch_s += now() - ts;
+        const double tw = now();
+        epoch_s += tw - ts;
         /* one agreement a step: an error on any rank (code << 8), else a signal asking to stop */
         const int agreed = clash_ranks_max_int(W, rc ? rc << 8 : (int)(*interrupted & 0xff));
         if (agreed >= 256) { /* every rank stops here, with nothing written */
@@ -312,7 +317,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         const size_t ng = ec.ng;
         const double write_s = ec.write_s;
         const double te = now();
-        tot.steps_s += te - ts - write_s, my_steps_s += te - ts - write_s;
+        tot.steps_s += te - ts - write_s, my_steps_s += te - ts - write_s, my_wait_s += te - tw - write_s;
         tot.output_s += write_s;
         if (run) {
             const size_t wb = clash_run_work_bytes(run);
@@ -354,8 +359,9 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     tot.vertices = cnt[0], tot.faces_boxed = cnt[1], tot.object_pairs = cnt[2], tot.faces_kept = cnt[3];
     tot.candidates = cnt[4], tot.tests = cnt2;
     uint64_t fig[F_NFIG] = {(uint64_t)D.nowned, (uint64_t)(D.npresent - D.nowned), (uint64_t)D.faces, faces_max,
-                            bytes, (uint64_t)peak_rss(), 0};
+                            bytes, (uint64_t)peak_rss(), 0, 0};
     memcpy(&fig[F_STEPS_S], &my_steps_s, sizeof my_steps_s);
+    memcpy(&fig[F_WAIT_S], &my_wait_s, sizeof my_wait_s);
     uint64_t *figs = NULL;
     int64_t nfig = 0;
     if (clash_ranks_gather_u64(W, fig, F_NFIG, &figs, &nfig)) {
