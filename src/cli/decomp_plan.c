@@ -1,8 +1,9 @@
 /*
  * decomp_plan.c — the plan of a decomposed run (decompose.h): object boxes
- * from the laws, recursive coordinate bisection of the world into one cell
- * per rank, each epoch's owned and ghost objects, and the rule that picks
- * the one rank that reports a pair.
+ * from the laws, the work model's points (object centres and the overlaps
+ * of object pairs' boxes), recursive coordinate bisection of the world
+ * into one cell per rank by them, each epoch's owned and ghost objects,
+ * and the rule that picks the one rank that reports a pair.
  *
  * Everything here is computed by every rank from the same description with
  * the same double arithmetic in the same order, so every rank holds the
@@ -11,6 +12,7 @@
  */
 #include "cli/decompose.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +181,81 @@ void clash_decomp_box(const clash_decomp *D, int o, int s, double lo[3], double 
 
 int clash_decomp_owner(const clash_decomp *D, const double p[3]) { return clash_rcb_owner(&D->cells, p); }
 
+/* The work model the cells are cut by (see decompose.h): per object its
+ * centre at s0 weighted by CLASH_DECOMP_FACE_COST x its faces (S0-S3 box
+ * and cull every face of a present object), and per object pair whose boxes
+ * overlap in a step of the epoch, the min corner of that overlap (where
+ * the pair's reporter is found) weighted by the faces of a and of b
+ * estimated inside the overlap (a face count times the product over the
+ * axes of the overlap's share of the object's box: for a slab of a sphere's
+ * box that is the share of its surface, by Archimedes): S3 keeps those
+ * faces and S4/S5 work on them, on the reporting rank alone.  The pairs of
+ * every step of the epoch count, each with 1/steps of its weight, since the
+ * reporter of a pair is found anew each step and the pairs change as the
+ * objects move.  Points
+ * (malloc'd, n objects first) and weights into *pc, *pw; returns their
+ * number, or -1 when out of memory.  Every rank computes the same numbers in
+ * the same order. */
+typedef struct lo_key {
+    double lo;
+    int o;
+} lo_key;
+static int by_lo(const void *x, const void *y)
+{
+    const lo_key *a = x, *b = y;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    return (a->o > b->o) - (a->o < b->o);
+}
+static int work_points(const clash_decomp *D, int s0, int s1, const double (*c)[3], double (**pc)[3], double **pw)
+{
+    const int n = D->nobj, ns = s1 - s0 + 1;
+    double(*bl)[3] = malloc(sizeof *bl * (size_t)n), (*bh)[3] = malloc(sizeof *bh * (size_t)n);
+    lo_key *k = malloc(sizeof *k * (size_t)n);
+    size_t cap = 4 * (size_t)n + 16, np = (size_t)n;
+    double(*pt)[3] = malloc(sizeof *pt * cap), *w = malloc(sizeof *w * cap);
+    int ok = bl && bh && k && pt && w;
+    for (int o = 0; ok && o < n; ++o) {
+        memcpy(pt[o], c[o], sizeof pt[o]);
+        w[o] = CLASH_DECOMP_FACE_COST * (double)(D->gfofs[o + 1] - D->gfofs[o]);
+    }
+    for (int s = s0; ok && s <= s1; ++s) { /* every step of the epoch: its pairs, each 1/ns of the epoch's work */
+        for (int o = 0; o < n; ++o) {
+            clash_decomp_box(D, o, s, bl[o], bh[o]);
+            k[o] = (lo_key){bl[o][0], o};
+        }
+        qsort(k, (size_t)n, sizeof *k, by_lo);
+        for (int i = 0; ok && i < n; ++i) {
+            const int a = k[i].o;
+            for (int j = i + 1; ok && j < n && k[j].lo <= bh[a][0]; ++j) {
+                const int b = k[j].o;
+                if (!clash_box_overlaps(bl[a], bh[a], bl[b], bh[b])) continue;
+                double lo[3], fa = 1, fb = 1;
+                for (int q = 0; q < 3; ++q) {
+                    lo[q] = fmax(bl[a][q], bl[b][q]);
+                    const double e = fmin(bh[a][q], bh[b][q]) - lo[q];
+                    fa *= fmin(1.0, e / (bh[a][q] - bl[a][q])), fb *= fmin(1.0, e / (bh[b][q] - bl[b][q]));
+                }
+                if (np == cap) {
+                    cap *= 2;
+                    double(*p2)[3] = realloc(pt, sizeof *pt * cap), *w2 = p2 ? realloc(w, sizeof *w * cap) : NULL;
+                    if (p2) pt = p2;
+                    if (w2) w = w2;
+                    if (!(ok = p2 && w2)) break;
+                }
+                memcpy(pt[np], lo, sizeof lo);
+                w[np++] = (fa * (double)(D->gfofs[a + 1] - D->gfofs[a]) + fb * (double)(D->gfofs[b + 1] - D->gfofs[b])) / ns;
+            }
+        }
+    }
+    free(bl), free(bh), free(k);
+    if (!ok || np > (size_t)INT_MAX) {
+        free(pt), free(w);
+        return -1;
+    }
+    *pc = pt, *pw = w;
+    return (int)np;
+}
+
 int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
 {
     const int n = D->nobj;
@@ -195,14 +272,14 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
         for (int q = 0; q < 3; ++q) c[o][q] = 0.5 * (lo[q] + hi[q]);
     }
     if (recut || D->cells.nnode == 0) {
-        double *w = malloc(sizeof *w * (size_t)n);
-        for (int o = 0; w && o < n; ++o) w[o] = (double)(D->gfofs[o + 1] - D->gfofs[o]);
-        if (!w || clash_rcb_cut(&D->cells, n, (const double(*)[3])c, w) < 0) {
-            free(w), free(c), free(owner), free(present);
+        double(*pc)[3] = NULL, *w = NULL;
+        const int np = work_points(D, s0, s1, (const double(*)[3])c, &pc, &w);
+        if (np < 0 || clash_rcb_cut(&D->cells, np, (const double(*)[3])pc, w) < 0) {
+            free(pc), free(w), free(c), free(owner), free(present);
             return -1;
         }
         D->recuts++;
-        free(w);
+        free(pc), free(w);
     }
     D->s0 = s0, D->s1 = s1;
     D->npresent = D->nowned = 0;

@@ -75,7 +75,7 @@ static void on_stop(int sig)
 }
 
 /* Per-rank figures gathered to rank 0 for the report, in this order. */
-enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_WAIT_S, F_NFIG };
+enum { F_OWNED, F_GHOST, F_FACES, F_FACES_MAX, F_BYTES, F_RSS, F_STEPS_S, F_WAIT_S, F_BOXED, F_KEPT, F_CAND, F_NFIG };
 
 static double peak_rss(void)
 {
@@ -88,7 +88,7 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
                      double imb_max, double imb_mean, double build_s)
 {
     const int R = D->R;
-    const size_t cap = 600 + 300 * (size_t)R;
+    const size_t cap = 1200 + 500 * (size_t)R;
     char *s = malloc(cap);
     if (!s) return NULL;
     double mean_t = 0, bytes_max = 0, bytes_sum = 0, rss_max = 0, wait_max = 0;
@@ -109,7 +109,7 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
         "bytes_sent_per_step_max: %.0f, bytes_sent_per_step_total: %.0f, peak_rss_bytes_max: %.0f, "
         "wait_s_per_step_max: %.6g}\n"
         "decomposition_ranks:   # epoch_build_s (slowest rank): planning and building the parts, not in steps_s; objects and faces: the last epoch's (faces_max: the largest epoch's); "
-        "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean; wait_s: the part of steps_s spent in the "
+        "bytes: pair keys sent to rank 0; load: steps_s over the ranks' mean; faces_boxed, faces_kept, candidates: this rank's S1, S3, S4 counts over the steps; wait_s: the part of steps_s spent in the "
         "step's agreement and the pairs' merge (waiting for the other ranks, merging, sending)\n",
         R, cli->rebalance_every, cli->imbalance, D->recuts, epochs, build_s, (long long)D->migrations, imb_max, imb_mean, bytes_max / n, bytes_sum / n,
         rss_max, wait_max / n);
@@ -121,11 +121,12 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
         k += (size_t)snprintf(s + k, cap - k,
                               "  - {rank: %d, objects_owned: %llu, objects_ghost: %llu, faces: %llu, faces_max: %llu, "
                               "bytes_sent: %llu, bytes_sent_per_step: %.0f, steps_s: %.6g, wait_s: %.6g, load: %.3f, "
-                              "peak_rss_bytes: %llu}\n",
+                              "faces_boxed: %llu, faces_kept: %llu, candidates: %llu, peak_rss_bytes: %llu}\n",
                               r, (unsigned long long)f[F_OWNED], (unsigned long long)f[F_GHOST],
                               (unsigned long long)f[F_FACES], (unsigned long long)f[F_FACES_MAX],
                               (unsigned long long)f[F_BYTES], (double)f[F_BYTES] / n, t, w,
-                              mean_t > 0 ? t / mean_t : 1.0, (unsigned long long)f[F_RSS]);
+                              mean_t > 0 ? t / mean_t : 1.0, (unsigned long long)f[F_BOXED],
+                              (unsigned long long)f[F_KEPT], (unsigned long long)f[F_CAND], (unsigned long long)f[F_RSS]);
     }
     return s;
 }
@@ -352,6 +353,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     clash_ranks_max_f64(W, &tot.wall_s, 1);
     clash_ranks_max_f64(W, &tot.steps_s, 1);
     clash_ranks_max_f64(W, &build_s, 1);
+    const uint64_t mine[3] = {(uint64_t)tot.faces_boxed, (uint64_t)tot.faces_kept, (uint64_t)tot.candidates};
     int64_t cnt[5] = {tot.vertices, tot.faces_boxed, tot.object_pairs, tot.faces_kept, tot.candidates};
     int64_t cnt2 = tot.tests;
     clash_ranks_sum_i64(W, cnt, 5);
@@ -359,7 +361,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     tot.vertices = cnt[0], tot.faces_boxed = cnt[1], tot.object_pairs = cnt[2], tot.faces_kept = cnt[3];
     tot.candidates = cnt[4], tot.tests = cnt2;
     uint64_t fig[F_NFIG] = {(uint64_t)D.nowned, (uint64_t)(D.npresent - D.nowned), (uint64_t)D.faces, faces_max,
-                            bytes, (uint64_t)peak_rss(), 0, 0};
+                            bytes, (uint64_t)peak_rss(), 0, 0, mine[0], mine[1], mine[2]};
     memcpy(&fig[F_STEPS_S], &my_steps_s, sizeof my_steps_s);
     memcpy(&fig[F_WAIT_S], &my_wait_s, sizeof my_wait_s);
     uint64_t *figs = NULL;

@@ -14,9 +14,14 @@
  *     rounding allowance.  So if any face pair of objects a and b is a hit
  *     in step s, box(a, s) and box(b, s) overlap;
  *   - the world is cut into R sub-domains by recursive coordinate bisection
- *     of the object centres (dist/rcb.c), each cut where the faces on either side are in
- *     the ratio of the ranks on either side (half-open cells: a point on a
- *     cut belongs to the upper side);
+ *     (dist/rcb.c) of weighted points, each cut where the weight on either
+ *     side is in the ratio of the ranks on either side (half-open cells: a
+ *     point on a cut belongs to the upper side).  The points model the work
+ *     (decomp_plan.c, work_points): every object's centre, weighted by its
+ *     faces (S0-S3 box and cull them all), and for every pair of objects
+ *     whose boxes overlap in a step of the epoch the min corner of the
+ *     overlap, where the pair's reporter is found, weighted by the faces of
+ *     both estimated inside the overlap (S3 keeps them, S4/S5 work on them);
  *   - the steps run in epochs of K steps (--rebalance-every).  For an epoch a
  *     rank holds the objects it owns (centre in its cell at the epoch's
  *     first step) plus ghosts: every object whose box in some step of the
@@ -57,6 +62,14 @@
 #include "io/scene_desc.h"
 #include "sched/ranks.h"
 #include "store/scene.h"
+
+/* The cells' work model (decomp_plan.c): a face boxed and culled (S0-S3,
+ * every face of a present object) weighs this much against one face the
+ * model places in an overlap region.  Measured (bench/RESULTS.md, issue 18):
+ * 16.5 ns a face in S0-S3 against 950 ns a kept face in S4/S5, and the
+ * model finds 2.8 times fewer faces in the overlaps than S3 keeps:
+ * 16.5 / 950 x 2.8 = 0.05. */
+#define CLASH_DECOMP_FACE_COST 0.05
 
 typedef struct clash_decomp {
     const clash_scene_desc *d;
