@@ -361,3 +361,37 @@ void ck_face_boxes_strided(int64_t f0, int64_t f1, int64_t step, const int32_t *
     }
     olo[0] = ol0, olo[1] = ol1, olo[2] = ol2, ohi[0] = oh0, ohi[1] = oh1, ohi[2] = oh2;
 }
+
+/* ---- the cull's classification (S3) --------------------------------------------------- */
+
+/* Boxes [lo, hi] against R6 = {lo x, y, z, hi x, y, z}: 0 apart, 1 inside,
+ * 2 straddling.  Plain, and compiled for AVX2 (8 boxes a vector instead of
+ * 4; the same comparisons, so the same classes), picked at run time. */
+#define CLASSIFY_BODY                                                                                            \
+    const float l0 = R6[0], l1 = R6[1], l2 = R6[2], h0 = R6[3], h1 = R6[4], h2 = R6[5];                         \
+    for (int64_t k = 0; k < m; ++k) {                                                                            \
+        /* meets: not apart (the boxes are never NaN); no branch, so that it vectorizes */                        \
+        const int32_t meet = (lx[k] <= h0) & (hx[k] >= l0) & (ly[k] <= h1) & (hy[k] >= l1) & (lz[k] <= h2) &     \
+                             (hz[k] >= l2);                                                                      \
+        const int32_t inside = (lx[k] >= l0) & (hx[k] <= h0) & (ly[k] >= l1) & (hy[k] <= h1) & (lz[k] >= l2) &   \
+                               (hz[k] <= h2);                                                                    \
+        cls[k] = (uint8_t)(meet + (meet & ~inside));                                                             \
+    }
+#define CLASSIFY_ARGS                                                                                            \
+    int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,                    \
+        const float *restrict hx, const float *restrict hy, const float *restrict hz, const float R6[6],       \
+        uint8_t *restrict cls
+static void classify_plain(CLASSIFY_ARGS) { CLASSIFY_BODY }
+#if CK_X86
+static CK_AVX2 void classify_avx2(CLASSIFY_ARGS) { CLASSIFY_BODY }
+#endif
+void ck_classify_boxes(CLASSIFY_ARGS)
+{
+#if CK_X86
+    if (have_avx2()) {
+        classify_avx2(m, lx, ly, lz, hx, hy, hz, R6, cls);
+        return;
+    }
+#endif
+    classify_plain(m, lx, ly, lz, hx, hy, hz, R6, cls);
+}

@@ -142,6 +142,13 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
                                float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                                float olo[3], float ohi[3]);
 
+/* S3's classification of m face boxes [lo, hi] against a region R6 = {lo
+ * x, y, z, hi x, y, z}: cls[k] = 0 apart, 1 inside, 2 straddling (boxes.c;
+ * AVX2 where the CPU has it, the same comparisons). */
+void ck_classify_boxes(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                       const float *restrict hx, const float *restrict hy, const float *restrict hz,
+                       const float R6[6], uint8_t *restrict cls);
+
 /* ---- the octree's binning passes (cells.c) ----------------------------------
  * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces
  * idx[0..n).  The AVX2 paths and the _ref paths return identical results.

@@ -47,7 +47,8 @@ typedef struct clash_exec {
                            started and joined for the call */
     int inline_team;    /* 1: clash_spmd runs the team's shares one after another on the
                            calling thread (worker 0, then 1, ...): work too small to pay
-                           for waking a team.  Set by clash_exec_sized. */
+                           for waking a team.  Set by clash_exec_sized, and by
+                           clash_par_tasks for a dynamic schedule of one batch. */
 } clash_exec;
 
 /* Small work runs on the caller.  Waking a team of 2 and joining it costs

@@ -170,7 +170,6 @@ void clash_dist_destroy(clash_run *run)
 static int plan(clash_dist *D, const clash_scene *sc)
 {
     const int n = D->n, R = D->R;
-    double(*c)[3] = malloc(sizeof *c * (size_t)n), *w = malloc(sizeof *w * (size_t)n);
     D->owner = malloc(sizeof *D->owner * (size_t)n);
     D->own = malloc(sizeof *D->own * (size_t)n);
     D->byowner = malloc(sizeof *D->byowner * (size_t)n);
@@ -189,20 +188,20 @@ static int plan(clash_dist *D, const clash_scene *sc)
     D->cursor = malloc(sizeof *D->cursor * (size_t)R);
     int rc = -1;
     if (!D->centre || !D->weight || !D->flags || !D->scount || !D->rcount || !D->cursor) goto done;
-    if (!c || !w || !D->owner || !D->own || !D->byowner || !D->bcount || !D->allbox || !D->blo || !D->bhi ||
+    if (!D->owner || !D->own || !D->byowner || !D->bcount || !D->allbox || !D->blo || !D->bhi ||
         !D->inpart || !D->present || !D->local || !D->dbuf || clash_rcb_init(&D->cells, R))
         goto done;
     for (int o = 0; o < n; ++o) {
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         grow_pose(sc, o, &sc->pose0[o], lo, hi);
-        for (int d = 0; d < 3; ++d) c[o][d] = 0.5 * (lo[d] + hi[d]);
-        w[o] = (double)(sc->fofs[o + 1] - sc->fofs[o]);
+        for (int d = 0; d < 3; ++d) D->centre[o][d] = 0.5 * (lo[d] + hi[d]);
+        D->weight[o] = (double)(sc->fofs[o + 1] - sc->fofs[o]); /* faces: the same at every cut */
         D->local[o] = -1;
     }
-    if (clash_rcb_cut(&D->cells, n, (const double(*)[3])c, w)) goto done;
+    if (clash_rcb_cut(&D->cells, n, (const double(*)[3])D->centre, D->weight)) goto done;
     D->cuts = 1;
     for (int o = 0; o < n; ++o) {
-        D->owner[o] = clash_rcb_owner(&D->cells, c[o]);
+        D->owner[o] = clash_rcb_owner(&D->cells, D->centre[o]);
         D->bcount[D->owner[o]] += 6;
         if (D->owner[o] == D->me) D->own[D->nown++] = o;
     }
@@ -228,7 +227,6 @@ static int plan(clash_dist *D, const clash_scene *sc)
     }
     rc = 0;
 done:
-    free(c), free(w);
     return rc;
 }
 
@@ -346,10 +344,8 @@ static int plan_step(clash_run *run, int *rebuild, clash_error *err)
     int rc = CLASH_OK, cut = D->recut_pending ||
                              (D->imbalance > RECUT_IMBALANCE && run->dist_state - D->last_cut >= RECUT_EVERY);
     if (cut) { /* every rank decides alike: from the same numbers */
-        for (int o = 0; o < D->n; ++o) {
+        for (int o = 0; o < D->n; ++o)
             for (int d = 0; d < 3; ++d) D->centre[o][d] = 0.5 * (D->blo[o][d] + D->bhi[o][d]);
-            D->weight[o] = (double)(sc->fofs[o + 1] - sc->fofs[o]);
-        }
         const int failed = clash_rcb_cut(&D->cells, D->n, (const double(*)[3])D->centre, D->weight) != 0;
         D->recut_pending = clash_ranks_any(&run->ranks, failed);
         if (D->recut_pending) rc = clash_fail(err, CLASH_EFAIL, "out of memory cutting the cells");
@@ -404,13 +400,7 @@ static int emit_pairs(void *ctx, const uint64_t *keys, int64_t m)
     }
     for (int64_t i = 0; i < m; ++i) {
         const int64_t fa = (int64_t)(keys[i] >> 32), fb = (int64_t)(uint32_t)keys[i];
-        int a = 0, b = sc->nobj - 1, o;
-        while (a < b) { /* the object of face fa: the last with fofs <= fa */
-            const int mid = (a + b + 1) / 2;
-            if (sc->fofs[mid] <= fa) a = mid;
-            else b = mid - 1;
-        }
-        for (o = a; sc->fofs[o + 1] <= fb; ++o) {}
+        const int a = clash_object_of(sc->fofs, sc->nobj, fa), o = clash_object_of(sc->fofs, sc->nobj, fb);
         run->pairs[run->npairs++] =
             (clash_pair){(uint32_t)a, (uint32_t)(fa - sc->fofs[a]), (uint32_t)o, (uint32_t)(fb - sc->fofs[o])};
     }

@@ -47,7 +47,7 @@ struct clash_dist {
     double *dbuf;             /* 3 * largest nv: vertices handed to the store as doubles */
     uint64_t *keys;
     size_t cap_keys;
-    double (*centre)[3], *weight; /* n: a cut's points and weights */
+    double (*centre)[3], *weight; /* n: a cut's points (the boxes' centres, set at each cut) and weights (faces, set once) */
     int recut_pending;        /* a cut failed on some rank: cut again at the next step */
     int64_t part_faces;       /* faces of this rank's part */
     int64_t *flags;           /* 2 * R: each rank's (rebuilds, part faces) of the step */
@@ -70,9 +70,7 @@ static inline int near_cell(const clash_dist *D, int o, int r)
  * face work goes to pairs another rank reports. */
 static inline int reports(const clash_dist *D, int ga, int gb)
 {
-    const double p[3] = {fmax(D->blo[ga][0], D->blo[gb][0]), fmax(D->blo[ga][1], D->blo[gb][1]),
-                         fmax(D->blo[ga][2], D->blo[gb][2])};
-    return clash_rcb_owner(&D->cells, p) == D->me;
+    return clash_rcb_reporter(&D->cells, D->blo[ga], D->blo[gb]) == D->me;
 }
 
 /* decomposed_part.c: steps 5 and 6 of decomposed.c's comment. */

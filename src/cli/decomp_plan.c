@@ -57,9 +57,6 @@ static int init_frames(clash_decomp *D, clash_error *err)
     if (!D->gfofs || !D->fbox || clash_rcb_init(&D->cells, D->R))
         return clash_fail(err, CLASH_EFAIL, "out of memory planning");
     for (int o = 0; o <= n; ++o) D->gfofs[o] = L->fofs[o];
-    if (L->nf > UINT32_MAX)
-        return clash_fail(err, CLASH_EINPUT, "--decompose objects: %lld faces, more than pair keys hold (2^32)",
-                          (long long)L->nf);
     for (int k = 0; k < d->nframes; ++k) {
         clash_mesh m = {0};
         const clash_mesh *fm = &L->first;
@@ -196,21 +193,11 @@ int clash_decomp_owner(const clash_decomp *D, const double p[3]) { return clash_
  * (malloc'd, n objects first) and weights into *pc, *pw; returns their
  * number, or -1 when out of memory.  Every rank computes the same numbers in
  * the same order. */
-typedef struct lo_key {
-    double lo;
-    int o;
-} lo_key;
-static int by_lo(const void *x, const void *y)
-{
-    const lo_key *a = x, *b = y;
-    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-    return (a->o > b->o) - (a->o < b->o);
-}
 static int work_points(const clash_decomp *D, int s0, int s1, const double (*c)[3], double (**pc)[3], double **pw)
 {
     const int n = D->nobj, ns = s1 - s0 + 1;
     double(*bl)[3] = malloc(sizeof *bl * (size_t)n), (*bh)[3] = malloc(sizeof *bh * (size_t)n);
-    lo_key *k = malloc(sizeof *k * (size_t)n);
+    clash_keyed *k = malloc(sizeof *k * (size_t)n);
     size_t cap = 4 * (size_t)n + 16, np = (size_t)n;
     double(*pt)[3] = malloc(sizeof *pt * cap), *w = malloc(sizeof *w * cap);
     int ok = bl && bh && k && pt && w;
@@ -221,13 +208,13 @@ static int work_points(const clash_decomp *D, int s0, int s1, const double (*c)[
     for (int s = s0; ok && s <= s1; ++s) { /* every step of the epoch: its pairs, each 1/ns of the epoch's work */
         for (int o = 0; o < n; ++o) {
             clash_decomp_box(D, o, s, bl[o], bh[o]);
-            k[o] = (lo_key){bl[o][0], o};
+            k[o] = (clash_keyed){bl[o][0], o};
         }
-        qsort(k, (size_t)n, sizeof *k, by_lo);
+        qsort(k, (size_t)n, sizeof *k, clash_keyed_cmp);
         for (int i = 0; ok && i < n; ++i) {
-            const int a = k[i].o;
-            for (int j = i + 1; ok && j < n && k[j].lo <= bh[a][0]; ++j) {
-                const int b = k[j].o;
+            const int a = k[i].id;
+            for (int j = i + 1; ok && j < n && k[j].v <= bh[a][0]; ++j) {
+                const int b = k[j].id;
                 if (!clash_box_overlaps(bl[a], bh[a], bl[b], bh[b])) continue;
                 double lo[3], fa = 1, fb = 1;
                 for (int q = 0; q < 3; ++q) {
@@ -396,7 +383,5 @@ int clash_decomp_reports(clash_decomp *D, int a, int b, int s)
         for (int o = 0; o < D->nobj; ++o) clash_decomp_box(D, o, s, D->blo[o], D->bhi[o]);
         D->box_s = s;
     }
-    double p[3];
-    for (int q = 0; q < 3; ++q) p[q] = fmax(D->blo[a][q], D->blo[b][q]);
-    return clash_decomp_owner(D, p) == D->me;
+    return clash_rcb_reporter(&D->cells, D->blo[a], D->blo[b]) == D->me;
 }

@@ -131,16 +131,15 @@ static char *section(const clash_cli *cli, const clash_decomp *D, const uint64_t
     return s;
 }
 
-/* The object of global face g (gfofs ascending). */
-static int object_of(const clash_decomp *D, uint32_t g)
+/* An epoch's measured imbalance: the slowest rank's time in the steps over
+ * the ranks' mean (a collective: every rank calls it). */
+static double epoch_imbalance(const clash_ranks *W, double epoch_s)
 {
-    int lo = 0, hi = D->nobj - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (D->gfofs[mid] <= (int64_t)g) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
+    double tmax = epoch_s;
+    int64_t us = (int64_t)(epoch_s * 1e6);
+    clash_ranks_max_f64(W, &tmax, 1);
+    clash_ranks_sum_i64(W, &us, 1);
+    return us > 0 ? tmax * 1e6 * W->size / (double)us : 1.0;
 }
 
 /* The run's S2 filter (core/run.h op_keep): local objects a <= b of this
@@ -177,7 +176,7 @@ static int emit_rows(void *ctx, const uint64_t *keys, int64_t m)
     const clash_decomp *D = e->D;
     for (int64_t i = 0; i < m; ++i) {
         const uint32_t fa = (uint32_t)(keys[i] >> 32), fb = (uint32_t)keys[i];
-        const int oa = object_of(D, fa), ob = object_of(D, fb);
+        const int oa = clash_object_of(D->gfofs, D->nobj, fa), ob = clash_object_of(D->gfofs, D->nobj, fb);
         e->chunk[i] = (clash_pair){(uint32_t)oa, (uint32_t)(fa - D->gfofs[oa]), (uint32_t)ob,
                                    (uint32_t)(fb - D->gfofs[ob])};
         e->tot->checksum += clash_pair_hash(e->s, &e->chunk[i]);
@@ -252,11 +251,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     for (s = 1; s <= cfg.steps; ++s) {
         if (s == 1 || s > D.s1) { /* a new epoch: measure, maybe re-cut, build this rank's part */
             if (s > 1) {
-                double tmax = epoch_s;
-                int64_t us = (int64_t)(epoch_s * 1e6);
-                clash_ranks_max_f64(W, &tmax, 1);
-                clash_ranks_sum_i64(W, &us, 1);
-                const double imb = us > 0 ? tmax * 1e6 * W->size / (double)us : 1.0;
+                const double imb = epoch_imbalance(W, epoch_s);
                 imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
                 recut = imb > cli->imbalance;
             }
@@ -337,11 +332,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         if (cfg.stop_at_first && clash_ranks_bcast_int(W, ng > 0)) break;
     }
     if (!stop_sig) { /* the last epoch's imbalance */
-        double tmax = epoch_s;
-        int64_t us = (int64_t)(epoch_s * 1e6);
-        clash_ranks_max_f64(W, &tmax, 1);
-        clash_ranks_sum_i64(W, &us, 1);
-        const double imb = us > 0 ? tmax * 1e6 * W->size / (double)us : 1.0;
+        const double imb = epoch_imbalance(W, epoch_s);
         imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
     }
     tot.wall_s = now() - t0;

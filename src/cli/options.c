@@ -320,22 +320,16 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
-    if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for
-                               what only the replicated run does */
-        cli->decompose = cli->cfg.ccd || cli->vtk_dir || cli->steps_csv || cli->counters != CLASH_CTR_NONE ||
-                                 strcmp(cli->command, "run")
-                             ? 0
-                             : -1;
+    /* what only the replicated run does (decompose.c does not do it yet) */
+    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk"
+                     : cli->steps_csv ? "--steps-csv"
+                     : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
+    if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
+        cli->decompose = no ? 0 : -1;
     if (dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
         return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", dec_opt);
-    if (cli->decompose == 1) { /* what the decomposed run (decompose.c) does not do yet: refused, not ignored */
-        const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk"
-                         : cli->steps_csv ? "--steps-csv"
-                         : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
-        if (no)
-            return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)",
-                              no);
-    }
+    if (cli->decompose == 1 && no) /* refused, not ignored */
+        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
     if (cli->contacts_path && !cli->cfg.ccd)
         return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)

@@ -44,27 +44,28 @@ int clash_rcb_owner(const clash_rcb *c, const double p[3])
     return c->node[n].rank;
 }
 
+int clash_rcb_reporter(const clash_rcb *c, const double alo[3], const double blo[3])
+{
+    const double p[3] = {fmax(alo[0], blo[0]), fmax(alo[1], blo[1]), fmax(alo[2], blo[2])};
+    return clash_rcb_owner(c, p);
+}
+
 int clash_box_overlaps(const double alo[3], const double ahi[3], const double blo[3], const double bhi[3])
 {
     return alo[0] <= bhi[0] && alo[1] <= bhi[1] && alo[2] <= bhi[2] && ahi[0] >= blo[0] && ahi[1] >= blo[1] &&
            ahi[2] >= blo[2];
 }
 
-typedef struct keyed {
-    double v;
-    int id;
-} keyed;
-
-static int by_value(const void *x, const void *y)
+int clash_keyed_cmp(const void *x, const void *y)
 {
-    const keyed *a = x, *b = y;
+    const clash_keyed *a = x, *b = y;
     if (a->v != b->v) return a->v < b->v ? -1 : 1;
     return (a->id > b->id) - (a->id < b->id);
 }
 
 /* Cuts the points ids[0..n) over ranks r0..r0+nr-1 inside cell [lo, hi];
  * returns the node's number. */
-static int rcb(clash_rcb *C, keyed *k, int *ids, int n, const double (*c)[3], const double *w, int r0, int nr,
+static int rcb(clash_rcb *C, clash_keyed *k, int *ids, int n, const double (*c)[3], const double *w, int r0, int nr,
                const double lo[3], const double hi[3], int depth)
 {
     const int me = C->nnode++;
@@ -83,8 +84,8 @@ static int rcb(clash_rcb *C, keyed *k, int *ids, int n, const double (*c)[3], co
         for (int q = 1; q < 3; ++q)
             if (b[q] - a[q] > b[axis] - a[axis]) axis = q;
     }
-    for (int i = 0; i < n; ++i) k[i] = (keyed){c[ids[i]][axis], ids[i]};
-    qsort(k, (size_t)n, sizeof *k, by_value);
+    for (int i = 0; i < n; ++i) k[i] = (clash_keyed){c[ids[i]][axis], ids[i]};
+    qsort(k, (size_t)n, sizeof *k, clash_keyed_cmp);
     const int nl = nr / 2;
     double total = 0, acc = 0, cut = 0;
     for (int i = 0; i < n; ++i) total += w[k[i].id];
@@ -110,7 +111,7 @@ static int rcb(clash_rcb *C, keyed *k, int *ids, int n, const double (*c)[3], co
 int clash_rcb_cut(clash_rcb *C, int n, const double (*centre)[3], const double *w)
 {
     int *ids = malloc(sizeof *ids * (size_t)(n > 0 ? n : 1));
-    keyed *k = malloc(sizeof *k * (size_t)(n > 0 ? n : 1));
+    clash_keyed *k = malloc(sizeof *k * (size_t)(n > 0 ? n : 1));
     if (!ids || !k) {
         free(ids), free(k);
         return -1;

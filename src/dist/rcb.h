@@ -40,6 +40,18 @@ void clash_rcb_free(clash_rcb *c);
 int clash_rcb_cut(clash_rcb *c, int n, const double (*centre)[3], const double *w);
 /* The rank whose cell holds point p. */
 int clash_rcb_owner(const clash_rcb *c, const double p[3]);
+/* The rank that reports the pairs of two objects with boxes whose lower
+ * corners are alo and blo: the owner of the min corner of the boxes'
+ * overlap (it lies in both boxes, so both objects are present there). */
+int clash_rcb_reporter(const clash_rcb *c, const double alo[3], const double blo[3]);
+/* A value keyed by a point (or object) number, and the qsort order that
+ * both decomposed runs sort by: the value, then the number, so every rank
+ * gets the same order whatever qsort does with ties. */
+typedef struct clash_keyed {
+    double v;
+    int id;
+} clash_keyed;
+int clash_keyed_cmp(const void *x, const void *y);
 /* Closed boxes [alo, ahi] and [blo, bhi] meet. */
 int clash_box_overlaps(const double alo[3], const double ahi[3], const double blo[3], const double bhi[3]);
 

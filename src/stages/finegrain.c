@@ -112,18 +112,6 @@ static struct clash_finegrain *fg_get(clash_run *run)
     return run->fg = fg;
 }
 
-/* Last o with ofs[o] <= i (ofs ascending, n + 1 entries). */
-static int object_of(const int64_t *ofs, int n, int64_t i)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (ofs[mid] <= i) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 /* ---- S1 ------------------------------------------------------------------------------ */
 
 /* Streaming stores only for ranges of at least this many faces (the ends of a
@@ -174,7 +162,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
         sl->obox_live = 1;
     }
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
-    int o = object_of(sc->fofs, n, begin);
+    int o = clash_object_of(sc->fofs, n, begin);
     int64_t f = begin;
     while (f < end && o < n) {
         const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
@@ -293,39 +281,6 @@ static int keep_push(fg_slot *sl, uint32_t f)
  * branch to mispredict. */
 enum { CULL_VEC = 256 };
 
-/* The classification of m boxes (m <= CULL_VEC) against R: 0 apart, 1
- * inside, 2 straddling.  Plain, and compiled for AVX2 (8 boxes a vector
- * instead of 4; the same comparisons, so the same classes), picked at run
- * time. */
-#define CLASSIFY_BODY                                                                                            \
-    for (int64_t k = 0; k < m; ++k) {                                                                            \
-        /* meets: not apart (the boxes are never NaN); no branch, so that it vectorizes */                        \
-        const int32_t meet = (lx[k] <= h0) & (hx[k] >= l0) & (ly[k] <= h1) & (hy[k] >= l1) & (lz[k] <= h2) &     \
-                             (hz[k] >= l2);                                                                      \
-        const int32_t inside = (lx[k] >= l0) & (hx[k] <= h0) & (ly[k] >= l1) & (hy[k] <= h1) & (lz[k] >= l2) &   \
-                               (hz[k] <= h2);                                                                    \
-        cls[k] = (uint8_t)(meet + (meet & ~inside));                                                             \
-    }
-#define CLASSIFY_ARGS                                                                                            \
-    int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,                    \
-        const float *restrict hx, const float *restrict hy, const float *restrict hz, const float *R6,         \
-        uint8_t *restrict cls
-static void classify(CLASSIFY_ARGS)
-{
-    const float l0 = R6[0], l1 = R6[1], l2 = R6[2], h0 = R6[3], h1 = R6[4], h2 = R6[5];
-    CLASSIFY_BODY
-}
-#if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target("avx2"))) static void classify_avx2(CLASSIFY_ARGS)
-{
-    const float l0 = R6[0], l1 = R6[1], l2 = R6[2], h0 = R6[3], h1 = R6[4], h2 = R6[5];
-    CLASSIFY_BODY
-}
-#define CLASSIFY(...) (__builtin_cpu_supports("avx2") ? classify_avx2(__VA_ARGS__) : classify(__VA_ARGS__))
-#else
-#define CLASSIFY(...) classify(__VA_ARGS__)
-#endif
-
 static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R)
 {
     const float R6[6] = {R->lo[0], R->lo[1], R->lo[2], R->hi[0], R->hi[1], R->hi[2]};
@@ -333,7 +288,8 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
     uint8_t cls[CULL_VEC];
     for (int64_t a = f0; a < f1; a += CULL_VEC) {
         const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
-        CLASSIFY(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6, cls);
+        ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6,
+                          cls);
         for (int64_t k = m; k & 7; ++k) cls[k] = 0; /* whole words of 8 classes below */
         for (int64_t k = 0; k < m; ++k) {
             if (!(k & 7)) { /* most faces are apart: skip 8 at a time */
@@ -518,16 +474,17 @@ int clash_fg_cull(clash_run *run)
     if (!fg) return -1;
     for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
     const int64_t nf = run->sc->nf;
+    const clash_exec ex = clash_exec_sized(&run->exec, nf); /* few faces: every call on the caller */
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
-        clash_exec ex = clash_exec_sized(&run->exec, nf); /* few faces: on the caller */
-        ex.schedule = CLASH_SCHED_DYNAMIC;
+        clash_exec dyn = ex;
+        dyn.schedule = CLASH_SCHED_DYNAMIC;
         const size_t nb = (size_t)((nf + CULL_BLOCK - 1) / CULL_BLOCK);
         if (nb > fg->blkcap) {
             seg_ref *b = realloc(fg->blk, nb * sizeof *b);
             if (!b) return -1;
             fg->blk = b, fg->blkcap = nb;
         }
-        clash_par_tasks(&ex, (int64_t)nb, 1, cull_dynamic, run);
+        clash_par_tasks(&dyn, (int64_t)nb, 1, cull_dynamic, run);
         for (int w = 0; w < fg->T; ++w) {
             if (fg->slot[w].oom) return -1;
             for (size_t k = 0; k < fg->slot[w].nseg; ++k) {
@@ -542,20 +499,18 @@ int clash_fg_cull(clash_run *run)
          * kept: serial, it was 12% of S3 on cluttered-500; in parallel the
          * 2-thread speed-up of S3 --self went from 1.57-1.65 to 1.61-1.89,
          * three paired runs of bench cull) */
-        if (total >= CULL_COPY_PAR) clash_spmd(&ex, copy_worker, run);
+        if (total >= CULL_COPY_PAR) clash_spmd(&dyn, copy_worker, run);
         else copy_worker(0, 1, run);
         return 0;
-    } else {
-        const clash_exec ex = clash_exec_sized(&run->exec, nf);
-        clash_par_for(&ex, nf, cull_range, run);
     }
+    clash_par_for(&ex, nf, cull_range, run);
     for (int w = 0; w < fg->T; ++w)
         if (fg->slot[w].oom) return -1;
     const int P = fg->T;
     size_t *ofs = malloc(((size_t)P + 1) * sizeof *ofs);
     if (!ofs) return -1;
     merge_ctx c = {run, P, nf, 0, ofs};
-    clash_spmd(&run->exec, merge_worker, &c); /* ofs[p] = count of piece p */
+    clash_spmd(&ex, merge_worker, &c); /* ofs[p] = count of piece p */
     size_t total = 0;
     for (int p = 0; p < P; ++p) {
         const size_t n = ofs[p];
@@ -563,7 +518,7 @@ int clash_fg_cull(clash_run *run)
     }
     ofs[P] = total;
     c.write = 1;
-    clash_spmd(&run->exec, merge_worker, &c);
+    clash_spmd(&ex, merge_worker, &c);
     free(ofs);
     for (int w = 0; w < fg->T; ++w)
         if (fg->slot[w].oom) return -1;

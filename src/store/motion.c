@@ -103,18 +103,6 @@ typedef struct state_ctx {
     float *wx, *wy, *wz;
 } state_ctx;
 
-/* Object holding vertex v: the last o with vofs[o] <= v. */
-static int object_of_vertex(const clash_scene *sc, int64_t v)
-{
-    int lo = 0, hi = sc->nobj - 1;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (sc->vofs[mid] <= v) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 static void copy_piece(int64_t i, int64_t e, int64_t step, const float *s, float *w)
 {
     if (step == 1) memcpy(w + i, s + i, (size_t)(e - i) * sizeof(float));
@@ -127,7 +115,7 @@ static void state_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     (void)worker;
     const state_ctx *c = p;
     const clash_scene *sc = c->sc;
-    int o = object_of_vertex(sc, begin);
+    int o = clash_object_of(sc->vofs, sc->nobj, begin);
     int64_t i = begin;
     while (i < end && o < sc->nobj) {
         const int64_t oe = sc->vofs[o + 1] < end ? sc->vofs[o + 1] : end;

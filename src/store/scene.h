@@ -190,6 +190,19 @@ int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
 int clash_scene_set_state_par(clash_scene *sc, int s, const struct clash_exec *ex, clash_error *err);
 
 /* Input (file) number of store face f, store number of input face g; vertices likewise. */
+/* The piece holding item i of a partition into n pieces by ascending
+ * offsets ofs[0..n] (faces: fofs, vertices: vofs): the last o with
+ * ofs[o] <= i, by bisection. */
+static inline int clash_object_of(const int64_t *ofs, int n, int64_t i)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (ofs[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
 static inline int64_t clash_face_orig(const clash_scene *sc, int64_t f) { return sc->face_orig ? sc->face_orig[f] : f; }
 static inline int64_t clash_face_store(const clash_scene *sc, int64_t g) { return sc->face_store ? sc->face_store[g] : g; }
 static inline int64_t clash_vert_orig(const clash_scene *sc, int64_t v) { return sc->vert_orig ? sc->vert_orig[v] : v; }
