@@ -111,17 +111,18 @@ static int run_config(const bench_opts *o, const char *exe, int steps, config *c
     return rc;
 }
 
-int clash_bench_scaling_weak(int argc, char **argv, const char *decompose); /* weak.c */
+int clash_bench_scaling_weak(int argc, char **argv, const char *decompose, int control); /* weak.c */
 int clash_bench_scaling(int argc, char **argv);
 int clash_bench_scaling(int argc, char **argv)
 {
-    /* --weak [--decompose objects|replicated]: the decomposed weak-scaling study (weak.c) */
-    int weak = 0;
+    /* --weak [--decompose objects|replicated] [--control]: the decomposed weak-scaling study (weak.c) */
+    int weak = 0, control = 0;
     const char *decompose = NULL;
     char *rest[256];
     int nrest = 0;
     for (int i = 0; i < argc && nrest < 255; ++i) {
         if (!strcmp(argv[i], "--weak")) weak = 1;
+        else if (!strcmp(argv[i], "--control")) control = 1;
         else if (!strcmp(argv[i], "--decompose") && i + 1 < argc) decompose = argv[++i];
         else rest[nrest++] = argv[i];
     }
@@ -130,11 +131,11 @@ int clash_bench_scaling(int argc, char **argv)
         fprintf(stderr, "clash: error: bench scaling: --decompose: expected objects|replicated, got '%s'\n", decompose);
         return CLASH_EINPUT;
     }
-    if (decompose && !weak) {
-        fprintf(stderr, "clash: error: bench scaling: --decompose applies with --weak only\n");
+    if ((decompose || control) && !weak) {
+        fprintf(stderr, "clash: error: bench scaling: %s applies with --weak only\n", decompose ? "--decompose" : "--control");
         return CLASH_EINPUT;
     }
-    if (weak) return clash_bench_scaling_weak(nrest, rest, decompose ? decompose : "objects");
+    if (weak) return clash_bench_scaling_weak(nrest, rest, decompose ? decompose : "objects", control);
     static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", NULL};
     bench_opts o;
     int rc = bench_parse("scaling", argc, argv, extra,

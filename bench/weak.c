@@ -60,7 +60,7 @@
 typedef struct wcfg {
     int ranks, threads, objects;
     double *t, *w, *ctl;          /* per repetition: seconds per step, of it the most a rank waited, the control's */
-    double cand_per_worker, bytes, imbalance, rss, build_s, wait_s; /* wait_s: per step, the most any rank waited */
+    double cand_per_worker, bytes, imbalance, rss, build_s;
     unsigned long long checksum;
 } wcfg;
 
@@ -84,14 +84,15 @@ static double num_after(const char *line, const char *key)
 
 /* Reads one run report: steps, steps_s, S4 candidates, checksum, and the
  * decomposition's bytes, imbalance and peak memory (replicated: rank 0's). */
-static int read_report(const char *path, wcfg *c, double *per_step)
+static int read_report(const char *path, wcfg *c, double *per_step, double *wait)
 {
     FILE *f = fopen(path, "r");
     char line[8192];
     double steps = -1, steps_s = -1, cand = -1;
     int sum = 0;
     if (!f) return -1;
-    c->bytes = 0, c->imbalance = 1, c->rss = 0, c->build_s = 0, c->wait_s = 0;
+    c->bytes = 0, c->imbalance = 1, c->rss = 0, c->build_s = 0;
+    double wait_s = 0; /* per step, the most any rank waited (decomposed runs) */
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "steps: ", 7)) steps = atof(line + 7);
         else if (!strncmp(line, "steps_s: ", 9)) steps_s = atof(line + 9);
@@ -103,17 +104,17 @@ static int read_report(const char *path, wcfg *c, double *per_step)
             c->imbalance = num_after(line, "imbalance_max: ");
             c->build_s = num_after(line, "epoch_build_s: ");
             c->rss = num_after(line, "peak_rss_bytes_max: ");
-            c->wait_s = num_after(line, "wait_s_per_step_max: ");
+            wait_s = num_after(line, "wait_s_per_step_max: ");
         }
     }
     fclose(f);
     if (steps <= 0 || steps_s < 0 || cand < 0 || !sum) return -1;
-    *per_step = steps_s / steps;
+    *per_step = steps_s / steps, *wait = wait_s;
     c->cand_per_worker = cand / steps / (c->ranks * c->threads);
     return 0;
 }
 
-int clash_bench_scaling_weak(int argc, char **argv, const char *decompose);
+int clash_bench_scaling_weak(int argc, char **argv, const char *decompose, int control);
 /* p as a x b x c, a >= b >= c, as near a cube as its factors allow. */
 static void grid_of(int p, int g[3])
 {
@@ -184,21 +185,14 @@ static int write_tiles(const char *path, int n1, int seed, int p, int steps, cla
     return 0;
 }
 
-int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
+int clash_bench_scaling_weak(int argc, char **argv, const char *decompose, int control)
 {
     static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", "--seed", NULL};
     bench_opts o;
-    int control = 0, na = 0;
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args) return CLASH_EFAIL;
-    for (int i = 0; i < argc; ++i) /* --control: a flag of this study alone */
-        if (!strcmp(argv[i], "--control")) control = 1;
-        else args[na++] = argv[i];
-    int rc = bench_parse("scaling", na, args, extra,
+    int rc = bench_parse("scaling", argc, argv, extra,
                          " --weak [--decompose objects|replicated] [--ranks 1,2] [--thread-list 1] [--objects N per "
                          "worker] [--steps S] [--seed N] [--control]",
                          &o);
-    free(args);
     if (rc) return rc < 0 ? 0 : rc;
     char exe[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -258,7 +252,9 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
         ctl[g][0] = 0;
         if (control && grid[g].ranks > 1 && !rc) { /* R one-rank runs of a T-worker tile at once, no MPI */
             snprintf(scene, sizeof scene, "%.600s/weak-p%d.json", o.out, grid[g].threads);
-            if (write_tiles(scene, n1, seed, grid[g].threads, steps, &err))
+            int have = 0; /* written above for a configuration of as many workers (the grid starts at 1 x 1) */
+            for (int h = 0; h < g; ++h) have |= grid[h].ranks * grid[h].threads == grid[g].threads;
+            if (!have && write_tiles(scene, n1, seed, grid[g].threads, steps, &err))
                 rc = bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
             size_t k = 0;
             for (int i = 0; i < grid[g].ranks && k < sizeof ctl[g] - 1; ++i)
@@ -280,17 +276,16 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
             snprintf(what, sizeof what, "weak %d ranks x %d threads, rep %d", grid[g].ranks, grid[g].threads, r + 1);
             bench_progress(&o, what, r * ng + g, total);
             snprintf(full, sizeof full, "%.2600s >/dev/null 2>&1", cmds[g]);
-            if (system(full) != 0 || read_report(report, &grid[g], &grid[g].t[r]))
+            if (system(full) != 0 || read_report(report, &grid[g], &grid[g].t[r], &grid[g].w[r]))
                 rc = bench_fail(&o, CLASH_EFAIL, "run failed: %s", cmds[g]);
-            else grid[g].w[r] = grid[g].wait_s;
             if (!rc && ctl[g][0]) { /* the control: the slowest of the R independent runs */
                 if (system(ctl[g]) != 0) rc = bench_fail(&o, CLASH_EFAIL, "control run failed: %s", ctl[g]);
                 for (int i = 0; i < grid[g].ranks && !rc; ++i) {
                     char rp[720];
                     wcfg one = {.ranks = 1, .threads = grid[g].threads};
-                    double t1;
+                    double t1, w1;
                     snprintf(rp, sizeof rp, "%s.c%d", report, i);
-                    if (read_report(rp, &one, &t1)) rc = bench_fail(&o, CLASH_EFAIL, "control run failed: %s", ctl[g]);
+                    if (read_report(rp, &one, &t1, &w1)) rc = bench_fail(&o, CLASH_EFAIL, "control run failed: %s", ctl[g]);
                     else if (t1 > grid[g].ctl[r]) grid[g].ctl[r] = t1;
                     remove(rp);
                 }
@@ -307,15 +302,15 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose)
             const double t = bench_median(grid[g].t + first, o.reps - first);
             if (g == 0) base = t;
             const double ct = ctl[g][0] ? bench_median(grid[g].ctl + first, o.reps - first) : 0;
+            const double wt = bench_median(grid[g].w + first, o.reps - first);
             fprintf(c, "%d,%d,%d,%d,%d,%.6g,%.4g,%.6g,%.0f,%.4g,%.0f,%.4g,%.4g,%.6g,%s,%016llx\n", grid[g].ranks,
                     grid[g].threads, grid[g].ranks * grid[g].threads, grid[g].objects, steps, t, t > 0 ? base / t : 0,
-                    grid[g].cand_per_worker, grid[g].bytes, grid[g].imbalance, grid[g].rss, grid[g].build_s,
-                    bench_median(grid[g].w + first, o.reps - first), ct, decompose, grid[g].checksum);
+                    grid[g].cand_per_worker, grid[g].bytes, grid[g].imbalance, grid[g].rss, grid[g].build_s, wt,
+                    ct, decompose, grid[g].checksum);
             if (!o.quiet)
                 fprintf(stderr, "weak: %d ranks x %d threads, %d objects: %.4g s per step (%.3g s of it waiting), "
                                 "efficiency %.3f, %.0f candidates per worker and step, %.0f bytes sent per step\n",
-                        grid[g].ranks, grid[g].threads, grid[g].objects, t,
-                        bench_median(grid[g].w + first, o.reps - first), t > 0 ? base / t : 0,
+                        grid[g].ranks, grid[g].threads, grid[g].objects, t, wt, t > 0 ? base / t : 0,
                         grid[g].cand_per_worker, grid[g].bytes);
             if (ct > 0 && !o.quiet)
                 fprintf(stderr, "weak: control, %d independent one-rank runs of one tile at once: %.4g s per step "
