@@ -2,13 +2,22 @@
 # running `clash run ... --pairs` must write the 1-rank file byte for byte,
 # for several schedules.  Skipped (77) when the build has no MPI or mpirun is missing.
 find_program(CLASH_MPIRUN NAMES mpirun mpiexec)
+# Open MPI as root (CI runs as root), and more ranks than cores.
+set(CLASH_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+# An MPI host program of tests/ (NAME.c), linked to the library and MPI.
+function(clash_mpi_host_exe name)
+  add_executable(${name} ${name}.c)
+  target_compile_options(${name} PRIVATE ${CLASH_WARN})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(${name} PRIVATE clash_static MPI::MPI_C)
+endfunction()
 foreach(n 2 3)
   add_test(NAME test_mpi_ranks${n}
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi_compare.cmake)
   set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
 # The weak-scaling study's table, small (issue 18): both rows, the work per
@@ -18,7 +27,7 @@ add_test(NAME test_mpi_weak_bench
                  -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/weak_bench
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/weak_bench.cmake)
 set_tests_properties(test_mpi_weak_bench PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
-  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  ENVIRONMENT "${CLASH_MPI_ENV}")
 
 # Exact CCD (issue 15): the contacts CSV of mpirun -n 1 and -n 2 equals the
 # one-rank file, for 1 and 2 threads and several schedules.
@@ -28,37 +37,29 @@ foreach(n 1 2)
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DDATA=${CLASH_DATA_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/ccd_mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/ccd_mpi_compare.cmake)
   set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK mpirun
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
 # A host's own communicator (issue 14): under `mpirun -n 4` the host splits
 # MPI_COMM_WORLD in two and runs a different scene on each half at once; each
 # half's pairs must equal a one-rank run of its scene (tests/test_mpi_split.c).
 if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
-  add_executable(test_mpi_split test_mpi_split.c)
-  target_compile_options(test_mpi_split PRIVATE ${CLASH_WARN})
-  target_include_directories(test_mpi_split PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}
-                             ${PROJECT_SOURCE_DIR}/tests)
-  target_link_libraries(test_mpi_split PRIVATE clash_static MPI::MPI_C)
+  clash_mpi_host_exe(test_mpi_split)
   add_test(NAME test_mpi_split COMMAND ${CLASH_MPIRUN} -n 4 --oversubscribe $<TARGET_FILE:test_mpi_split>)
   set_tests_properties(test_mpi_split PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "${CLASH_MPI_ENV}")
 endif()
 
 # The in-memory decomposed API run (issue 18, clash_config.decompose): a host
 # whose ranks each set only the objects they own gets, on rank 0, the pairs
 # of a one-rank run of the same scene, every step (tests/test_mpi_decomposed.c).
 if(CLASH_HAVE_MPI AND CLASH_MPIRUN)
-  add_executable(test_mpi_decomposed test_mpi_decomposed.c)
-  target_compile_options(test_mpi_decomposed PRIVATE ${CLASH_WARN})
-  target_include_directories(test_mpi_decomposed PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}
-                             ${PROJECT_SOURCE_DIR}/tests)
-  target_link_libraries(test_mpi_decomposed PRIVATE clash_static MPI::MPI_C)
+  clash_mpi_host_exe(test_mpi_decomposed)
   foreach(n 1 2 4)
     add_test(NAME test_mpi_decomposed_api${n}
              COMMAND ${CLASH_MPIRUN} -n ${n} --oversubscribe $<TARGET_FILE:test_mpi_decomposed>)
     set_tests_properties(test_mpi_decomposed_api${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
-      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+      ENVIRONMENT "${CLASH_MPI_ENV}")
   endforeach()
 endif()
 
@@ -76,5 +77,5 @@ foreach(n 1 2 4 8)
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/decompose${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/decompose_compare.cmake)
   set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+    ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
