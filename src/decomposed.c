@@ -314,9 +314,7 @@ int clash_dist_set_pose(clash_run *run, int obj, const double rot[9], const doub
     if (rc || (rc = owned(run, obj, err))) return rc;
     dstate *q = &run->dist->next[own_index(run->dist, obj)];
     q->kind = K_POSE;
-    q->x = (clash_xform){.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    if (rot) memcpy(q->x.R, rot, sizeof q->x.R);
-    if (trans) memcpy(q->x.t, trans, sizeof q->x.t);
+    q->x = clash_pipe_xform(rot, trans);
     return CLASH_OK;
 }
 

@@ -346,13 +346,8 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     return CLASH_OK;
 }
 
-int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+int clash_pipe_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
-    if (run && run->dist) {
-        out->pairs = NULL, out->count = 0;
-        return clash_fail(err, CLASH_EINPUT, "%s: clash_step: a decomposed run moves by the states its ranks set "
-                                             "(clash_run_advance), not by a scene file's laws", run->sc->name);
-    }
     if (s < 1) {
         out->pairs = NULL, out->count = 0;
         return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", run->sc->name, s);
@@ -365,9 +360,8 @@ int clash_pipe_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     return step(run, 0, out, st, err);
 }
 
-int clash_run_state(const clash_run *run)
+int clash_pipe_state(const clash_run *run)
 {
-    if (run && run->dist) return run->dist_state;
     return !run || run->sc->state < 0 ? 0 : run->sc->state;
 }
 
@@ -406,11 +400,17 @@ int clash_pipe_set_pose(clash_run *run, int obj, const double rot[9], const doub
 {
     int rc = clash_pipe_check_pose(run, obj, rot, trans, err);
     if (rc) return rc;
+    const clash_xform x = clash_pipe_xform(rot, trans);
+    clash_store_set_pose(run->sc, obj, &x);
+    return CLASH_OK;
+}
+
+clash_xform clash_pipe_xform(const double rot[9], const double trans[3])
+{
     clash_xform x = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     if (rot) memcpy(x.R, rot, sizeof x.R);
     if (trans) memcpy(x.t, trans, sizeof x.t);
-    clash_store_set_pose(run->sc, obj, &x);
-    return CLASH_OK;
+    return x;
 }
 
 int clash_pipe_check_vertices(const clash_run *run, int obj, const double *xyz, clash_error *err)

@@ -47,3 +47,18 @@ int clash_run_owner(const clash_run *run, int obj)
     if (!run || obj < 0 || obj >= run->sc->nobj) return -1;
     return run->dist ? clash_dist_owner(run, obj) : run->ranks.rank;
 }
+
+int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    if (run && run->dist) {
+        out->pairs = NULL, out->count = 0;
+        return clash_fail(err, CLASH_EINPUT, "%s: clash_step: a decomposed run moves by the states its ranks set "
+                                             "(clash_run_advance), not by a scene file's laws", run->sc->name);
+    }
+    return clash_pipe_step(run, s, out, st, err);
+}
+
+int clash_run_state(const clash_run *run)
+{
+    return run && run->dist ? run->dist_state : clash_pipe_state(run);
+}
