@@ -30,6 +30,18 @@ int clash_ranks_available(void) { return CLASH_HAVE_MPI; }
 #if CLASH_HAVE_MPI
 /* The communicator behind r: its own duplicate, or the world. */
 static MPI_Comm comm_of(const clash_ranks *r) { return r->comm ? *(const MPI_Comm *)r->comm : MPI_COMM_WORLD; }
+
+/* 64-bit counts as MPI's int counts c[] and displacements d[] (their running
+ * sums); -1 when a count or a displacement passes INT_MAX. */
+static int int_counts(const int64_t *n, int size, int *c, int *d)
+{
+    int64_t tot = 0;
+    for (int k = 0; k < size; ++k) {
+        if (n[k] > INT_MAX || tot > INT_MAX) return -1;
+        c[k] = (int)n[k], d[k] = (int)tot, tot += n[k];
+    }
+    return 0;
+}
 #endif
 
 int clash_ranks_init(int *argc, char ***argv)
@@ -237,13 +249,7 @@ int clash_ranks_allgatherv_f64(const clash_ranks *r, const double *v, int64_t n,
     if (r->size > 1) {
         const int size = r->size;
         int *c = malloc(sizeof *c * (size_t)size), *d = malloc(sizeof *d * (size_t)size);
-        int64_t tot = 0;
-        int bad = !c || !d || n > INT_MAX;
-        for (int k = 0; c && d && k < size; ++k) {
-            if (counts[k] > INT_MAX || tot > INT_MAX) bad = 1;
-            c[k] = (int)counts[k], d[k] = (int)tot, tot += counts[k];
-        }
-        if (bad) MPI_Abort(comm_of(r), 1); /* every rank has the same counts: all or none get here */
+        if (!c || !d || n > INT_MAX || int_counts(counts, size, c, d)) MPI_Abort(comm_of(r), 1); /* every rank has the same counts: all or none get here */
         MPI_Allgatherv(v, (int)n, MPI_DOUBLE, out, c, d, MPI_DOUBLE, comm_of(r));
         free(c), free(d);
         return 0;
@@ -279,13 +285,9 @@ int clash_ranks_alltoallv_bytes(const clash_ranks *r, const void *send, const in
         int *sc = malloc(sizeof *sc * (size_t)size), *sd = malloc(sizeof *sd * (size_t)size);
         int *rc = malloc(sizeof *rc * (size_t)size), *rd = malloc(sizeof *rd * (size_t)size);
         if (!sc || !sd || !rc || !rd) MPI_Abort(comm, 1);
-        int64_t tot = 0;
-        for (int k = 0; k < size; ++k) {
-            if (scount[k] > INT_MAX || tot > INT_MAX) MPI_Abort(comm, 1);
-            sc[k] = (int)scount[k], sd[k] = (int)tot, tot += scount[k];
-        }
+        if (int_counts(scount, size, sc, sd)) MPI_Abort(comm, 1);
         MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm);
-        tot = 0;
+        int64_t tot = 0;
         for (int k = 0; k < size; ++k) {
             if (tot > INT_MAX) MPI_Abort(comm, 1);
             rd[k] = (int)tot, tot += rc[k], rcount[k] = rc[k];

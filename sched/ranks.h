@@ -80,8 +80,9 @@ int clash_ranks_merge_u64(const clash_ranks *r, const uint64_t *v, int64_t n,
 
 /* The decomposed API run (src/decomposed.c): every rank's v[0..n) to every
  * rank, concatenated in rank order into out (sum of counts[0..size) doubles,
- * counts[k] the length rank k gives, known to all).  Returns 0, or -1 when a
- * count passes what MPI takes (INT_MAX). */
+ * counts[k] the length rank k gives, known to all).  Returns 0; a count
+ * past what MPI takes (INT_MAX) aborts the job (every rank has the same
+ * counts, so all of them or none). */
 int clash_ranks_allgatherv_f64(const clash_ranks *r, const double *v, int64_t n, double *out, const int64_t *counts);
 /* Every rank's n int64 to every rank: out[k * n + i] is rank k's v[i]. */
 void clash_ranks_allgather_i64(const clash_ranks *r, const int64_t *v, int n, int64_t *out);
