@@ -300,59 +300,20 @@ int clash_decomp_epoch(clash_decomp *D, int s0, int s1, int recut)
  * and s in step s). */
 static clash_scene *build_frames(const clash_decomp *D, int *rc, clash_error *err)
 {
-    const clash_frames_layout *L = D->fl;
     const clash_scene_desc *d = D->d;
     const char *name = d->name ? d->name : "scene";
-    int64_t nv = 0, nf = 0;
-    for (int i = 0; i < D->npresent; ++i) {
-        const int o = D->present[i];
-        nv += L->vofs[o + 1] - L->vofs[o], nf += L->fofs[o + 1] - L->fofs[o];
-    }
     clash_scene *sc = clash_store_new(name);
-    clash_mesh m = {0};
-    *rc = CLASH_OK;
-    if (!sc || clash_store_reserve(sc, D->npresent, nv, nf) ||
-        !(sc->frames = calloc((size_t)d->nframes, sizeof(float *)))) {
+    if (!sc) {
         *rc = clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
-        goto fail;
+        return NULL;
     }
     sc->steps = d->steps > 0 ? d->steps : 1, sc->mode = d->mode, sc->self_collision = d->self_collision;
-    const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    for (int i = 0; i < D->npresent; ++i) {
-        const int o = D->present[i];
-        int r = clash_store_add_mesh(sc, L->xyz + 3 * L->vofs[o], L->vofs[o + 1] - L->vofs[o], L->tri + 3 * L->fofs[o],
-                                     L->fofs[o + 1] - L->fofs[o], name, err);
-        if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
-        if (r < 0) {
-            *rc = -r;
-            goto fail;
-        }
-        sc->law[r] = CLASH_LAW_FRAMES;
-    }
-    sc->nframes = d->nframes, sc->frames_nv = nv;
     const int k0 = D->s0 > 0 ? D->s0 - 1 : 0, k1 = D->s1 < d->nframes ? D->s1 : d->nframes - 1;
-    for (int k = k0; k <= k1; ++k) {
-        if ((*rc = clash_frames_load(d, L, k, &m, err))) goto fail;
-        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
-        if (!fr) {
-            *rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
-            goto fail;
-        }
-        for (int i = 0; i < D->npresent; ++i) {
-            const int o = D->present[i];
-            const int64_t v0 = L->vofs[o], n = L->vofs[o + 1] - v0, base = sc->vofs[i];
-            for (int c = 0; c < 3; ++c)
-                for (int64_t j = 0; j < n; ++j)
-                    fr[(size_t)c * (size_t)nv + (size_t)(base + j)] = (float)m.xyz[3 * (size_t)L->vfile[v0 + j] + c];
-        }
-        clash_mesh_free(&m);
+    if ((*rc = clash_frames_fill(d, D->fl, D->present, D->npresent, k0, k1, name, sc, err))) {
+        clash_scene_destroy(sc);
+        return NULL;
     }
-    clash_store_recount(sc);
     return sc;
-fail:
-    clash_mesh_free(&m);
-    clash_scene_destroy(sc);
-    return NULL;
 }
 
 clash_scene *clash_decomp_build(const clash_decomp *D, int *rc, clash_error *err)

@@ -331,55 +331,58 @@ int clash_frames_load(const clash_scene_desc *d, const clash_frames_layout *L, i
     return rc;
 }
 
+int clash_frames_fill(const clash_scene_desc *d, const clash_frames_layout *L, const int *objs, int nobjs, int k0,
+                      int k1, const char *label, clash_scene *sc, clash_error *err)
+{
+    if (!objs) nobjs = L->nobj;
+    int64_t nv = 0, nf = 0;
+    for (int i = 0; i < nobjs; ++i) {
+        const int o = objs ? objs[i] : i;
+        nv += L->vofs[o + 1] - L->vofs[o], nf += L->fofs[o + 1] - L->fofs[o];
+    }
+    if (clash_store_reserve(sc, nobjs, nv, nf) || !(sc->frames = calloc((size_t)d->nframes, sizeof(float *))))
+        return clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
+    const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    for (int i = 0; i < nobjs; ++i) {
+        const int o = objs ? objs[i] : i;
+        int r = clash_store_add_mesh(sc, L->xyz + 3 * L->vofs[o], L->vofs[o + 1] - L->vofs[o], L->tri + 3 * L->fofs[o],
+                                     L->fofs[o + 1] - L->fofs[o], label, err);
+        if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
+        if (r < 0) return -r;
+        sc->law[r] = CLASH_LAW_FRAMES;
+    }
+    sc->nframes = d->nframes, sc->frames_nv = nv;
+    clash_mesh m = {0};
+    int rc = CLASH_OK;
+    for (int k = k0; k <= k1 && !rc; ++k) {
+        /* frame 0 as the layout read it, while it still holds it */
+        const int held = k == 0 && L->first.xyz;
+        if ((rc = held ? clash_frames_check(d, L, 0, &L->first, err) : clash_frames_load(d, L, k, &m, err))) break;
+        const clash_mesh *fm = held ? &L->first : &m;
+        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
+        if (!fr) rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
+        for (int i = 0; fr && i < nobjs; ++i) {
+            const int o = objs ? objs[i] : i;
+            const int64_t v0 = L->vofs[o], n = L->vofs[o + 1] - v0, base = sc->vofs[i];
+            for (int c = 0; c < 3; ++c)
+                for (int64_t j = 0; j < n; ++j)
+                    fr[(size_t)c * (size_t)nv + (size_t)(base + j)] = (float)fm->xyz[3 * (size_t)L->vfile[v0 + j] + c];
+        }
+        clash_mesh_free(&m);
+    }
+    if (!rc) clash_store_recount(sc);
+    return rc;
+}
+
 /* Deforming scenes: the objects of clash_frames_layout_load become deforming
  * objects through the same path as rigid ones; the frames, read one after
  * another, are kept in store order and are the objects' law. */
 static int build_deforming(const clash_scene_desc *d, clash_scene *sc, clash_error *err)
 {
     clash_frames_layout L;
-    clash_mesh m = {0};
     int rc = clash_frames_layout_load(d, &L, err);
     if (rc) return rc;
-    const int64_t nv = L.nv;
-    if (clash_store_reserve(sc, L.nobj, nv, L.nf)) {
-        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
-        goto done;
-    }
-    const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
-    for (int o = 0; o < L.nobj; ++o) {
-        int r = clash_store_add_mesh(sc, L.xyz + 3 * L.vofs[o], L.vofs[o + 1] - L.vofs[o], L.tri + 3 * L.fofs[o],
-                                     L.fofs[o + 1] - L.fofs[o], d->frame_files[0], err);
-        if (r >= 0) r = clash_store_add_object(sc, r, &identity, 1.0, 1, err);
-        if (r < 0) {
-            rc = -r;
-            goto done;
-        }
-        sc->law[r] = CLASH_LAW_FRAMES;
-    }
-    sc->frames = calloc((size_t)d->nframes, sizeof(float *));
-    if (!sc->frames) {
-        rc = clash_fail(err, CLASH_EFAIL, "out of memory");
-        goto done;
-    }
-    sc->nframes = d->nframes;
-    sc->frames_nv = nv;
-    for (int k = 0; k < d->nframes; ++k) {
-        const clash_mesh *fm = &L.first;
-        if ((rc = k > 0 ? clash_frames_load(d, &L, k, &m, err) : clash_frames_check(d, &L, 0, &L.first, err)))
-            goto done;
-        if (k > 0) fm = &m;
-        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
-        if (!fr) {
-            rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
-            goto done;
-        }
-        for (int64_t i = 0; i < nv; ++i)
-            for (int c = 0; c < 3; ++c) fr[(size_t)c * (size_t)nv + (size_t)i] = (float)fm->xyz[3 * (size_t)L.vfile[i] + c];
-        clash_mesh_free(&m);
-    }
-    clash_store_recount(sc);
-done:
-    clash_mesh_free(&m);
+    rc = clash_frames_fill(d, &L, NULL, 0, 0, d->nframes - 1, d->frame_files[0], sc, err);
     clash_frames_layout_free(&L);
     return rc;
 }

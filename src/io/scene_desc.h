@@ -87,6 +87,15 @@ int clash_frames_load(const clash_scene_desc *d, const clash_frames_layout *L, i
 int clash_frames_check(const clash_scene_desc *d, const clash_frames_layout *L, int k, const clash_mesh *m,
                        clash_error *err);
 
+/* A store (new, empty: sc) of frames-law objects from the layout: objs[0..
+ * nobjs) (ascending; NULL: all of L's), each with its own mesh (frame 0's,
+ * label naming it in errors), and the frames k0..k1 read one file at a time
+ * (frame 0 from L->first while it holds its coordinates) with those objects'
+ * vertices in store order; the other frames stay NULL.  Returns 0 or an
+ * error code (err names the file and place). */
+int clash_frames_fill(const clash_scene_desc *d, const clash_frames_layout *L, const int *objs, int nobjs, int k0,
+                      int k1, const char *label, clash_scene *sc, clash_error *err);
+
 /* Presets (presets.c).  Names: default, ktk94-table1, ktak94-table1, cluttered. */
 int clash_scene_desc_preset(const char *name, const clash_preset_params *p,
                             clash_scene_desc *out, clash_error *err);
