@@ -9,10 +9,13 @@
  * second copy at position (0.02, 0.01, 0), rotation_deg (10, 20, 30),
  * static, one step, all pairs; tests/test_bunny.c's scene).  Times one
  * whole step (S0..S6, the sum of the stage times) for
- *   bvh-refit     --midphase bvh, the run kept: the per-object BVHs were
- *                 built by a first step and are refitted in each timed step
- *                 (the refit, from the vertex positions, is S1), 1 thread;
- *                 also the median of each stage and the trees' sizes;
+ *   bvh-kept      --midphase bvh, the run kept, 1 and 2 threads: the two
+ *                 rigid objects' BVHs were built by a first step over their
+ *                 local faces and are queried through the pose between
+ *                 them (stages/mid/bvh_frames.c: no refit; the world face
+ *                 boxes of the leaves the traversal reaches are made in S4);
+ *                 also the median of each stage (1 thread) and the trees'
+ *                 sizes;
  *   octree scratch  the report's method on a new run every time (nothing
  *                 kept: every buffer allocated and faulted in), 1 and 2
  *                 threads;
@@ -21,10 +24,13 @@
  *   octree steps  the report's method on a run kept across steps, as a
  *                 deforming scene's steps 2, 3, ... run: every step builds
  *                 its octree from scratch; only memory buffers are reused
- *                 (no tree, no list content), 1 and 2 threads.
+ *                 (no tree, no list content), 1 and 2 threads;
+ *   bvh-refit     --midphase bvh, the run kept, its trees refitted in the
+ *                 world in each timed step (from the vertex positions, in
+ *                 S1), 1 thread: what bvh-kept did before the frames path.
  * Pair counts must agree (else exit 1).  Compare with
  *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
- * --only V times variant V alone (0..7 in the order printed; profiling), or
+ * --only V times variant V alone (0..8 in the order printed; profiling), or
  * a comma list of variants (--only 0,1,2,4: the issue-4 targets' four),
  * --builder the kept runs' BVH builder (default SAH).
  *
@@ -74,7 +80,7 @@ static double step_seconds(const clash_step_stats *st)
     return s;
 }
 
-static long long last_cand;
+static long long last_cand, last_boxed;
 
 /* One step on run (or on a fresh run when run is NULL); returns its time, sets
  * *pairs, and when stages is not NULL its stage times (stages[k][rep]). */
@@ -94,7 +100,7 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
     *pairs = p.count;
     if (stages) {
         for (int k = 0; k < CLASH_NSTAGES; ++k) stages[k][rep] = st.seconds[k];
-        last_cand = st.candidates;
+        last_cand = st.candidates, last_boxed = st.faces_boxed;
     }
     if (!run) clash_run_destroy(r);
     return step_seconds(&st);
@@ -104,7 +110,7 @@ int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
     int repeat = 7, faces = 100000, part = 0, builder = CLASH_BVH_SAH;
-    unsigned want = 0xff; /* the variants timed (--only) */
+    unsigned want = 0x1ff; /* the variants timed (--only) */
     for (int i = 0; i < argc; ++i) {
         if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) > 0) repeat = atoi(argv[++i]);
@@ -112,8 +118,8 @@ int clash_bench_bvh(int argc, char **argv)
             const char *v = argv[++i];
             want = 0;
             for (const char *c = v; *c; ++c)
-                if (*c >= '0' && *c <= '7') want |= 1u << (*c - '0');
-            if (!want) want = 0xff;
+                if (*c >= '0' && *c <= '8') want |= 1u << (*c - '0');
+            if (!want) want = 0x1ff;
         }
         else if (!strcmp(argv[i], "--part") && i + 1 < argc) part = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
@@ -145,21 +151,24 @@ int clash_bench_bvh(int argc, char **argv)
     }
     printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds\n", mesh,
            (long long)clash_scene_faces(sc), repeat);
-    enum { NV = 8 };
-    const char *names[NV] = {"bvh-refit 1T",  "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T",
-                             "bvh-refit 2T",  "bboxpipe 1T",       "octree steps 1T",   "octree steps 2T"};
-    double *t[NV], *sr[3][CLASH_NSTAGES]; /* stage times of bvh-refit 1T, octree steps 2T, octree scratch 2T */
+    enum { NV = 9 };
+    const char *names[NV] = {"bvh-kept 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T", "bvh-kept 2T",
+                             "bboxpipe 1T", "octree steps 1T",   "octree steps 2T",   "bvh-refit 1T"};
+    double *t[NV], *sr[3][CLASH_NSTAGES]; /* stage times of bvh-kept 1T, octree steps 2T, octree scratch 2T */
     size_t np[NV];
     clash_config cfg = clash_config_default();
     cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.midphase = CLASH_MID_BVH, cfg.threads = 1;
     clash_run *keep1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
     clash_run *keep2 = clash_run_create(sc, &cfg, &err);
-    if (!keep1 || !keep2) {
+    cfg.threads = 1;
+    clash_run *refit1 = clash_run_create(sc, &cfg, &err);
+    if (!keep1 || !keep2 || !refit1) {
         fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
         return 1;
     }
-    keep1->bvh_builder = keep2->bvh_builder = builder;
+    keep1->bvh_builder = keep2->bvh_builder = refit1->bvh_builder = builder;
+    refit1->bvh_world = 1; /* the trees refitted in the world, as before the frames path */
     cfg.midphase = CLASH_MID_OCTREE, cfg.threads = 1;
     clash_run *oct1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
@@ -176,6 +185,7 @@ int clash_bench_bvh(int argc, char **argv)
         sr[0][k] = calloc((size_t)repeat, sizeof(double)), sr[1][k] = calloc((size_t)repeat, sizeof(double)),
         sr[2][k] = calloc((size_t)repeat, sizeof(double));
     one_step(sc, keep2, 0, 0, &dummy, NULL, 0);
+    one_step(sc, refit1, 0, 0, &dummy, NULL, 0);
     for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
         for (int v = 0; v < NV; ++v) {
@@ -191,6 +201,7 @@ int clash_bench_bvh(int argc, char **argv)
             case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL, r); break;
             case 6: t[v][r] = one_step(sc, oct1, 0, 0, &np[v], NULL, r); break;
             case 7: t[v][r] = one_step(sc, oct2, 0, 0, &np[v], sr[1], r); break;
+            case 8: t[v][r] = one_step(sc, refit1, 0, 0, &np[v], NULL, r); break;
             default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL, r); break;
             }
         }
@@ -208,10 +219,10 @@ int clash_bench_bvh(int argc, char **argv)
     }
     if (want & 1) {
         /* S1 holds the refit (from the vertex positions), S4 the traversal */
-        printf("  bvh-refit 1T by stage, medians:");
+        printf("  bvh-kept 1T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
-        printf("; trees: %d + %d nodes, %d + %d leaf places\n", keep1->bvh[0].nnode, keep1->bvh[1].nnode,
-               keep1->bvh[0].nprim, keep1->bvh[1].nprim);
+        printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", keep1->bvh[0].nnode,
+               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim, last_cand, last_boxed);
     }
     if (want >> 7 & 1) { /* where the 2-thread octree step goes */
         printf("  octree steps 2T by stage, medians:");
@@ -224,7 +235,8 @@ int clash_bench_bvh(int argc, char **argv)
         printf("\n");
     }
     for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]), free(sr[2][k]);
-    clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(oct1), clash_run_destroy(oct2);
+    clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(refit1), clash_run_destroy(oct1),
+        clash_run_destroy(oct2);
     clash_scene_destroy(sc);
 
     if (part == 1) return rc;

@@ -11,12 +11,12 @@
 #        124,000 faces each, written to a temporary folder)
 #
 # A round runs `clash bench bvh --part 1 --only 0,1,2,4 --repeat R --mesh M`
-# (bvh-refit 1T, octree scratch 1T and 2T, bvh-refit 2T: medians of R), then
+# (bvh-kept 1T, octree scratch 1T and 2T, bvh-kept 2T: medians of R), then
 # `clash-peer-fcl-mesh M --repeat R --expect PAIRS` (FCL's query, median of
 # R; its pair count must equal clash's).  Each round prints the four times,
 # FCL's, and the ratios; the summary gives per mesh the median over the
 # rounds of each ratio and in how many rounds each target held
-# (octree scratch 2T <= 1/2 of FCL, bvh-refit 1T <= 1/3).
+# (octree scratch 2T <= 1/2 of FCL, bvh-kept 1T <= 1/3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}/bin
@@ -45,12 +45,12 @@ for m in "${MESHES[@]}"; do
   : >"$T/$name.rows"
   for k in $(seq "$K"); do
     "$C" bench bvh --part 1 --only 0,1,2,4 --repeat "$R" --mesh "$m" >"$T/c.txt"
-    pairs=$(awk '/bvh-refit 1T +step/{sub("pairs=","",$NF); print $NF}' "$T/c.txt")
-    b1=$(val "bvh-refit 1T") o1=$(val "octree scratch 1T") o2=$(val "octree scratch 2T") b2=$(val "bvh-refit 2T")
+    pairs=$(awk '/bvh-kept 1T +step/{sub("pairs=","",$NF); print $NF}' "$T/c.txt")
+    b1=$(val "bvh-kept 1T") o1=$(val "octree scratch 1T") o2=$(val "octree scratch 2T") b2=$(val "bvh-kept 2T")
     "$P" "$m" --repeat "$R" --expect "$pairs" >"$T/p.txt" || { cat "$T/p.txt"; exit 1; }
     q=$(awk -F'query_median=' '/^peer=/{split($2, a, " "); print a[1]}' "$T/p.txt")
     echo "$name $k $pairs $o1 $o2 $b1 $b2 $q" | tee -a "$T/$name.rows" |
-      awk '{printf "%-16s round %d pairs=%s  octree 1T %.6f 2T %.6f  bvh-refit 1T %.6f 2T %.6f  fcl %.6f  ratios %.3f %.3f %.3f %.3f\n",
+      awk '{printf "%-16s round %d pairs=%s  octree 1T %.6f 2T %.6f  bvh-kept 1T %.6f 2T %.6f  fcl %.6f  ratios %.3f %.3f %.3f %.3f\n",
             $1, $2, $3, $4, $5, $6, $7, $8, $4/$8, $5/$8, $6/$8, $7/$8}'
   done
   awk '{print $4/$8}' "$T/$name.rows" | med >"$T/r1"
@@ -58,7 +58,7 @@ for m in "${MESHES[@]}"; do
   awk '{print $6/$8}' "$T/$name.rows" | med >"$T/r3"
   awk '{print $7/$8}' "$T/$name.rows" | med >"$T/r4"
   ok2=$(awk '$5/$8 <= 0.5' "$T/$name.rows" | wc -l) okb=$(awk '$6/$8 <= 1/3' "$T/$name.rows" | wc -l)
-  printf "SUMMARY %-16s faces/mesh %s pairs %s  median ratios to FCL: octree 1T %.3f, octree 2T %.3f (<= 0.5 in %d of %d), bvh-refit 1T %.3f (<= 1/3 in %d of %d), bvh-refit 2T %.3f; FCL median %s s\n" \
+  printf "SUMMARY %-16s faces/mesh %s pairs %s  median ratios to FCL: octree 1T %.3f, octree 2T %.3f (<= 0.5 in %d of %d), bvh-kept 1T %.3f (<= 1/3 in %d of %d), bvh-kept 2T %.3f; FCL median %s s\n" \
     "$name" "$(awk '/^fcl OBBRSS/{print $3}' "$T/p.txt")" "$(awk 'NR==1{print $3}' "$T/$name.rows")" \
     "$(cat "$T/r1")" "$(cat "$T/r2")" "$ok2" "$K" "$(cat "$T/r3")" "$okb" "$K" "$(cat "$T/r4")" \
     "$(awk '{print $8}' "$T/$name.rows" | med)"

@@ -131,7 +131,7 @@ int clash_bench_peers(int argc, char **argv)
         if (p) {
             char line[512];
             while (fgets(line, sizeof line, p)) {
-                /* "  bvh-refit 1T        step 0.048 (0.038)  pairs=2843" (bench/bvh.c) */
+                /* "  bvh-kept 1T         step 0.048 (0.038)  pairs=2843" (bench/bvh.c) */
                 const char *st = strstr(line, " step ");
                 long pairs;
                 double med;

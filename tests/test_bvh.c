@@ -234,8 +234,73 @@ static void test_sort(void)
         }
 }
 
+/* The trees of a rigid scene in static mode kept in the objects' frames
+ * (stages/mid/bvh_frames.c): two turned, scaled copies of a sphere that
+ * overlap a little, moved over several steps by their laws, with and
+ * without self-collision, at 1 and 2 threads: the pairs of every step equal
+ * the oracle's and the world-frame BVH's (bvh_world), and without
+ * self-collision the step boxed fewer faces than the scene has (the frames
+ * path ran, and boxed only the leaves it reached; with self-collision each
+ * leaf meets itself, so all); in swept mode the same run takes the world
+ * path, whose refit boxes every face. */
+static void test_frames(void)
+{
+    clash_mesh_desc md = {.name = "s", .kind = CLASH_MESH_SPHERE, .sphere_faces = 3024, .scale = 1};
+    clash_object_desc od[2] = {{.mesh = 0, .scale = 1, .velocity = {0.02, 0, 0}, .angular_velocity_deg = {0, 3, 1}},
+                               {.mesh = 0, .scale = 0.7, .position = {1.55, 0.2, 0.1}, .rotation_deg = {10, 20, 30},
+                                .velocity = {-0.03, 0, 0.01}, .angular_velocity_deg = {2, 0, 5}}};
+    clash_scene_desc d = {.name = "frames", .steps = 6, .mode = CLASH_MODE_STATIC, .nmeshes = 1, .meshes = &md,
+                          .nobjects = 2, .objects = od};
+    clash_scene *sc;
+    clash_error err;
+    CHECK(clash_scene_build(&d, &sc, &err) == 0, "frames scene: %s", err.msg);
+    if (!sc) return;
+    long hits = 0;
+    for (int v = 0; v < 6; ++v) {
+        clash_config c = clash_config_default();
+        c.mode = v < 4 ? CLASH_MODE_STATIC : CLASH_MODE_SWEPT;
+        c.self_collision = v % 2, c.threads = 1 + (v / 2) % 2, c.steps = 6;
+        clash_run *r[3];
+        for (int k = 0; k < 3; ++k) {
+            c.midphase = k ? CLASH_MID_BVH : CLASH_MID_BRUTE;
+            r[k] = clash_run_create(sc, &c, &err);
+            CHECK(r[k] != NULL, "frames run: %s", err.msg);
+            if (!r[k]) return;
+        }
+        r[2]->bvh_world = 1;
+        for (int s = 1; s <= 6; ++s) {
+            clash_pairs p[3];
+            clash_step_stats st[3];
+            int ok = 1;
+            for (int k = 0; k < 3; ++k) ok &= clash_step(r[k], s, &p[k], &st[k], &err) == 0;
+            CHECK(ok, "frames step %d: %s", s, err.msg);
+            if (!ok) break;
+            for (int k = 1; k < 3; ++k)
+                CHECK(p[k].count == p[0].count && !memcmp(p[k].pairs, p[0].pairs, p[0].count * sizeof *p[0].pairs),
+                      "frames variant %d step %d: %s %zu pairs, oracle %zu", v, s, k == 1 ? "frames" : "world",
+                      p[k].count, p[0].count);
+            if (c.mode == CLASH_MODE_STATIC && c.self_collision) /* each leaf meets itself */
+                CHECK(st[1].faces_boxed == clash_scene_faces(sc), "frames variant %d step %d: %lld faces boxed", v,
+                      s, (long long)st[1].faces_boxed);
+            else if (c.mode == CLASH_MODE_STATIC)
+                CHECK(st[1].faces_boxed > 0 && st[1].faces_boxed < clash_scene_faces(sc),
+                      "frames variant %d step %d: %lld faces boxed of %lld (the frames path boxes only the "
+                      "leaves it reaches)", v, s, (long long)st[1].faces_boxed, (long long)clash_scene_faces(sc));
+            else
+                CHECK(st[1].faces_boxed == clash_scene_faces(sc), "frames variant %d: swept mode boxed %lld faces",
+                      v, (long long)st[1].faces_boxed);
+            hits += (long)p[0].count;
+        }
+        for (int k = 0; k < 3; ++k) clash_run_destroy(r[k]);
+    }
+    printf("frames: %ld pairs over 6 runs of 6 steps\n", hits);
+    CHECK(hits > 0, "frames scene: the two spheres never touch");
+    clash_scene_destroy(sc);
+}
+
 int main(void)
 {
+    test_frames();
     test_sort();
     test_kernels();
     test_trees();

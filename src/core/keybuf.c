@@ -36,7 +36,7 @@ int clash_mid_gather(clash_run *run)
         if (run->wbuf[w].n) memcpy(run->cand + n, run->wbuf[w].v, run->wbuf[w].n * sizeof(uint64_t));
         n += run->wbuf[w].n;
     }
-    n = clash_sort_unique_u64(run->cand, n);
+    if (!run->cand_unsorted) n = clash_sort_unique_u64(run->cand, n);
     if (n == (size_t)-1) return -1;
     run->ncand = n;
     return 0;

@@ -77,6 +77,12 @@ struct clash_run {
      * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
     struct clash_bvh *bvh;
     int bvh_built, bvh_builder;
+    /* ... in a static step of a scene without deforming objects the trees are
+     * built once over the objects' local faces and kept in their own frames
+     * (stages/mid/bvh_frames.c); bvh_world = 1 refits them in the world
+     * instead (bench/bvh.c's bvh-refit, for comparison). */
+    struct clash_bvh_frames *bvh_frames;
+    int bvh_world;
     void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
     /* S4 --midphase objoctree|spherical|boxtree|doptree (stages/mid/objoctree.c, spherical.c):
      * the per-object trees, built on the first step; mid_build_s (that step
@@ -97,6 +103,8 @@ struct clash_run {
     int (*op_keep)(void *ctx, int a, int b);
     void *op_keep_ctx;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
+    int cand_unsorted;             /* S4 (bvh_frames.c, one rank): cand unique but in the workers' order;
+                                      clash_mid_gather does not sort it, S6 sorts the hits instead */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
     /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
@@ -139,7 +147,8 @@ void clash_run_set_counters(clash_run *run, struct clash_counters *c);
  * (pipeline.c).  With clash_scene_memory_bytes: the run's memory per face. */
 size_t clash_run_work_bytes(const clash_run *run);
 
-/* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique (core/keybuf.c). */
+/* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique
+ * (core/keybuf.c); with run->cand_unsorted, concatenated only. */
 int clash_mid_gather(clash_run *run);
 
 /* The team size as a count for allocations (threads is always >= 1). */

@@ -1,7 +1,8 @@
 /*
  * gather.c — stage S6: the hits of S5 as canonical, sorted pairs in input
  * numbering.  Candidates are sorted and unique, so compacting the hit keys in
- * place keeps them canonical; under MPI every rank's hits are gathered to
+ * place keeps them canonical (where S4 left them unsorted, cand_unsorted,
+ * the hits are sorted here); under MPI every rank's hits are gathered to
  * rank 0 and merged; a Morton-reordered store (store/reorder.c) maps its
  * faces back to input numbers and sorts again.
  */
@@ -24,6 +25,10 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         for (int64_t i = run->test_begin; i < run->test_end; ++i)
             if (run->hit[i]) run->cand[nh++] = run->cand[i];
     uint64_t *keys = run->cand, *gathered = NULL;
+    /* candidates left in the workers' order (cand_unsorted: one rank, unique
+     * keys): the hits sorted here, far fewer keys than the candidates */
+    if (run->cand_unsorted && nh > 1 && clash_sort_u64(run->cand, nh, NULL))
+        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     if (R > 1) {
         int64_t ng = 0;
         if (clash_ranks_gather_u64(&run->ranks, run->cand, (int64_t)nh, &gathered, &ng))

@@ -42,15 +42,9 @@
 
 #include "core/bvh.h"
 #include "base/error.h"
+#include "stages/mid/bvh_leaf.h"
 #include "stages/mid/midphase.h"
 #include "base/sort.h"
-
-#if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
-#define MID_SSE 1
-#include <emmintrin.h>
-#else
-#define MID_SSE 0
-#endif
 
 #define W CLASH_BVH_WIDTH
 
@@ -86,35 +80,6 @@ typedef struct tctx {
     float g;  /* 2 * delta */
 } tctx;
 
-/* Children of node n meeting the closed box q = {lo x y z, hi x y z}: the
- * node kernel's predicate (kernels/bvh_node.c), inlined. */
-static inline unsigned node_overlap(const clash_bvh_node *n, const float q[6])
-{
-#if MID_SSE
-    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3]));
-    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0]), _mm_load_ps(n->hix));
-    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4]));
-    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1]), _mm_load_ps(n->hiy));
-    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5]));
-    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2]), _mm_load_ps(n->hiz));
-    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
-#else
-    return clash_bvh_overlap(n, q, q + 3);
-#endif
-}
-
-/* Asks for the cache lines of a child: a node's two, or a leaf's six rows. */
-static inline void prefetch_child(const clash_bvh *t, int32_t ch)
-{
-    if (ch > 0) {
-        const char *p = (const char *)&t->node[ch];
-        __builtin_prefetch(p), __builtin_prefetch(p + 64);
-    } else if (ch < 0) {
-        const float *r = clash_bvh_leaf_rows(t, -ch - 1);
-        for (int d = 0; d < 6; ++d) __builtin_prefetch(r + d * CLASH_BVH_LCHUNK);
-    }
-}
-
 /* Slot k of node n grown by g. */
 static inline void slot_query(const clash_bvh_node *n, int k, float g, float q[6])
 {
@@ -122,59 +87,13 @@ static inline void slot_query(const clash_bvh_node *n, int k, float g, float q[6
     q[3] = n->hix[k] + g, q[4] = n->hiy[k] + g, q[5] = n->hiz[k] + g;
 }
 
-static inline int push_key(clash_keybuf *kb, uint32_t a, uint32_t b)
-{
-    const uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-    if (kb->n < kb->cap) {
-        kb->v[kb->n++] = key;
-        return 0;
-    }
-    return clash_keybuf_push(kb, key);
-}
-
 /* The faces of leaf (ta, offset oa, count ca) against those of leaf (tb, ob,
- * cb): a pair is a candidate when its face boxes overlap grown by 2*delta,
- * exactly clash_faceboxes_overlap's predicate (the boxes are the tree's
- * leaf-order copies of S1's face boxes).  same: both leaves of one object,
- * so the pair must also be eligible (self-collision). */
+ * cb), by their leaf-order copies of S1's face boxes (bvh_leaf.h). */
 static int leaf_leaf(tctx *c, const clash_bvh *ta, int32_t oa, int ca, const clash_bvh *tb, int32_t ob, int cb,
                      int same)
 {
-    const float d = 2 * c->run->delta;
-    const float *A = clash_bvh_leaf_rows(ta, oa), *B = clash_bvh_leaf_rows(tb, ob); /* rows of CLASH_BVH_LCHUNK */
-    enum { R = CLASH_BVH_LCHUNK };
-    const uint32_t *pa = ta->prim + oa, *pb = tb->prim + ob;
-#if MID_SSE
-    const unsigned cm = (1u << cb) - 1; /* lanes past cb repeat the first face */
-    const __m128 dv = _mm_set1_ps(d);
-    const __m128 blx = _mm_load_ps(B), bly = _mm_load_ps(B + R), blz = _mm_load_ps(B + 2 * R);
-    const __m128 bhx = _mm_add_ps(_mm_load_ps(B + 3 * R), dv), bhy = _mm_add_ps(_mm_load_ps(B + 4 * R), dv),
-                 bhz = _mm_add_ps(_mm_load_ps(B + 5 * R), dv);
-#endif
-    for (int k = 0; k < ca; ++k) {
-        const float alx = A[k], aly = A[R + k], alz = A[2 * R + k];
-        const float ahx = A[3 * R + k] + d, ahy = A[4 * R + k] + d, ahz = A[5 * R + k] + d;
-#if MID_SSE
-        const __m128 x = _mm_and_ps(_mm_cmple_ps(blx, _mm_set1_ps(ahx)), _mm_cmple_ps(_mm_set1_ps(alx), bhx));
-        const __m128 y = _mm_and_ps(_mm_cmple_ps(bly, _mm_set1_ps(ahy)), _mm_cmple_ps(_mm_set1_ps(aly), bhy));
-        const __m128 z = _mm_and_ps(_mm_cmple_ps(blz, _mm_set1_ps(ahz)), _mm_cmple_ps(_mm_set1_ps(alz), bhz));
-        unsigned m = (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(x, y), z)) & cm;
-#else
-        unsigned m = 0;
-        for (int j = 0; j < cb; ++j)
-            m |= (unsigned)(B[j] <= ahx && alx <= B[3 * R + j] + d && B[R + j] <= ahy && aly <= B[4 * R + j] + d &&
-                            B[2 * R + j] <= ahz && alz <= B[5 * R + j] + d)
-                 << j;
-#endif
-        while (m) {
-            const int j = __builtin_ctz(m);
-            m &= m - 1;
-            const uint32_t fa = pa[k], fb = pb[j];
-            if (same && (fa == fb || !clash_pair_eligible(c->run, fa, fb))) continue;
-            if (push_key(c->kb, fa, fb)) return -1;
-        }
-    }
-    return 0;
+    return bvh_leaf_pairs(c->run, c->kb, clash_bvh_leaf_rows(ta, oa), CLASH_BVH_LCHUNK, ta->prim + oa, ca,
+                          clash_bvh_leaf_rows(tb, ob), CLASH_BVH_LCHUNK, tb->prim + ob, cb, same);
 }
 
 /* Leaf (tl, ol, cl) with box q (grown) against the subtree `node` of tree tn. */
@@ -186,8 +105,8 @@ static int leaf_vs_node(tctx *c, const clash_bvh *tl, int32_t ol, int cl, const 
     stk[sp++] = node;
     while (sp) {
         const clash_bvh_node *n = &tn->node[stk[--sp]];
-        unsigned m = node_overlap(n, q);
-        for (unsigned u = m; u; u &= u - 1) prefetch_child(tn, n->child[__builtin_ctz(u)]);
+        unsigned m = bvh_node_overlap(n, q);
+        for (unsigned u = m; u; u &= u - 1) bvh_prefetch_child(tn, n->child[__builtin_ctz(u)]);
         while (m) {
             const int k = __builtin_ctz(m);
             m &= m - 1;
@@ -242,7 +161,7 @@ static int step_item(tctx *c, item it)
             if (!A->child[i]) continue;
             float q[6];
             slot_query(A, i, g, q);
-            unsigned m = node_overlap(A, q) & ~((2u << i) - 1); /* slots j > i */
+            unsigned m = bvh_node_overlap(A, q) & ~((2u << i) - 1); /* slots j > i */
             while (m) {
                 const int j = __builtin_ctz(m);
                 m &= m - 1;
@@ -257,7 +176,7 @@ static int step_item(tctx *c, item it)
     if (it.pair >= 0 && it.na == 0 && it.nb == 0) { /* the roots' children meeting the overlap region */
         const float *rlo = r->op[it.pair].region.lo, *rhi = r->op[it.pair].region.hi;
         const float R[6] = {rlo[0], rlo[1], rlo[2], rhi[0], rhi[1], rhi[2]};
-        ma = node_overlap(A, R), mb = node_overlap(B, R);
+        ma = bvh_node_overlap(A, R), mb = bvh_node_overlap(B, R);
     }
     /* the overlapping child pairs first, and their children's lines asked
      * for (a node is two cache lines, a leaf's boxes six, met at random),
@@ -268,13 +187,13 @@ static int step_item(tctx *c, item it)
         const int i = __builtin_ctz(ma);
         ma &= ma - 1;
         slot_query(A, i, g, q[i]);
-        mm[i] = node_overlap(B, q[i]) & mb;
+        mm[i] = bvh_node_overlap(B, q[i]) & mb;
         if (mm[i]) used_a |= 1u << i, used_b |= mm[i];
     }
     for (unsigned u = used_a; u; u &= u - 1)
-        prefetch_child(ta, A->child[__builtin_ctz(u)]);
+        bvh_prefetch_child(ta, A->child[__builtin_ctz(u)]);
     for (unsigned u = used_b; u; u &= u - 1)
-        prefetch_child(tb, B->child[__builtin_ctz(u)]);
+        bvh_prefetch_child(tb, B->child[__builtin_ctz(u)]);
     for (int i = 0; i < W; ++i)
         for (unsigned m = mm[i]; m; m &= m - 1)
             if (slot_pair(c, it, ta, A, i, q[i], tb, B, __builtin_ctz(m), same)) return -1;
@@ -305,6 +224,7 @@ fail:
 
 void clash_midphase_free(clash_run *run)
 {
+    clash_bvh_frames_free(run);
     if (run->bvh)
         for (int o = 0; o < run->sc->nobj; ++o) clash_bvh_free(&run->bvh[o]);
     free(run->bvh);
@@ -329,6 +249,7 @@ static void refit_range(int64_t begin, int64_t end, int64_t step, int worker, vo
 
 int clash_bvh_stage_boxes(clash_run *run)
 {
+    if (clash_bvh_frames_apply(run)) return clash_bvh_frames_boxes(run);
     if (!run->bvh || !run->bvh_built) return 1;
     /* swept, an object turning: S1 grows its faces' boxes by their arc margins, and the trees refit from those */
     if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning) return 1;
@@ -374,6 +295,7 @@ static int update_trees(clash_run *run)
 int clash_bvh_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
+    if (clash_bvh_frames_apply(run)) return clash_bvh_frames_candidates(run, err);
     run->ncand = 0;
     if (update_trees(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the BVHs");
     stack units = {0};

@@ -6,7 +6,9 @@
  *   brute.c         the oracle: every eligible pair with overlapping boxes;
  *   bvh.c           BVH x BVH traversal over per-object wide BVHs that are
  *                   kept in the run: built on the first step, refitted on
- *                   every later one (refit counted in S4);
+ *                   every later one (refit counted in S1); on a rigid
+ *   bvh_frames.c    scene in static mode, built once over the local faces
+ *                   and queried through the poses instead (no refit);
  *   bboxpipe.c      Zachmann's bounding-box pipeline (001 §3.3), no
  *                   structure kept between steps;
  *   objoctree.c     object octrees built once per rigid object in its own
@@ -54,6 +56,17 @@ int clash_bboxpipe_candidates(clash_run *run, clash_error *err);
 int clash_bvh_stage_boxes(clash_run *run);
 /* Frees the per-run midphase state (the per-object BVHs). */
 void clash_midphase_free(clash_run *run);
+/* The bvh midphase on a rigid scene in static mode (bvh_frames.c): the trees
+ * in the objects' own frames.  _apply says whether this run's step takes
+ * that path; _boxes is its S1 (builds the trees on the first call, sets the
+ * object boxes; no face boxes; 0, or -1 out of memory); _candidates its S4;
+ * _boxed the faces whose world boxes the step made (-1: not this path). */
+typedef struct clash_bvh_frames clash_bvh_frames;
+int clash_bvh_frames_apply(const clash_run *run);
+int clash_bvh_frames_boxes(clash_run *run);
+int clash_bvh_frames_candidates(clash_run *run, clash_error *err);
+int64_t clash_bvh_frames_boxed(const clash_run *run);
+void clash_bvh_frames_free(clash_run *run);
 /* The object octrees and the spherical octrees (rigid scenes only: the
  * pipeline runs the face octree for deforming ones).  Build their trees on
  * the first call; the _free functions release them (clash_run_destroy). */

@@ -1,0 +1,559 @@
+/*
+ * bvh_frames.c — the kept BVH of a rigid scene in static mode, in the
+ * objects' own frames (`--midphase bvh`; issue 17).
+ *
+ * Why.  The world-frame BVH (bvh.c) refits every tree on every step: the
+ * boxes of all faces from the vertex positions, then every node.  On two
+ * 124,000-face meshes that refit was a third of the step, and on two small
+ * meshes that barely touch it was nearly all of it (FCL's OBBRSS query, the
+ * peer, does no per-face work at all there).  A rigid object's faces never
+ * move in its own frame, so its tree is built once over the local faces
+ * (the store's lx, ly, lz) and queried through the pose between the two
+ * objects, as the BoxTree and the DOP-tree do (rigidtree.c: the frames,
+ * called views, and the margin).
+ *
+ * Query.  For a unit (a, b) of S2 (or a against itself with
+ * self-collision) the traversal runs in a's frame: each child box of a node
+ * of b is carried there by M = A^-1 B (rt_view_box's centre V c + o, half
+ * extents |V| h, in double), grown by twice the unit's margin (rt_pairs: the
+ * world rounding delta and the double arithmetic, in a's units) and rounded
+ * outward to float, then tested against the children of a node of a with the
+ * packed test the world traversal uses.  A face pair whose world triangles
+ * meet has its two faces' exact local images within the margin, so its two
+ * leaves' boxes overlap at every level (rigidtree.c's argument).
+ *
+ * Leaves.  Two leaves meeting give the face pairs whose world face boxes
+ * overlap grown by 2*delta: the oracle's predicate on S1's own boxes.  Those
+ * boxes are made only for the leaves the traversal reaches, from the world
+ * positions of S0 by the S1 kernel (the same values, bit for bit), into the
+ * tree's leaf rows, once a step: a stamp per leaf says "boxed in this step"
+ * (2e in step e) or "being boxed" (2e + 1).  A worker that finds a leaf
+ * being boxed by another makes its own copy on the stack, so nobody waits.
+ * The candidates are thus exactly the world-frame BVH's when both trees
+ * prune alike, and always a subset of the oracle's.
+ *
+ * S1.  No face boxes: each object's box is its root box carried into the
+ * world by its pose (rounded outward, plus the double arithmetic's relative
+ * 1e-12), which holds every world vertex S0 computed; S2 and the culling
+ * inflation delta (stages/boxes.c) use those boxes.  The boxes are looser
+ * than the faces' union, so S2 may pair a few more objects, whose traversal
+ * then stops at the roots.
+ *
+ * Deforming objects and swept mode keep the world-frame refit (bvh.c): a
+ * deforming face moves in its own frame, and a swept step's boxes cover two
+ * states.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "core/bvh.h"
+#include "kernels/kernels.h"
+#include "stages/mid/bvh_leaf.h"
+#include "stages/mid/midphase.h"
+#include "stages/mid/rigidtree.h"
+
+#define W CLASH_BVH_WIDTH
+
+struct clash_bvh_frames {
+    uint32_t **stamp; /* per object, per leaf (4 places): 2e boxed in step e, 2e + 1 being boxed */
+    double *radius;   /* per object: the largest |local coordinate| (the margin's magnitude) */
+    uint32_t epoch;
+    int64_t boxed;    /* faces boxed this step (atomic) */
+};
+
+int clash_bvh_frames_apply(const clash_run *run)
+{
+    return run->cfg.midphase == CLASH_MID_BVH && !run->bvh_world && run->cfg.mode == CLASH_MODE_STATIC &&
+           !run->sc->has_deforming;
+}
+
+int64_t clash_bvh_frames_boxed(const clash_run *run)
+{
+    return run->bvh_frames && clash_bvh_frames_apply(run) ? __atomic_load_n(&run->bvh_frames->boxed, __ATOMIC_RELAXED)
+                                                          : -1;
+}
+
+void clash_bvh_frames_free(clash_run *run)
+{
+    clash_bvh_frames *fr = run->bvh_frames;
+    if (!fr) return;
+    if (fr->stamp)
+        for (int o = 0; o < run->sc->nobj; ++o) free(fr->stamp[o]);
+    free(fr->stamp), free(fr->radius), free(fr);
+    run->bvh_frames = NULL;
+}
+
+/* Float bounds of a double value: below (lo) and above (hi) it, whatever
+ * the rounding of the conversion (half a float ulp, less than the shift). */
+static inline float down(double x) { return (float)(x - fabs(x) * 0x1p-23 - 0x1p-126); }
+static inline float up(double x) { return (float)(x + fabs(x) * 0x1p-23 + 0x1p-126); }
+
+/* Every object's tree over its local face boxes (the S1 kernel on lx, ly,
+ * lz), once a run. */
+static int build(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    const size_t nf = sc->nf ? (size_t)sc->nf : 1;
+    clash_bvh_frames *fr = calloc(1, sizeof *fr);
+    float *bb = malloc(6 * nf * sizeof(float));
+    uint32_t *ids = malloc(nf * sizeof(uint32_t));
+    int rc = -1;
+    if (!fr || !bb || !ids) goto done;
+    run->bvh_frames = fr;
+    if (!run->bvh && !(run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh)))) goto done;
+    fr->stamp = calloc((size_t)sc->nobj, sizeof *fr->stamp);
+    fr->radius = calloc((size_t)sc->nobj, sizeof *fr->radius);
+    if (!fr->stamp || !fr->radius) goto done;
+    float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    ck_face_boxes(0, sc->nf, sc->f0, sc->f1, sc->f2, sc->lx, sc->ly, sc->lz, NULL, NULL, NULL, bb, bb + nf,
+                  bb + 2 * nf, bb + 3 * nf, bb + 4 * nf, bb + 5 * nf, olo, ohi);
+    const clash_boxes_soa bx = {bb, bb + nf, bb + 2 * nf, bb + 3 * nf, bb + 4 * nf, bb + 5 * nf};
+    for (int64_t f = 0; f < sc->nf; ++f) ids[f] = (uint32_t)f;
+    for (int o = 0; o < sc->nobj; ++o) {
+        clash_bvh *t = &run->bvh[o];
+        if (clash_bvh_build(t, run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
+            clash_bvh_set_faces(t, sc->f0, sc->f1, sc->f2) ||
+            !(fr->stamp[o] = calloc((size_t)t->nprim / 4 + 1, sizeof(uint32_t))))
+            goto done;
+        double r = 0;
+        for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
+            r = rt_max(r, rt_max(fabs(sc->lx[v]), rt_max(fabs(sc->ly[v]), fabs(sc->lz[v]))));
+        fr->radius[o] = r;
+    }
+    rc = 0;
+done:
+    free(bb), free(ids);
+    return rc;
+}
+
+int clash_bvh_frames_boxes(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    if (!run->bvh_frames && build(run)) return -1;
+    clash_bvh_frames *fr = run->bvh_frames;
+    if (++fr->epoch >= 0x7fffffffu) { /* the stamps start over */
+        for (int o = 0; o < sc->nobj; ++o) memset(fr->stamp[o], 0, ((size_t)run->bvh[o].nprim / 4 + 1) * sizeof(uint32_t));
+        fr->epoch = 1;
+    }
+    fr->boxed = 0;
+    for (int o = 0; o < sc->nobj; ++o) {
+        const clash_bvh *t = &run->bvh[o];
+        clash_box *b = &run->obox[o];
+        if (!t->nnode) {
+            for (int d = 0; d < 3; ++d) b->lo[d] = INFINITY, b->hi[d] = -INFINITY;
+            continue;
+        }
+        const clash_xform *x = &sc->cur[o];
+        const double s = sc->obj_scale[o];
+        rt_view v;
+        for (int i = 0; i < 9; ++i) v.V[i] = s * x->R[i];
+        memcpy(v.o, x->t, sizeof v.o);
+        const double lo[3] = {t->lo[0], t->lo[1], t->lo[2]}, hi[3] = {t->hi[0], t->hi[1], t->hi[2]};
+        double wlo[3], whi[3];
+        rt_view_box(&v, lo, hi, wlo, whi);
+        const double pad = 1e-12 * (fabs(x->t[0]) + fabs(x->t[1]) + fabs(x->t[2]) + 3 * s * fr->radius[o]);
+        for (int d = 0; d < 3; ++d) b->lo[d] = down(wlo[d] - pad), b->hi[d] = up(whi[d] + pad);
+    }
+    return 0;
+}
+
+/* A map between the two frames of a unit, in float for the traversal:
+ * x' = V x + o, boxes grown by g. */
+typedef struct fview {
+    float V[9], aV[9], o[3], g;
+} fview;
+
+/* A unit: b's nodes carried into a's frame (ab), and a's into b's (ba) for
+ * the test from b's side (not for self-collision). */
+typedef struct unit {
+    int32_t a, b;
+    fview ab, ba;
+} unit;
+
+typedef struct item {
+    int32_t u, na, nb, self; /* self: node na against itself */
+} item;
+
+typedef struct ctx {
+    clash_run *run;
+    const unit *u;
+    clash_bvh_frames *fr;
+} ctx;
+
+static inline unsigned used_slots(const clash_bvh_node *n)
+{
+    unsigned m = 0;
+    for (int k = 0; k < W; ++k) m |= (unsigned)(n->child[k] != 0) << k;
+    return m;
+}
+
+/* The float map of x' = V x + o (double), grown by g. */
+static void set_view(fview *f, const double V[9], const double o[3], double g)
+{
+    for (int i = 0; i < 9; ++i) f->V[i] = (float)V[i], f->aV[i] = fabsf(f->V[i]);
+    for (int i = 0; i < 3; ++i) f->o[i] = (float)o[i];
+    f->g = up(g);
+}
+
+/* Boxes {lo x y z, hi x y z} as rows q[0..5][k], k < W, carried by f and
+ * grown, each holding its exact image: centre V c + o and half extent
+ * |V| h + g per axis in float (the loops over k are vectorized), then
+ * widened by 2^-19 of the sum of the magnitudes that entered them (|V||c|,
+ * |o|, the extent), far above the few roundings to 2^-24 of those
+ * magnitudes each that the float arithmetic and the conversions of V and o
+ * to float make.  The rows of a node's child boxes are its lox..hiz. */
+static void map_rows(const fview *f, const float *lx, const float *ly, const float *lz, const float *hx,
+                     const float *hy, const float *hz, float q[6][W])
+{
+#if MID_SSE
+    const __m128 half = _mm_set1_ps(0.5f), sign = _mm_set1_ps(-0.0f);
+    const __m128 l0 = _mm_loadu_ps(lx), l1 = _mm_loadu_ps(ly), l2 = _mm_loadu_ps(lz);
+    const __m128 u0 = _mm_loadu_ps(hx), u1 = _mm_loadu_ps(hy), u2 = _mm_loadu_ps(hz);
+    const __m128 c0 = _mm_mul_ps(half, _mm_add_ps(l0, u0)), h0 = _mm_mul_ps(half, _mm_sub_ps(u0, l0));
+    const __m128 c1 = _mm_mul_ps(half, _mm_add_ps(l1, u1)), h1 = _mm_mul_ps(half, _mm_sub_ps(u1, l1));
+    const __m128 c2 = _mm_mul_ps(half, _mm_add_ps(l2, u2)), h2 = _mm_mul_ps(half, _mm_sub_ps(u2, l2));
+    const __m128 a0 = _mm_andnot_ps(sign, c0), a1 = _mm_andnot_ps(sign, c1), a2 = _mm_andnot_ps(sign, c2);
+    for (int i = 0; i < 3; ++i) {
+        const float *v = f->V + 3 * i, *a = f->aV + 3 * i;
+        const __m128 av0 = _mm_set1_ps(a[0]), av1 = _mm_set1_ps(a[1]), av2 = _mm_set1_ps(a[2]);
+        const __m128 cc = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(v[0]), c0), _mm_mul_ps(_mm_set1_ps(v[1]), c1)),
+                                     _mm_add_ps(_mm_mul_ps(_mm_set1_ps(v[2]), c2), _mm_set1_ps(f->o[i])));
+        const __m128 e = _mm_add_ps(_mm_add_ps(_mm_mul_ps(av0, h0), _mm_mul_ps(av1, h1)),
+                                    _mm_add_ps(_mm_mul_ps(av2, h2), _mm_set1_ps(f->g)));
+        const __m128 m = _mm_add_ps(_mm_add_ps(_mm_mul_ps(av0, a0), _mm_mul_ps(av1, a1)),
+                                    _mm_add_ps(_mm_mul_ps(av2, a2), _mm_add_ps(_mm_set1_ps(fabsf(f->o[i])), e)));
+        const __m128 w = _mm_add_ps(e, _mm_add_ps(_mm_mul_ps(m, _mm_set1_ps(0x1p-19f)), _mm_set1_ps(0x1p-126f)));
+        _mm_storeu_ps(q[i], _mm_sub_ps(cc, w)), _mm_storeu_ps(q[3 + i], _mm_add_ps(cc, w));
+    }
+#else
+    float c[3][W], h[3][W];
+    for (int k = 0; k < W; ++k) {
+        c[0][k] = 0.5f * (lx[k] + hx[k]), h[0][k] = 0.5f * (hx[k] - lx[k]);
+        c[1][k] = 0.5f * (ly[k] + hy[k]), h[1][k] = 0.5f * (hy[k] - ly[k]);
+        c[2][k] = 0.5f * (lz[k] + hz[k]), h[2][k] = 0.5f * (hz[k] - lz[k]);
+    }
+    for (int i = 0; i < 3; ++i) {
+        const float *v = f->V + 3 * i, *a = f->aV + 3 * i, o = f->o[i], ao = fabsf(o), g = f->g;
+        for (int k = 0; k < W; ++k) {
+            const float cc = v[0] * c[0][k] + v[1] * c[1][k] + v[2] * c[2][k] + o;
+            const float e = a[0] * h[0][k] + a[1] * h[1][k] + a[2] * h[2][k] + g;
+            const float m = a[0] * fabsf(c[0][k]) + a[1] * fabsf(c[1][k]) + a[2] * fabsf(c[2][k]) + ao + e;
+            const float w = e + m * 0x1p-19f + 0x1p-126f;
+            q[i][k] = cc - w, q[3 + i][k] = cc + w;
+        }
+    }
+#endif
+}
+
+/* The used child boxes of node n carried by f (map_rows); returns the used slots. */
+static inline unsigned map_children(const fview *f, const clash_bvh_node *n, float q[6][W])
+{
+    map_rows(f, n->lox, n->loy, n->loz, n->hix, n->hiy, n->hiz, q);
+    return used_slots(n);
+}
+
+/* One box b = {lo, hi} carried by f into out. */
+static void map_box(const fview *f, const float b[6], float out[6])
+{
+    _Alignas(16) float r[6][W], q[6][W];
+    for (int d = 0; d < 6; ++d)
+        for (int k = 0; k < W; ++k) r[d][k] = b[d];
+    map_rows(f, r[0], r[1], r[2], r[3], r[4], r[5], q);
+    for (int d = 0; d < 6; ++d) out[d] = q[d][0];
+}
+
+/* Slot k of mapped boxes q, as one box {lo, hi}. */
+static inline void slot_of(const float q[6][W], int k, float b[6])
+{
+    for (int d = 0; d < 6; ++d) b[d] = q[d][k];
+}
+
+/* The world boxes of the 4 faces of a leaf (vertex indices i0, i1, i2)
+ * into rows r of the given stride: ck_face_boxes's values bit for bit (its
+ * compare-and-select minimum and maximum in the same operand order, then
+ * one ulp outward by the same integer steps), inline and four faces at
+ * once; the S1 kernel called for 4 faces cost more than the traversal's
+ * own work on a leaf. */
+static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int32_t *i1, const int32_t *i2, float *r,
+                            size_t st)
+{
+#if MID_SSE
+    const float *P[3] = {sc->x, sc->y, sc->z};
+    const __m128i sign = _mm_set1_epi32((int)0x80000000u), one = _mm_set1_epi32(1), m2 = _mm_set1_epi32(-2);
+    const __m128i abs = _mm_set1_epi32(0x7fffffff);
+    for (int d = 0; d < 3; ++d) {
+        const float *x = P[d];
+        const __m128 a = _mm_set_ps(x[i0[3]], x[i0[2]], x[i0[1]], x[i0[0]]);
+        const __m128 b = _mm_set_ps(x[i1[3]], x[i1[2]], x[i1[1]], x[i1[0]]);
+        const __m128 c = _mm_set_ps(x[i2[3]], x[i2[2]], x[i2[1]], x[i2[0]]);
+        const __m128i lo = _mm_castps_si128(_mm_min_ps(_mm_min_ps(c, b), a)); /* mnf(a, mnf(b, c)) */
+        const __m128i hi = _mm_castps_si128(_mm_max_ps(_mm_max_ps(c, b), a));
+        /* down1: (int)u < 1 ? (u | sign) + 1 : u - 1;  up1: (int)(u - 1) > -2 ? (u & ~sign) + 1 : u - 1 */
+        const __m128i ld = _mm_cmplt_epi32(lo, one), lm = _mm_sub_epi32(lo, one);
+        const __m128i hm = _mm_sub_epi32(hi, one), hu = _mm_cmpgt_epi32(hm, m2);
+        const __m128i l = _mm_or_si128(_mm_and_si128(ld, _mm_add_epi32(_mm_or_si128(lo, sign), one)), _mm_andnot_si128(ld, lm));
+        const __m128i h = _mm_or_si128(_mm_and_si128(hu, _mm_add_epi32(_mm_and_si128(hi, abs), one)), _mm_andnot_si128(hu, hm));
+        _mm_store_ps(r + d * st, _mm_castsi128_ps(l)), _mm_store_ps(r + (3 + d) * st, _mm_castsi128_ps(h));
+    }
+#else
+    float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    ck_face_boxes(0, 4, i0, i1, i2, sc->x, sc->y, sc->z, NULL, NULL, NULL, r, r + st, r + 2 * st, r + 3 * st,
+                  r + 4 * st, r + 5 * st, olo, ohi);
+#endif
+}
+
+/* The world face boxes of the leaf at place q of object o's tree: its rows
+ * in the tree (boxed now if nobody has this step), or a copy in tmp when
+ * another worker is boxing them; *stride: the rows' distance. */
+static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, size_t *stride)
+{
+    const clash_scene *sc = c->run->sc;
+    const clash_bvh *t = &c->run->bvh[o];
+    uint32_t *s = &c->fr->stamp[o][q >> 2];
+    const uint32_t ready = 2 * c->fr->epoch;
+    uint32_t v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+    float *r = clash_bvh_leaf_rows(t, q);
+    size_t st = CLASH_BVH_LCHUNK;
+    *stride = st;
+    if (v == ready) return r;
+    const int mine = v != ready + 1 && __atomic_compare_exchange_n(s, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+    if (!mine) r = tmp, st = 4, *stride = 4;
+    const size_t n = (size_t)t->nprim;
+    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, st);
+    if (mine) {
+        __atomic_store_n(s, ready, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&c->fr->boxed, (int64_t)count, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+
+static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
+{
+    _Alignas(16) float ta[24], tb[24];
+    size_t sa, sb;
+    const float *A = leaf_rows(c, u->a, qa, ca, ta, &sa), *B = leaf_rows(c, u->b, qb, cb, tb, &sb);
+    return bvh_leaf_pairs(c->run, kb, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
+                          u->a == u->b);
+}
+
+static inline int boxes_meet(const float a[6], const float b[6])
+{
+    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
+}
+
+/* a's leaf (place qa, count ca, box in a's frame) against the subtree of
+ * b's node nb: b's boxes carried into a's frame on the way down, and the
+ * leaf's box carried into b's (two-sided: a unit of two objects). */
+static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, const float box[6], int32_t nb)
+{
+    const clash_bvh *tb = &c->run->bvh[u->b];
+    const int two = u->a != u->b;
+    float inb[6];
+    if (two) map_box(&u->ba, box, inb);
+    int32_t stk[64 * W];
+    int sp = 0;
+    stk[sp++] = nb;
+    while (sp) {
+        const clash_bvh_node *n = &tb->node[stk[--sp]];
+        float q[6][W], b[6];
+        unsigned m = map_children(&u->ab, n, q);
+        if (two) m &= bvh_node_overlap(n, inb);
+        for (; m; m &= m - 1) {
+            const int k = __builtin_ctz(m);
+            slot_of(q, k, b);
+            if (!boxes_meet(box, b)) continue;
+            const int32_t ch = n->child[k];
+            if (ch > 0) {
+                if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
+                else if (aleaf_vs_b(c, kb, u, qa, ca, box, ch)) return -1;
+            } else if (leaf_leaf(c, kb, u, qa, ca, -ch - 1, n->count[k])) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* b's leaf (place qb, count cb; box: in a's frame, grown; own: in b's
+ * frame) against the subtree of a's node na (two-sided: a's boxes carried
+ * into b's frame too). */
+static int bleaf_vs_a(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qb, int cb, const float box[6],
+                      const float own[6], int32_t na)
+{
+    const clash_bvh *ta = &c->run->bvh[u->a];
+    const int two = u->a != u->b;
+    int32_t stk[64 * W];
+    int sp = 0;
+    stk[sp++] = na;
+    while (sp) {
+        const clash_bvh_node *n = &ta->node[stk[--sp]];
+        unsigned m = bvh_node_overlap(n, box) & used_slots(n);
+        if (two && m) {
+            float q[6][W], b[6];
+            map_children(&u->ba, n, q);
+            for (unsigned r = m; r; r &= r - 1) {
+                const int k = __builtin_ctz(r);
+                slot_of(q, k, b);
+                if (!boxes_meet(own, b)) m &= ~(1u << k);
+            }
+        }
+        for (; m; m &= m - 1) {
+            const int k = __builtin_ctz(m);
+            const int32_t ch = n->child[k];
+            if (ch > 0) {
+                if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
+                else if (bleaf_vs_a(c, kb, u, qb, cb, box, own, ch)) return -1;
+            } else if (leaf_leaf(c, kb, u, -ch - 1, n->count[k], qb, cb)) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Slot i of a's node A against slot j of b's node B (qb: its box in a's frame). */
+static int slot_pair(const ctx *c, clash_keybuf *kb, rt_stack *st, int32_t uid, const clash_bvh_node *A, int i,
+                     const clash_bvh_node *B, int j, const float qb[6])
+{
+    const unit *u = &c->u[uid];
+    const int32_t ca = A->child[i], cb = B->child[j];
+    if (ca > 0 && cb > 0) {
+        const item n = {uid, ca, cb, 0};
+        return rt_push(st, &n);
+    }
+    if (ca < 0 && cb < 0) return leaf_leaf(c, kb, u, -ca - 1, A->count[i], -cb - 1, B->count[j]);
+    if (ca < 0) {
+        const float qa[6] = {A->lox[i], A->loy[i], A->loz[i], A->hix[i], A->hiy[i], A->hiz[i]};
+        return aleaf_vs_b(c, kb, u, -ca - 1, A->count[i], qa, cb);
+    }
+    const float own[6] = {B->lox[j], B->loy[j], B->loz[j], B->hix[j], B->hiy[j], B->hiz[j]};
+    return bleaf_vs_a(c, kb, u, -cb - 1, B->count[j], qb, own, ca);
+}
+
+/* One traversal item (rt_traverse's step). */
+static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf *kb)
+{
+    const ctx *c = cp;
+    item it;
+    memcpy(&it, ip, sizeof it);
+    const unit *u = &c->u[it.u];
+    const clash_bvh *ta = &c->run->bvh[u->a], *tb = &c->run->bvh[u->b];
+    const clash_bvh_node *A = &ta->node[it.na], *B = it.self ? A : &tb->node[it.nb];
+    const unsigned ua = used_slots(A);
+    float q[6][W], b[6];
+    const unsigned ub = map_children(&u->ab, B, q);
+    if (it.self) { /* each child against itself, then each pair of children once (i below j) */
+        for (unsigned m = ua; m; m &= m - 1) {
+            const int i = __builtin_ctz(m);
+            const int32_t ch = A->child[i];
+            if (ch > 0) {
+                const item n = {it.u, ch, ch, 1};
+                if (rt_push(st, &n)) return -1;
+            } else if (leaf_leaf(c, kb, u, -ch - 1, A->count[i], -ch - 1, A->count[i])) {
+                return -1;
+            }
+        }
+        for (unsigned m = ub; m; m &= m - 1) {
+            const int j = __builtin_ctz(m);
+            slot_of(q, j, b);
+            for (unsigned r = bvh_node_overlap(A, b) & ua & ((1u << j) - 1); r; r &= r - 1)
+                if (slot_pair(c, kb, st, it.u, A, __builtin_ctz(r), B, j, b)) return -1;
+        }
+        return 0;
+    }
+    /* two-sided: slot pair (i, j) also needs a's child i, carried into b's
+     * frame, to meet b's child j there (back[i]: the slots j it meets) */
+    unsigned back[W] = {0};
+    const int two = u->a != u->b;
+    if (two) {
+        float p[6][W], e[6];
+        map_children(&u->ba, A, p);
+        for (unsigned m = ua; m; m &= m - 1) {
+            const int i = __builtin_ctz(m);
+            slot_of(p, i, e);
+            back[i] = bvh_node_overlap(B, e);
+        }
+    }
+    unsigned mm[W] = {0}, used_a = 0, used_b = 0; /* mm[j]: the slots i of A that slot j of B meets */
+    for (unsigned m = ub; m; m &= m - 1) {
+        const int j = __builtin_ctz(m);
+        slot_of(q, j, b);
+        for (unsigned r = bvh_node_overlap(A, b) & ua; r; r &= r - 1) {
+            const int i = __builtin_ctz(r);
+            if (!two || back[i] >> j & 1) mm[j] |= 1u << i;
+        }
+        if (mm[j]) used_a |= mm[j], used_b |= 1u << j;
+    }
+    /* the children's lines asked for before they are read (met at random) */
+    for (unsigned r = used_a; r; r &= r - 1) bvh_prefetch_child(ta, A->child[__builtin_ctz(r)]);
+    for (unsigned r = used_b; r; r &= r - 1) bvh_prefetch_child(tb, B->child[__builtin_ctz(r)]);
+    for (unsigned m = used_b; m; m &= m - 1) {
+        const int j = __builtin_ctz(m);
+        slot_of(q, j, b);
+        for (unsigned r = mm[j]; r; r &= r - 1)
+            if (slot_pair(c, kb, st, it.u, A, __builtin_ctz(r), B, j, b)) return -1;
+    }
+    return 0;
+}
+
+/* The inverse of the 3 x 3 matrix V (cofactors), and a bound on its
+ * largest stretch (Frobenius norm).  V is a scaled rotation, far from
+ * singular. */
+static double inverse(const double V[9], double Vi[9])
+{
+    const double c0 = V[4] * V[8] - V[5] * V[7], c1 = V[5] * V[6] - V[3] * V[8], c2 = V[3] * V[7] - V[4] * V[6];
+    const double id = 1.0 / (V[0] * c0 + V[1] * c1 + V[2] * c2);
+    Vi[0] = c0 * id, Vi[1] = (V[2] * V[7] - V[1] * V[8]) * id, Vi[2] = (V[1] * V[5] - V[2] * V[4]) * id;
+    Vi[3] = c1 * id, Vi[4] = (V[0] * V[8] - V[2] * V[6]) * id, Vi[5] = (V[2] * V[3] - V[0] * V[5]) * id;
+    Vi[6] = c2 * id, Vi[7] = (V[1] * V[6] - V[0] * V[7]) * id, Vi[8] = (V[0] * V[4] - V[1] * V[3]) * id;
+    double f = 0;
+    for (int i = 0; i < 9; ++i) f += Vi[i] * Vi[i];
+    return sqrt(f);
+}
+
+static double fr_radius(const clash_run *run, int o) { return run->bvh_frames->radius[o]; }
+
+int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
+{
+    run->ncand = 0;
+    size_t n = 0;
+    rt_pair *p = rt_pairs(run, run->bvh_frames->radius, 1e-12, &n);
+    unit *u = malloc((n ? n : 1) * sizeof *u);
+    rt_stack units = {.isz = sizeof(item)};
+    int rc = CLASH_OK;
+    if (!p || !u) goto oom;
+    for (size_t k = 0; k < n; ++k) {
+        unit *x = &u[k];
+        const rt_view *v = &p[k].vb[0];
+        const double g = 2 * p[k].grow;
+        x->a = p[k].a, x->b = p[k].b;
+        set_view(&x->ab, v->V, v->o, g);
+        if (x->a != x->b) { /* a's frame into b's: x_b = V^-1 (x_a - o), the margin stretched by at most |V^-1| */
+            double Vi[9], oi[3];
+            const double nv = inverse(v->V, Vi);
+            for (int i = 0; i < 3; ++i) oi[i] = -(Vi[3 * i] * v->o[0] + Vi[3 * i + 1] * v->o[1] + Vi[3 * i + 2] * v->o[2]);
+            const double mag = fabs(v->o[0]) + fabs(v->o[1]) + fabs(v->o[2]) + fr_radius(run, x->a);
+            set_view(&x->ba, Vi, oi, nv * (g + 1e-12 * mag));
+        }
+        if (!run->bvh[x->a].nnode || !run->bvh[x->b].nnode) continue;
+        const item it = {(int32_t)k, 0, 0, x->a == x->b};
+        if (rt_push(&units, &it)) goto oom;
+    }
+    /* One rank, no self-collision: every key is made once (each face sits in
+     * one leaf, and each unit is a distinct object pair), so the candidates
+     * need no sort; S6 sorts the hits (a tenth of them on the meshes of
+     * issue 17).  A self unit makes both orders of its leaves' pairs, and
+     * under MPI the ranks split one list, which must be in the same order on
+     * each. */
+    run->cand_unsorted = run->ranks.size == 1 && !run->cfg.self_collision;
+    const ctx c = {run, u, run->bvh_frames};
+    rc = rt_traverse(run, &units, step_item, &c, "bvh", err);
+    goto done;
+oom:
+    rc = clash_fail(err, CLASH_EFAIL, "out of memory in the bvh midphase");
+done:
+    free(p), free(u), free(units.v);
+    return rc;
+}

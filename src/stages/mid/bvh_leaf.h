@@ -1,0 +1,109 @@
+/*
+ * bvh_leaf.h — the two packed tests the BVH midphase's traversals share
+ * (bvh.c: the trees refitted in the world; bvh_frames.c: a rigid scene's
+ * trees kept in the objects' own frames): the children of a wide node that
+ * meet one box, and the face pairs of two leaves whose face boxes overlap.
+ *
+ * A leaf's face boxes are six float rows (lox loy loz hix hiy hiz), the
+ * first 4 places of each aligned to 16 bytes; rows lie `stride` floats
+ * apart: CLASH_BVH_LCHUNK in a tree's leaf boxes (bvh.h), 4 in a leaf's
+ * boxes made on the stack.  Places past a leaf's count repeat its first
+ * face, so the lanes past it are masked off.
+ */
+#ifndef CLASH_STAGES_MID_BVH_LEAF_H
+#define CLASH_STAGES_MID_BVH_LEAF_H
+
+#include "core/bvh.h"
+#include "core/run.h"
+
+#if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
+#define MID_SSE 1
+#include <emmintrin.h>
+#else
+#define MID_SSE 0
+#endif
+
+/* Children of node n meeting the closed box q = {lo x y z, hi x y z}: the
+ * node kernel's predicate (kernels/bvh_node.c), inlined. */
+static inline unsigned bvh_node_overlap(const clash_bvh_node *n, const float q[6])
+{
+#if MID_SSE
+    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3]));
+    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0]), _mm_load_ps(n->hix));
+    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4]));
+    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1]), _mm_load_ps(n->hiy));
+    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5]));
+    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2]), _mm_load_ps(n->hiz));
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
+#else
+    return clash_bvh_overlap(n, q, q + 3);
+#endif
+}
+
+/* Asks for the cache lines of a child: a node's two, or a leaf's six rows. */
+static inline void bvh_prefetch_child(const clash_bvh *t, int32_t ch)
+{
+    if (ch > 0) {
+        const char *p = (const char *)&t->node[ch];
+        __builtin_prefetch(p), __builtin_prefetch(p + 64);
+    } else if (ch < 0) {
+        const float *r = clash_bvh_leaf_rows(t, -ch - 1);
+        for (int d = 0; d < 6; ++d) __builtin_prefetch(r + d * CLASH_BVH_LCHUNK);
+    }
+}
+
+/* Appends the face pair (a, b) as its key, smaller face first. */
+static inline int bvh_push_key(clash_keybuf *kb, uint32_t a, uint32_t b)
+{
+    const uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+    if (kb->n < kb->cap) {
+        kb->v[kb->n++] = key;
+        return 0;
+    }
+    return clash_keybuf_push(kb, key);
+}
+
+/* The faces pa[0..ca) of leaf rows A (stride sa) against the faces
+ * pb[0..cb) of leaf rows B (stride sb): a pair is a candidate when its face
+ * boxes overlap grown by 2*delta, exactly clash_faceboxes_overlap's
+ * predicate when the rows are S1's boxes.  same: both leaves of one object,
+ * so the pair must also be eligible (self-collision). */
+static inline int bvh_leaf_pairs(const clash_run *run, clash_keybuf *kb, const float *A, size_t sa,
+                                 const uint32_t *pa, int ca, const float *B, size_t sb, const uint32_t *pb, int cb,
+                                 int same)
+{
+    const float d = 2 * run->delta;
+#if MID_SSE
+    const unsigned cm = (1u << cb) - 1;
+    const __m128 dv = _mm_set1_ps(d);
+    const __m128 blx = _mm_load_ps(B), bly = _mm_load_ps(B + sb), blz = _mm_load_ps(B + 2 * sb);
+    const __m128 bhx = _mm_add_ps(_mm_load_ps(B + 3 * sb), dv), bhy = _mm_add_ps(_mm_load_ps(B + 4 * sb), dv),
+                 bhz = _mm_add_ps(_mm_load_ps(B + 5 * sb), dv);
+#endif
+    for (int k = 0; k < ca; ++k) {
+        const float alx = A[k], aly = A[sa + k], alz = A[2 * sa + k];
+        const float ahx = A[3 * sa + k] + d, ahy = A[4 * sa + k] + d, ahz = A[5 * sa + k] + d;
+#if MID_SSE
+        const __m128 x = _mm_and_ps(_mm_cmple_ps(blx, _mm_set1_ps(ahx)), _mm_cmple_ps(_mm_set1_ps(alx), bhx));
+        const __m128 y = _mm_and_ps(_mm_cmple_ps(bly, _mm_set1_ps(ahy)), _mm_cmple_ps(_mm_set1_ps(aly), bhy));
+        const __m128 z = _mm_and_ps(_mm_cmple_ps(blz, _mm_set1_ps(ahz)), _mm_cmple_ps(_mm_set1_ps(alz), bhz));
+        unsigned m = (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(x, y), z)) & cm;
+#else
+        unsigned m = 0;
+        for (int j = 0; j < cb; ++j)
+            m |= (unsigned)(B[j] <= ahx && alx <= B[3 * sb + j] + d && B[sb + j] <= ahy && aly <= B[4 * sb + j] + d &&
+                            B[2 * sb + j] <= ahz && alz <= B[5 * sb + j] + d)
+                 << j;
+#endif
+        while (m) {
+            const int j = __builtin_ctz(m);
+            m &= m - 1;
+            const uint32_t fa = pa[k], fb = pb[j];
+            if (same && (fa == fb || !clash_pair_eligible(run, fa, fb))) continue;
+            if (bvh_push_key(kb, fa, fb)) return -1;
+        }
+    }
+    return 0;
+}
+
+#endif
