@@ -110,7 +110,7 @@ int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
     int repeat = 7, faces = 100000, part = 0, builder = CLASH_BVH_SAH;
-    unsigned want = 0x1ff; /* the variants timed (--only) */
+    unsigned want = 0x3ff; /* the variants timed (--only) */
     for (int i = 0; i < argc; ++i) {
         if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) > 0) repeat = atoi(argv[++i]);
@@ -118,8 +118,8 @@ int clash_bench_bvh(int argc, char **argv)
             const char *v = argv[++i];
             want = 0;
             for (const char *c = v; *c; ++c)
-                if (*c >= '0' && *c <= '8') want |= 1u << (*c - '0');
-            if (!want) want = 0x1ff;
+                if (*c >= '0' && *c <= '9') want |= 1u << (*c - '0');
+            if (!want) want = 0x3ff;
         }
         else if (!strcmp(argv[i], "--part") && i + 1 < argc) part = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
@@ -151,9 +151,9 @@ int clash_bench_bvh(int argc, char **argv)
     }
     printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds\n", mesh,
            (long long)clash_scene_faces(sc), repeat);
-    enum { NV = 9 };
+    enum { NV = 10 };
     const char *names[NV] = {"bvh-kept 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T", "bvh-kept 2T",
-                             "bboxpipe 1T", "octree steps 1T",   "octree steps 2T",   "bvh-refit 1T"};
+                             "bboxpipe 1T", "octree steps 1T",   "octree steps 2T",   "bvh-refit 1T", "bvh-kept plain 1T"};
     double *t[NV], *sr[3][CLASH_NSTAGES]; /* stage times of bvh-kept 1T, octree steps 2T, octree scratch 2T */
     size_t np[NV];
     clash_config cfg = clash_config_default();
@@ -163,12 +163,13 @@ int clash_bench_bvh(int argc, char **argv)
     clash_run *keep2 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 1;
     clash_run *refit1 = clash_run_create(sc, &cfg, &err);
-    if (!keep1 || !keep2 || !refit1) {
+    clash_run *plain1 = clash_run_create(sc, &cfg, &err);
+    if (!keep1 || !keep2 || !refit1 || !plain1) {
         fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
         return 1;
     }
     keep1->bvh_builder = keep2->bvh_builder = refit1->bvh_builder = builder;
-    refit1->bvh_world = 1; /* the trees refitted in the world, as before the frames path */
+    refit1->bvh_world = 1, refit1->narrow_plain = plain1->narrow_plain = 1; /* the trees refitted in the world, as before the frames path */
     cfg.midphase = CLASH_MID_OCTREE, cfg.threads = 1;
     clash_run *oct1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
@@ -186,6 +187,7 @@ int clash_bench_bvh(int argc, char **argv)
         sr[2][k] = calloc((size_t)repeat, sizeof(double));
     one_step(sc, keep2, 0, 0, &dummy, NULL, 0);
     one_step(sc, refit1, 0, 0, &dummy, NULL, 0);
+    one_step(sc, plain1, 0, 0, &dummy, NULL, 0);
     for (int v = 0; v < NV; ++v) t[v] = malloc(sizeof(double) * (size_t)repeat);
     for (int r = 0; r < repeat; ++r) /* interleaved: every variant sees the same machine load */
         for (int v = 0; v < NV; ++v) {
@@ -202,6 +204,7 @@ int clash_bench_bvh(int argc, char **argv)
             case 6: t[v][r] = one_step(sc, oct1, 0, 0, &np[v], NULL, r); break;
             case 7: t[v][r] = one_step(sc, oct2, 0, 0, &np[v], sr[1], r); break;
             case 8: t[v][r] = one_step(sc, refit1, 0, 0, &np[v], NULL, r); break;
+            case 9: t[v][r] = one_step(sc, plain1, 0, 0, &np[v], NULL, r); break;
             default: t[v][r] = one_step(sc, NULL, CLASH_MID_BBOXPIPE, 1, &np[v], NULL, r); break;
             }
         }
@@ -235,7 +238,8 @@ int clash_bench_bvh(int argc, char **argv)
         printf("\n");
     }
     for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]), free(sr[2][k]);
-    clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(refit1), clash_run_destroy(oct1),
+    clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(refit1), clash_run_destroy(plain1),
+        clash_run_destroy(oct1),
         clash_run_destroy(oct2);
     clash_scene_destroy(sc);
 

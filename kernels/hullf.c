@@ -101,8 +101,8 @@ int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
  * (SSE: two of four lanes; the compiler sees no branch). */
 #define LANES for (int l = 0; l < 8; ++l)
 
-/* r[l] |= d (per lane) separates p and q by the margin. */
-static inline void f8_apart_along(const float d[3][8], const float p[6][3][8], const float q[6][3][8],
+/* r[l] |= d (per lane) separates p and q (np points each) by the margin. */
+static inline void f8_apart_along(const float d[3][8], const float (*p)[3][8], const float (*q)[3][8], int np,
                                   const float M[8], int r[8])
 {
     float pmin[8], pmax[8], qmin[8], qmax[8];
@@ -112,7 +112,7 @@ static inline void f8_apart_along(const float d[3][8], const float p[6][3][8], c
         pmin[l] = pmax[l] = d[0][l] * p[0][0][l] + d[1][l] * p[0][1][l] + d[2][l] * p[0][2][l];
         qmin[l] = qmax[l] = d[0][l] * q[0][0][l] + d[1][l] * q[0][1][l] + d[2][l] * q[0][2][l];
     }
-    for (int k = 1; k < 6; ++k) {
+    for (int k = 1; k < np; ++k) {
 #pragma omp simd
         LANES
         {
@@ -131,7 +131,7 @@ static inline void f8_apart_along(const float d[3][8], const float p[6][3][8], c
 }
 
 /* d = the normal of the triangle a[0..2] in each lane. */
-static inline void f8_normal(const float a[6][3][8], float d[3][8])
+static inline void f8_normal(const float (*a)[3][8], float d[3][8])
 {
 #pragma omp simd
     LANES
@@ -144,7 +144,9 @@ static inline void f8_normal(const float a[6][3][8], float d[3][8])
     }
 }
 
-void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
+/* The x8 test of np points a side (6: swept hulls, 3: triangles). */
+static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8], const float (*q)[3][8], int np,
+                                                           uint8_t apart[8])
 {
     float M[8], d[3][8];
     int ok[8], r[8];
@@ -154,7 +156,7 @@ void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_
         M[l] = 0, ok[l] = 1, r[l] = 0;
         d[0][l] = d[1][l] = d[2][l] = 0;
     }
-    for (int k = 0; k < 6; ++k)
+    for (int k = 0; k < np; ++k)
         for (int c = 0; c < 3; ++c) {
 #pragma omp simd
             LANES
@@ -162,14 +164,47 @@ void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_
                 const float ap = f_abs(p[k][c][l]), aq = f_abs(q[k][c][l]);
                 ok[l] &= (ap <= FILTER_MAXC) & (aq <= FILTER_MAXC);
                 M[l] = f_max(M[l], f_max(ap, aq));
-                d[c][l] += q[k][c][l] - p[k][c][l]; /* the centroid difference, times 6 */
+                d[c][l] += q[k][c][l] - p[k][c][l]; /* the centroid difference, times np */
             }
         }
-    f8_apart_along((const float(*)[8])d, p, q, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
     f8_normal(p, d);
-    f8_apart_along((const float(*)[8])d, p, q, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
     f8_normal(q, d);
-    f8_apart_along((const float(*)[8])d, p, q, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
 #pragma omp simd
     LANES apart[l] = (uint8_t)(ok[l] & r[l]);
+}
+
+void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
+{
+    f8_apart(p, q, 6, apart);
+}
+
+/* Triangles: the same three directions over three points a side (a
+ * triangle is the hull of its three vertices), compiled twice: for AVX2,
+ * eight lanes a register, where the CPU has it, and portable (the same
+ * arithmetic lane by lane, so the same answers: tests/test_kernels.c
+ * compares the two, and both with ck_tritri). */
+void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
+{
+    f8_apart(p, q, 3, apart);
+}
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void tris_avx2(const float p[3][3][8], const float q[3][3][8],
+                                                       uint8_t apart[8])
+{
+    f8_apart(p, q, 3, apart);
+}
+#endif
+
+void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) {
+        tris_avx2(p, q, apart);
+        return;
+    }
+#endif
+    ck_tris_apart_f32x8_plain(p, q, apart);
 }

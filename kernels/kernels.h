@@ -77,6 +77,12 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
  * (p[point][coordinate][lane]) and writes apart[lane]. */
 int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3]);
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8]);
+/* The same filter on eight pairs of static triangles (three points a side):
+ * apart[lane] = 1 only where the triangles are apart by a positive gap, so
+ * that ck_tritri says 0.  _plain: the portable path (the tests compare it
+ * with the one the CPU takes). */
+void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
+void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
 
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
 

@@ -1209,6 +1209,76 @@ static void test_hulls_filter(long n)
     CHECK(filt > apart / 4, "float filter certified only %ld of %ld apart pairs", filt, apart);
 }
 
+/* The float filter on static triangles (ck_tris_apart_f32x8, hullf.c)
+ * against ck_tritri: triangles apart by relative gaps from 1e-9 to 1,
+ * touching (a shared vertex, or a vertex on the other's face) and
+ * overlapping.  The filter may say 1 (apart) only where ck_tritri says 0,
+ * the path the CPU takes must answer as the portable one in every lane, and
+ * it must certify most of the apart pairs (it is there to save work). */
+static void test_tris_filter(long n)
+{
+    long apart = 0, filt = 0, wrong = 0, lanes_differ = 0, nonfinite_apart = 0;
+    float P[8][3][3], Q[8][3][3], p8[3][3][8], q8[3][3][8];
+    uint8_t out[8], ref[8];
+    for (long it = 0; it < n; it += 8) {
+        for (int l = 0; l < 8; ++l) {
+            double c[3], s = pow(10.0, rng_range(-2, 1));
+            for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
+            for (int t = 0; t < 2; ++t) {
+                float(*a)[3] = t ? Q[l] : P[l];
+                for (int i = 0; i < 3; ++i)
+                    for (int k = 0; k < 3; ++k) a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
+            }
+            const int kind = (int)(it / 8 + l) % 5;
+            if (kind == 1) memcpy(Q[l][rng_int(0, 2)], P[l][rng_int(0, 2)], sizeof P[l][0]); /* a shared vertex */
+            if (kind == 2) { /* a vertex of Q on P's face (rounded to float: on it or a hair off) */
+                const double u = rng_range(0, 1), v = rng_range(0, 1 - u);
+                for (int k = 0; k < 3; ++k)
+                    Q[l][0][k] = (float)(P[l][0][k] + u * (P[l][1][k] - P[l][0][k]) + v * (P[l][2][k] - P[l][0][k]));
+            }
+            if (kind >= 3) { /* Q moved off P along a random direction by a relative gap */
+                double d[3], hp = -INFINITY, lq = INFINITY;
+                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+                for (int i = 0; i < 3; ++i) {
+                    hp = fmax(hp, d[0] * P[l][i][0] + d[1] * P[l][i][1] + d[2] * P[l][i][2]);
+                    lq = fmin(lq, d[0] * Q[l][i][0] + d[1] * Q[l][i][1] + d[2] * Q[l][i][2]);
+                }
+                const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                const double sh = (hp - lq + pow(10.0, rng_range(kind == 3 ? -9 : -3, 0)) * s) / dd;
+                for (int i = 0; i < 3; ++i)
+                    for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
+            }
+            if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never "apart" */
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
+        }
+        ck_tris_apart_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, out);
+        ck_tris_apart_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, ref);
+        for (int l = 0; l < 8; ++l) {
+            lanes_differ += out[l] != ref[l];
+            double dp[3][3], dq[3][3];
+            int finite = 1;
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            if (!finite) {
+                nonfinite_apart += out[l];
+                continue;
+            }
+            const int h = ck_tritri(dp[0], dp[1], dp[2], dq[0], dq[1], dq[2]);
+            apart += h == 0;
+            filt += out[l];
+            wrong += out[l] && h;
+        }
+    }
+    printf("triangles filter: %ld pairs, %ld apart by ck_tritri, %ld (%.1f%%) of them certified by the float "
+           "filter; %ld said apart but meet, %ld lanes differ from the portable path\n",
+           n, apart, filt, 100.0 * filt / (double)(apart ? apart : 1), wrong, lanes_differ);
+    CHECK(wrong == 0, "triangles filter: %ld pairs called apart that ck_tritri says meet", wrong);
+    CHECK(lanes_differ == 0, "triangles filter: %ld lanes differ from the portable path", lanes_differ);
+    CHECK(nonfinite_apart == 0, "triangles filter: NaN input called apart");
+    CHECK(filt > apart / 2, "triangles filter certified only %ld of %ld apart pairs", filt, apart);
+}
+
 int main(int argc, char **argv)
 {
     long n = 1000000;
@@ -1224,6 +1294,7 @@ int main(int argc, char **argv)
     test_hulls_grid(n / 10);
     test_hulls_float(n / 10);
     test_hulls_filter(n / 4);
+    test_tris_filter(n / 4);
     test_hull_box(n / 10);
     test_cells(n);
     printf("  (%.1f s)\n", now_s() - t);

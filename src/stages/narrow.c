@@ -6,15 +6,19 @@
  * contiguous share of the list every rank holds.  Producer-consumer tested
  * its candidates inside S4 already.
  *
- * Swept mode takes the candidates eight at a time through a float filter
+ * The candidates go eight at a time through a float filter
  * (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
  * pairs it shows apart along a centroid difference or a face normal are
- * misses without the double-precision hull test; the rest, a minority on
- * cluttered scenes, go to that test (ck_hulls_meet, as clash_pair_test in
- * core/facetest.h) on the points already gathered.  The filter only says
- * "apart" where the hull test with tolerance 0 would, so the hits are the
- * same; a pair with a tolerance (the arc margins of faces that turn) goes
- * to the hull test whatever the filter says.
+ * misses without the double-precision test; the rest go to that test (as
+ * clash_pair_test in core/facetest.h) on the points already gathered.  The
+ * filter only says "apart" where the hulls of the two point sets are apart
+ * by a positive gap, so the hits are the same:
+ *   swept   the six positions of each face (s and s-1), then ck_hulls_meet;
+ *           a pair with a tolerance (the arc margins of faces that turn)
+ *           goes to the hull test whatever the filter says;
+ *   static  each face's three vertices (ck_tris_apart_f32x8), then
+ *           ck_tritri, which is exact: two triangles apart by a gap never
+ *           share a point.
  */
 #include <stdlib.h>
 
@@ -31,10 +35,11 @@ typedef struct narrow_ctx {
     int64_t off;
 } narrow_ctx;
 
-/* Swept: candidates first..last (by step) eight at a time, the filter first. */
-static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t step)
+/* Candidates first..last (by step) eight at a time, the filter first. */
+static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
     const clash_scene *sc = run->sc;
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     enum { PF_IDX = 16, PF_POS = 8 }; /* as narrow_range */
     float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
     uint8_t apart[8];
@@ -51,8 +56,10 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
                 const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
                 for (int t = 0; t < 2; ++t) {
                     const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
-                    for (int j = 0; j < 3; ++j)
-                        __builtin_prefetch(sc->x + v[j]), __builtin_prefetch(sc->px + v[j]);
+                    for (int j = 0; j < 3; ++j) {
+                        __builtin_prefetch(sc->x + v[j]);
+                        if (swept) __builtin_prefetch(sc->px + v[j]);
+                    }
                 }
             }
             at[n] = i;
@@ -63,16 +70,17 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
                 const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
                 for (int j = 0; j < 3; ++j) {
                     d[j][0][n] = sc->x[v[j]], d[j][1][n] = sc->y[v[j]], d[j][2][n] = sc->z[v[j]];
-                    d[3 + j][0][n] = sc->px[v[j]], d[3 + j][1][n] = sc->py[v[j]], d[3 + j][2][n] = sc->pz[v[j]];
+                    if (swept) d[3 + j][0][n] = sc->px[v[j]], d[3 + j][1][n] = sc->py[v[j]], d[3 + j][2][n] = sc->pz[v[j]];
                 }
             }
         }
-        ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
+        if (swept) ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
+        else ck_tris_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart); /* points 0..2 */
         for (int l = 0; l < n; ++l) {
             /* the filter proves a gap > 0, not > tol: pairs with a tolerance
              * (faces that turn) go to the exact test whatever it says */
             const uint64_t k = run->cand[at[l]];
-            const double tol = clash_pair_tol(run, (uint32_t)(k >> 32), (uint32_t)k);
+            const double tol = swept ? clash_pair_tol(run, (uint32_t)(k >> 32), (uint32_t)k) : 0;
             if (apart[l] && tol == 0) {
                 run->hit[at[l]] = 0;
                 continue;
@@ -81,7 +89,8 @@ static void narrow_swept(clash_run *run, int64_t first, int64_t last, int64_t st
             double dp[6][3], dq[6][3];
             for (int j = 0; j < 6; ++j)
                 for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol);
+            run->hit[at[l]] = (uint8_t)(swept ? ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol)
+                                              : ck_tritri(dp[0], dp[1], dp[2], dq[0], dq[1], dq[2]));
         }
     }
 }
@@ -92,8 +101,8 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
     clash_run *run = ((narrow_ctx *)p)->run;
     const int64_t off = ((narrow_ctx *)p)->off;
     const clash_scene *sc = run->sc;
-    if (run->cfg.mode == CLASH_MODE_SWEPT) {
-        narrow_swept(run, begin + off, end + off, step);
+    if (run->cfg.mode == CLASH_MODE_SWEPT || !run->narrow_plain) {
+        narrow_filtered(run, begin + off, end + off, step);
         return;
     }
     /* The candidates' faces are scattered over the store: prefetch the
