@@ -66,6 +66,8 @@ struct clash_run {
     size_t cap_hit;
     clash_pair *pairs;             /* S6 */
     size_t npairs, cap_pairs;
+    uint64_t *gkeys;               /* S6 on one rank: the hit keys and their sort scratch, 2 x cap_gkeys */
+    size_t cap_gkeys;
     float delta;                   /* culling inflation this step (absolute) */
     float *face_r;                 /* S1, swept mode with a turning object, once per run: each face's
                                       largest |local vertex| (rounded up), the radius of its arc
