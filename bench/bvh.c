@@ -80,7 +80,7 @@ static double step_seconds(const clash_step_stats *st)
     return s;
 }
 
-static long long last_cand, last_boxed;
+static long long last_cand, last_boxed, kept_cand, kept_boxed;
 
 /* One step on run (or on a fresh run when run is NULL); returns its time, sets
  * *pairs, and when stages is not NULL its stage times (stages[k][rep]). */
@@ -196,7 +196,10 @@ int clash_bench_bvh(int argc, char **argv)
                 continue;
             }
             switch (v) {
-            case 0: t[v][r] = one_step(sc, keep1, 0, 0, &np[v], sr[0], r); break;
+            case 0:
+                t[v][r] = one_step(sc, keep1, 0, 0, &np[v], sr[0], r);
+                kept_cand = last_cand, kept_boxed = last_boxed;
+                break;
             case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL, r); break;
             case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], sr[2], r); break;
             case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL, r); break;
@@ -225,7 +228,7 @@ int clash_bench_bvh(int argc, char **argv)
         printf("  bvh-kept 1T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
         printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", keep1->bvh[0].nnode,
-               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim, last_cand, last_boxed);
+               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim, kept_cand, kept_boxed);
     }
     if (want >> 7 & 1) { /* where the 2-thread octree step goes */
         printf("  octree steps 2T by stage, medians:");

@@ -87,7 +87,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
             }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
             double dp[6][3], dq[6][3];
-            for (int j = 0; j < 6; ++j)
+            for (int j = 0; j < (swept ? 6 : 3); ++j)
                 for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
             run->hit[at[l]] = (uint8_t)(swept ? ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol)
                                               : ck_tritri(dp[0], dp[1], dp[2], dq[0], dq[1], dq[2]));
