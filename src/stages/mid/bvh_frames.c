@@ -58,6 +58,7 @@
 
 struct clash_bvh_frames {
     uint32_t **stamp; /* per object, per leaf (4 places): 2e boxed in step e, 2e + 1 being boxed */
+    float **lbox;     /* per object, per leaf: the union of its face boxes, {lo x y z, -, hi x y z, -} */
     double *radius;   /* per object: the largest |local coordinate| (the margin's magnitude) */
     uint32_t epoch;
     int64_t boxed;    /* faces boxed this step (atomic) */
@@ -81,7 +82,9 @@ void clash_bvh_frames_free(clash_run *run)
     if (!fr) return;
     if (fr->stamp)
         for (int o = 0; o < run->sc->nobj; ++o) free(fr->stamp[o]);
-    free(fr->stamp), free(fr->radius), free(fr);
+    if (fr->lbox)
+        for (int o = 0; o < run->sc->nobj; ++o) free(fr->lbox[o]);
+    free(fr->stamp), free(fr->lbox), free(fr->radius), free(fr);
     run->bvh_frames = NULL;
 }
 
@@ -104,8 +107,9 @@ static int build(clash_run *run)
     run->bvh_frames = fr;
     if (!run->bvh && !(run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh)))) goto done;
     fr->stamp = calloc((size_t)sc->nobj, sizeof *fr->stamp);
+    fr->lbox = calloc((size_t)sc->nobj, sizeof *fr->lbox);
     fr->radius = calloc((size_t)sc->nobj, sizeof *fr->radius);
-    if (!fr->stamp || !fr->radius) goto done;
+    if (!fr->stamp || !fr->lbox || !fr->radius) goto done;
     float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
     ck_face_boxes(0, sc->nf, sc->f0, sc->f1, sc->f2, sc->lx, sc->ly, sc->lz, NULL, NULL, NULL, bb, bb + nf,
                   bb + 2 * nf, bb + 3 * nf, bb + 4 * nf, bb + 5 * nf, olo, ohi);
@@ -115,7 +119,8 @@ static int build(clash_run *run)
         clash_bvh *t = &run->bvh[o];
         if (clash_bvh_build(t, run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
             clash_bvh_set_faces(t, sc->f0, sc->f1, sc->f2) ||
-            !(fr->stamp[o] = calloc((size_t)t->nprim / 4 + 1, sizeof(uint32_t))))
+            !(fr->stamp[o] = calloc((size_t)t->nprim / 4 + 1, sizeof(uint32_t))) ||
+            !(fr->lbox[o] = malloc(((size_t)t->nprim / 4 + 1) * 8 * sizeof(float))))
             goto done;
         double r = 0;
         for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
@@ -267,7 +272,7 @@ static inline void slot_of(const float q[6][W], int k, float b[6])
  * once; the S1 kernel called for 4 faces cost more than the traversal's
  * own work on a leaf. */
 static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int32_t *i1, const int32_t *i2, float *r,
-                            size_t st)
+                            size_t st, float ub[8])
 {
 #if MID_SSE
     const float *P[3] = {sc->x, sc->y, sc->z};
@@ -285,33 +290,40 @@ static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int3
         const __m128i hm = _mm_sub_epi32(hi, one), hu = _mm_cmpgt_epi32(hm, m2);
         const __m128i l = _mm_or_si128(_mm_and_si128(ld, _mm_add_epi32(_mm_or_si128(lo, sign), one)), _mm_andnot_si128(ld, lm));
         const __m128i h = _mm_or_si128(_mm_and_si128(hu, _mm_add_epi32(_mm_and_si128(hi, abs), one)), _mm_andnot_si128(hu, hm));
-        _mm_store_ps(r + d * st, _mm_castsi128_ps(l)), _mm_store_ps(r + (3 + d) * st, _mm_castsi128_ps(h));
+        const __m128 lf = _mm_castsi128_ps(l), hf = _mm_castsi128_ps(h);
+        _mm_store_ps(r + d * st, lf), _mm_store_ps(r + (3 + d) * st, hf);
+        /* the union over the 4 places (past a leaf's count they repeat its first face) */
+        const __m128 l2 = _mm_min_ps(lf, _mm_movehl_ps(lf, lf)), h2 = _mm_max_ps(hf, _mm_movehl_ps(hf, hf));
+        ub[d] = _mm_cvtss_f32(_mm_min_ss(l2, _mm_shuffle_ps(l2, l2, 1)));
+        ub[4 + d] = _mm_cvtss_f32(_mm_max_ss(h2, _mm_shuffle_ps(h2, h2, 1)));
     }
 #else
     float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
     ck_face_boxes(0, 4, i0, i1, i2, sc->x, sc->y, sc->z, NULL, NULL, NULL, r, r + st, r + 2 * st, r + 3 * st,
                   r + 4 * st, r + 5 * st, olo, ohi);
+    for (int d = 0; d < 3; ++d) ub[d] = olo[d], ub[4 + d] = ohi[d];
 #endif
 }
 
 /* The world face boxes of the leaf at place q of object o's tree: its rows
  * in the tree (boxed now if nobody has this step), or a copy in tmp when
- * another worker is boxing them; *stride: the rows' distance. */
-static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, size_t *stride)
+ * another worker is boxing them; *stride: the rows' distance; *ub: their
+ * union (the tree's copy, or tmp + 24). */
+static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, size_t *stride, const float **ub)
 {
     const clash_scene *sc = c->run->sc;
     const clash_bvh *t = &c->run->bvh[o];
     uint32_t *s = &c->fr->stamp[o][q >> 2];
     const uint32_t ready = 2 * c->fr->epoch;
     uint32_t v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
-    float *r = clash_bvh_leaf_rows(t, q);
+    float *r = clash_bvh_leaf_rows(t, q), *u = c->fr->lbox[o] + 8 * (size_t)(q >> 2);
     size_t st = CLASH_BVH_LCHUNK;
-    *stride = st;
+    *stride = st, *ub = u;
     if (v == ready) return r;
     const int mine = v != ready + 1 && __atomic_compare_exchange_n(s, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-    if (!mine) r = tmp, st = 4, *stride = 4;
+    if (!mine) r = tmp, st = 4, u = tmp + 24, *stride = 4, *ub = u;
     const size_t n = (size_t)t->nprim;
-    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, st);
+    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, st, u);
     if (mine) {
         __atomic_store_n(s, ready, __ATOMIC_RELEASE);
         __atomic_fetch_add(&c->fr->boxed, (int64_t)count, __ATOMIC_RELAXED);
@@ -319,11 +331,21 @@ static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *
     return r;
 }
 
+/* The face pairs of two leaves: first their unions, then each face pair
+ * (bvh_leaf_pairs), both grown by 2*delta.  Every face box lies in its
+ * leaf's union, so a pair of unions apart has no candidate: the candidates
+ * are the same, and on the graded torus 57 % of the leaf pairs the
+ * traversal reaches stop there. */
 static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
 {
-    _Alignas(16) float ta[24], tb[24];
+    _Alignas(16) float ta[32], tb[32];
     size_t sa, sb;
-    const float *A = leaf_rows(c, u->a, qa, ca, ta, &sa), *B = leaf_rows(c, u->b, qb, cb, tb, &sb);
+    const float *ua, *ub;
+    const float *A = leaf_rows(c, u->a, qa, ca, ta, &sa, &ua), *B = leaf_rows(c, u->b, qb, cb, tb, &sb, &ub);
+    const float d = 2 * c->run->delta;
+    if (!(ub[0] <= ua[4] + d && ua[0] <= ub[4] + d && ub[1] <= ua[5] + d && ua[1] <= ub[5] + d && ub[2] <= ua[6] + d &&
+          ua[2] <= ub[6] + d))
+        return 0;
     return bvh_leaf_pairs(c->run, kb, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
                           u->a == u->b);
 }
