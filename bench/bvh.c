@@ -27,10 +27,13 @@
  *                 (no tree, no list content), 1 and 2 threads;
  *   bvh-refit     --midphase bvh, the run kept, its trees refitted in the
  *                 world in each timed step (from the vertex positions, in
- *                 S1), 1 thread: what bvh-kept did before the frames path.
+ *                 S1), 1 thread: what bvh-kept did before the frames path;
+ *   bvh-kept plain  bvh-kept with S5 as before issue 17: a stage of its
+ *                 own after S4, every candidate to ck_tritri (no float
+ *                 filter), 1 thread.
  * Pair counts must agree (else exit 1).  Compare with
  *   clash-peer-fcl-mesh FILE.obj   (FCL OBBRSS query time, bench/peers).
- * --only V times variant V alone (0..8 in the order printed; profiling), or
+ * --only V times variant V alone (0..9 in the order printed; profiling), or
  * a comma list of variants (--only 0,1,2,4: the issue-4 targets' four),
  * --builder the kept runs' BVH builder (default SAH).
  *

@@ -86,7 +86,8 @@ struct clash_run {
     struct clash_bvh_frames *bvh_frames;
     int bvh_world;
     int narrow_plain;              /* S5, static mode: every candidate straight to ck_tritri, without
-                                      the float filter (stages/narrow.c; bench/bvh.c's comparison) */
+                                      the float filter, and S5 apart from S4 (stages/narrow.c,
+                                      bvh_frames.c; bench/bvh.c's comparison) */
     void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
     /* S4 --midphase objoctree|spherical|boxtree|doptree (stages/mid/objoctree.c, spherical.c):
      * the per-object trees, built on the first step; mid_build_s (that step

@@ -496,7 +496,7 @@ int clash_boxtree_candidates(clash_run *run, clash_error *err)
     }
     if (rc == CLASH_OK) {
         const bt_ctx c = {run, t, p};
-        rc = rt_traverse(run, &units, nv == 1 ? bt_step1 : bt_step2, &c, "boxtree", err);
+        rc = rt_traverse(run, &units, nv == 1 ? bt_step1 : bt_step2, NULL, &c, "boxtree", err);
     }
     free(units.v), free(p);
     return rc;

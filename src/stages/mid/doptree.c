@@ -601,7 +601,7 @@ int clash_doptree_candidates(clash_run *run, clash_error *err)
     }
     if (rc == CLASH_OK) {
         const dop_ctx c = {run, &T->set, t, p, corr};
-        rc = rt_traverse(run, &units, dop_step, &c, "doptree", err);
+        rc = rt_traverse(run, &units, dop_step, NULL, &c, "doptree", err);
     }
     free(units.v), free(p), free(corr);
     return rc;

@@ -208,8 +208,8 @@ fail:
     d->failed = 1;
 }
 
-int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, const void *ctx, const char *name,
-                clash_error *err)
+int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn flush, const void *ctx,
+                const char *name, clash_error *err)
 {
     const size_t isz = units->isz, team = clash_team(run);
     int rc = CLASH_OK;
@@ -235,6 +235,8 @@ int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, const void *ct
         rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the %s midphase", name);
         goto done;
     }
+    for (int w = 0; flush && !d.failed && w < run->threads; ++w)
+        if (flush(ctx, w, &run->wbuf[w])) d.failed = 1;
     if (d.failed || clash_mid_gather(run)) goto oom;
     goto done;
 oom:

@@ -62,13 +62,17 @@ int rt_push(rt_stack *s, const void *item);
  * candidates to kb.  Returns -1 when out of memory. */
 typedef int (*rt_step_fn)(const void *ctx, const void *item, rt_stack *st, clash_keybuf *kb);
 
+/* After the traversal, on the calling thread: whatever a worker's step
+ * left pending, into its buffer kb (worker w).  Returns -1 when out of memory. */
+typedef int (*rt_flush_fn)(const void *ctx, int w, clash_keybuf *kb);
+
 /* Runs the traversal of every root item of `units` (items of units->isz
  * bytes) on the run's team and leaves the sorted unique candidates in
- * run->cand.  With more than one thread the top levels are first expanded
- * serially into more units.  Returns a clash_status; `name` goes into the
- * error message. */
-int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, const void *ctx, const char *name,
-                clash_error *err);
+ * run->cand (flush, when not NULL, called for every worker first).  With
+ * more than one thread the top levels are first expanded serially into
+ * more units.  Returns a clash_status; `name` goes into the error message. */
+int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn flush, const void *ctx,
+                const char *name, clash_error *err);
 
 /* Minimum and maximum of finite values, as single compare-and-selects
  * (fmin/fmax are library calls where NaN rules must be kept). */
