@@ -176,51 +176,41 @@ static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8
     LANES apart[l] = (uint8_t)(ok[l] & r[l]);
 }
 
+/* The two forms below are also compiled for AVX2 (eight lanes a register),
+ * taken where the CPU has it: the same arithmetic lane by lane, so the same
+ * answers (tests/test_kernels.c compares them with the reference and the
+ * portable path, and both with the exact tests). */
 #if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target("avx2"))) static void hulls_avx2(const float p[6][3][8], const float q[6][3][8],
-                                                        uint8_t apart[8])
+#define HF_AVX2 __attribute__((target("avx2")))
+static int hf_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+#define HF_AVX2
+static int hf_avx2(void) { return 0; }
+#endif
+static HF_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
 {
     f8_apart(p, q, 6, apart);
 }
-#endif
+static HF_AVX2 void tris_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
+{
+    f8_apart(p, q, 3, apart);
+}
 
-/* Compiled for AVX2 too (eight lanes a register; the same arithmetic lane
- * by lane, so the same answers as the reference: tests/test_kernels.c). */
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
 {
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
-        hulls_avx2(p, q, apart);
-        return;
-    }
-#endif
-    f8_apart(p, q, 6, apart);
+    if (hf_avx2()) hulls_avx2(p, q, apart);
+    else f8_apart(p, q, 6, apart);
 }
 
 /* Triangles: the same three directions over three points a side (a
- * triangle is the hull of its three vertices), compiled twice: for AVX2,
- * eight lanes a register, where the CPU has it, and portable (the same
- * arithmetic lane by lane, so the same answers: tests/test_kernels.c
- * compares the two, and both with ck_tritri). */
+ * triangle is the hull of its three vertices); _plain: the portable path. */
 void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
     f8_apart(p, q, 3, apart);
 }
-#if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target("avx2"))) static void tris_avx2(const float p[3][3][8], const float q[3][3][8],
-                                                       uint8_t apart[8])
-{
-    f8_apart(p, q, 3, apart);
-}
-#endif
 
 void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
-        tris_avx2(p, q, apart);
-        return;
-    }
-#endif
-    ck_tris_apart_f32x8_plain(p, q, apart);
+    if (hf_avx2()) tris_avx2(p, q, apart);
+    else ck_tris_apart_f32x8_plain(p, q, apart);
 }
