@@ -293,7 +293,42 @@ static void test_frames(void)
         }
         for (int k = 0; k < 3; ++k) clash_run_destroy(r[k]);
     }
-    printf("frames: %ld pairs over 6 runs of 6 steps\n", hits);
+    /* Host poses (clash_run_set_pose, clash_run_advance) instead of laws:
+     * both spheres posed every step, with rotations off orthonormal by up
+     * to 8e-7 (the API takes 1e-6), the second sliding along the first:
+     * the frames path reads each step's poses, and its frames between the
+     * objects (the true inverse of a pose) match the oracle's pairs. */
+    long host = 0;
+    for (int th = 1; th <= 2; ++th) {
+        clash_config c = clash_config_default();
+        c.mode = CLASH_MODE_STATIC, c.threads = th;
+        clash_run *r[2];
+        for (int k = 0; k < 2; ++k) {
+            c.midphase = k ? CLASH_MID_BVH : CLASH_MID_BRUTE;
+            r[k] = clash_run_create(sc, &c, &err);
+            CHECK(r[k] != NULL, "frames host run: %s", err.msg);
+            if (!r[k]) return;
+        }
+        for (int s = 1; s <= 8; ++s) {
+            const double a = 0.3 * s, ca = cos(a), sa = sin(a), e = 1 + 4e-7 * (s % 3 - 1);
+            const double rot[9] = {ca * e, -sa, 0, sa, ca, 0, 0, 0, e};
+            const double tr[3] = {1.5 + 0.01 * s, 0.1 * sin(0.7 * s), 0.05 * s};
+            clash_pairs p[2];
+            int ok = 1;
+            const double rot0[9] = {e, 0, 0, 0, cos(0.1 * s), -sin(0.1 * s), 0, sin(0.1 * s), cos(0.1 * s)};
+            for (int k = 0; k < 2; ++k)
+                ok &= clash_run_set_pose(r[k], 0, rot0, NULL, &err) == 0 && clash_run_set_pose(r[k], 1, rot, tr, &err) == 0 &&
+                      clash_run_advance(r[k], &p[k], NULL, &err) == 0;
+            CHECK(ok, "frames host step %d: %s", s, err.msg);
+            if (!ok) break;
+            CHECK(p[1].count == p[0].count && !memcmp(p[1].pairs, p[0].pairs, p[0].count * sizeof *p[0].pairs),
+                  "frames host poses, %d threads, step %d: %zu pairs, oracle %zu", th, s, p[1].count, p[0].count);
+            host += (long)p[0].count;
+        }
+        for (int k = 0; k < 2; ++k) clash_run_destroy(r[k]);
+    }
+    CHECK(host > 0, "frames host poses: the spheres never touch");
+    printf("frames: %ld pairs over 6 runs of 6 steps, %ld with host poses\n", hits, host);
     CHECK(hits > 0, "frames scene: the two spheres never touch");
     clash_scene_destroy(sc);
 }

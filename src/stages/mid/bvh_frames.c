@@ -551,21 +551,6 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
     return 0;
 }
 
-/* The inverse of the 3 x 3 matrix V (cofactors), and a bound on its
- * largest stretch (Frobenius norm).  V is a scaled rotation, far from
- * singular. */
-static double inverse(const double V[9], double Vi[9])
-{
-    const double c0 = V[4] * V[8] - V[5] * V[7], c1 = V[5] * V[6] - V[3] * V[8], c2 = V[3] * V[7] - V[4] * V[6];
-    const double id = 1.0 / (V[0] * c0 + V[1] * c1 + V[2] * c2);
-    Vi[0] = c0 * id, Vi[1] = (V[2] * V[7] - V[1] * V[8]) * id, Vi[2] = (V[1] * V[5] - V[2] * V[4]) * id;
-    Vi[3] = c1 * id, Vi[4] = (V[0] * V[8] - V[2] * V[6]) * id, Vi[5] = (V[2] * V[3] - V[0] * V[5]) * id;
-    Vi[6] = c2 * id, Vi[7] = (V[1] * V[6] - V[0] * V[7]) * id, Vi[8] = (V[0] * V[4] - V[1] * V[3]) * id;
-    double f = 0;
-    for (int i = 0; i < 9; ++i) f += Vi[i] * Vi[i];
-    return sqrt(f);
-}
-
 static double fr_radius(const clash_run *run, int o) { return run->bvh_frames->radius[o]; }
 
 /* rt_traverse's flush: a worker's pairs still pending, tested. */
@@ -592,7 +577,7 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
         set_view(&x->ab, v->V, v->o, g);
         if (x->a != x->b) { /* a's frame into b's: x_b = V^-1 (x_a - o), the margin stretched by at most |V^-1| */
             double Vi[9], oi[3];
-            const double nv = inverse(v->V, Vi);
+            const double nv = rt_inverse3(v->V, Vi);
             for (int i = 0; i < 3; ++i) oi[i] = -(Vi[3 * i] * v->o[0] + Vi[3 * i + 1] * v->o[1] + Vi[3 * i + 2] * v->o[2]);
             const double mag = fabs(v->o[0]) + fabs(v->o[1]) + fabs(v->o[2]) + fr_radius(run, x->a);
             set_view(&x->ba, Vi, oi, nv * (g + 1e-12 * mag));

@@ -87,15 +87,33 @@ static void pose(const clash_scene *sc, int o, int k, double sR[9], double t[3],
     for (int d = 0; d < 3; ++d) t[d] = x->t[d];
 }
 
-/* v = A^-1 B, for A = (sA RA, tA), B = (sB RB, tB): V = RA^T sB RB / sA, o = RA^T (tB - tA) / sA. */
+double rt_inverse3(const double M[9], double Mi[9])
+{
+    const double c0 = M[4] * M[8] - M[5] * M[7], c1 = M[5] * M[6] - M[3] * M[8], c2 = M[3] * M[7] - M[4] * M[6];
+    const double id = 1.0 / (M[0] * c0 + M[1] * c1 + M[2] * c2);
+    Mi[0] = c0 * id, Mi[1] = (M[2] * M[7] - M[1] * M[8]) * id, Mi[2] = (M[1] * M[5] - M[2] * M[4]) * id;
+    Mi[3] = c1 * id, Mi[4] = (M[0] * M[8] - M[2] * M[6]) * id, Mi[5] = (M[2] * M[3] - M[0] * M[5]) * id;
+    Mi[6] = c2 * id, Mi[7] = (M[1] * M[6] - M[0] * M[7]) * id, Mi[8] = (M[0] * M[4] - M[1] * M[3]) * id;
+    double f = 0;
+    for (int i = 0; i < 9; ++i) f += Mi[i] * Mi[i];
+    return sqrt(f);
+}
+
+/* v = A^-1 B, for A = (aR, tA), B = (bR, tB) (scale included): V = aR^-1 bR,
+ * o = aR^-1 (tB - tA).  aR^-1 is the true inverse, not the transpose over
+ * the scale squared: a host's rotation is a rotation within 1e-6 only
+ * (clash_check_rotation), and the transpose would be off by as much, above
+ * the margin of a few float ulps. */
 static void relative(const double aR[9], const double at[3], double as, const double bR[9], const double bt[3],
                      rt_view *v)
 {
-    const double k = 1.0 / (as * as); /* aR = as RA, so RA^T / as = aR^T / as^2 */
+    (void)as;
+    double ai[9];
+    rt_inverse3(aR, ai);
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j)
-            v->V[3 * i + j] = k * (aR[i] * bR[j] + aR[3 + i] * bR[3 + j] + aR[6 + i] * bR[6 + j]);
-        v->o[i] = k * (aR[i] * (bt[0] - at[0]) + aR[3 + i] * (bt[1] - at[1]) + aR[6 + i] * (bt[2] - at[2]));
+            v->V[3 * i + j] = ai[3 * i] * bR[j] + ai[3 * i + 1] * bR[3 + j] + ai[3 * i + 2] * bR[6 + j];
+        v->o[i] = ai[3 * i] * (bt[0] - at[0]) + ai[3 * i + 1] * (bt[1] - at[1]) + ai[3 * i + 2] * (bt[2] - at[2]);
     }
 }
 

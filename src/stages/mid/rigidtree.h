@@ -41,6 +41,11 @@ typedef struct clash_rtrees {
  * when out of memory (*n is then 0). */
 rt_pair *rt_pairs(const clash_run *run, const double *radius, double rel, size_t *n);
 
+/* The inverse of the 3 x 3 matrix M (row-major, by cofactors), and a bound
+ * on its largest stretch (its Frobenius norm).  M: a scaled rotation, far
+ * from singular. */
+double rt_inverse3(const double M[9], double Mi[9]);
+
 /* A view's aligned box: the box [lo, hi] of a local frame mapped by v,
  * enclosed by A's axes (exact up to rounding: centre V c + o, half extents
  * |V| h). */
