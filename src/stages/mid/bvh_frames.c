@@ -13,14 +13,19 @@
  * called views, and the margin).
  *
  * Query.  For a unit (a, b) of S2 (or a against itself with
- * self-collision) the traversal runs in a's frame: each child box of a node
- * of b is carried there by M = A^-1 B (rt_view_box's centre V c + o, half
- * extents |V| h, in double), grown by twice the unit's margin (rt_pairs: the
- * world rounding delta and the double arithmetic, in a's units) and rounded
- * outward to float, then tested against the children of a node of a with the
- * packed test the world traversal uses.  A face pair whose world triangles
- * meet has its two faces' exact local images within the margin, so its two
- * leaves' boxes overlap at every level (rigidtree.c's argument).
+ * self-collision) the traversal runs in a's frame: the child boxes of a
+ * node of b are carried there by M = A^-1 B (centre V c + o, half extents
+ * |V| h; map_rows, in float, four children at once, widened to cover the
+ * float roundings), grown by twice the unit's margin (rt_pairs: the world
+ * rounding delta and the double arithmetic, in a's units), then tested
+ * against the children of a node of a with the packed test the world
+ * traversal uses.  For two objects a's children are also carried into b's
+ * frame by M^-1 and tested against b's there: the faces of both boxes as
+ * separating planes (on the graded torus fewer leaf pairs, 37,491
+ * candidates against 38,493 from a's side only).  A face pair whose world
+ * triangles meet has its two faces' exact local images within the margin,
+ * so its two leaves' boxes overlap at every level, from either side
+ * (rigidtree.c's argument).
  *
  * Leaves.  Two leaves meeting give the face pairs whose world face boxes
  * overlap grown by 2*delta: the oracle's predicate on S1's own boxes.  Those
