@@ -30,9 +30,10 @@
  * Leaves.  Two leaves meeting give the face pairs whose world face boxes
  * overlap grown by 2*delta: the oracle's predicate on S1's own boxes.  Those
  * boxes are made only for the leaves the traversal reaches, from the world
- * positions of S0 by the S1 kernel (the same values, bit for bit), into the
- * tree's leaf rows, once a step: a stamp per leaf says "boxed in this step"
- * (2e in step e) or "being boxed" (2e + 1).  A worker that finds a leaf
+ * positions of S0 by the S1 kernel (the same values, bit for bit), into a
+ * record of the leaf (two cache lines: the boxes, their union, a stamp),
+ * once a step: the stamp says "boxed in this step" (2e in step e) or "being
+ * boxed" (2e + 1).  A worker that finds a leaf
  * being boxed by another makes its own copy on the stack, so nobody waits.
  * The candidates are thus exactly the world-frame BVH's when both trees
  * prune alike, and always a subset of the oracle's.
@@ -61,6 +62,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "core/bvh.h"
 #include "kernels/kernels.h"
 #include "stages/mid/bvh_leaf.h"
@@ -69,9 +71,18 @@
 
 #define W CLASH_BVH_WIDTH
 
+/* A leaf's world boxes in one record of two cache lines: its 4 places'
+ * face boxes as six rows of 4 (lo x y z, hi x y z), their union, and the
+ * stamp (2e: boxed in step e, 2e + 1: being boxed).  (In the tree's own leaf
+ * rows a leaf spans six lines, and the stamp and union two more.) */
+typedef struct leafrec {
+    _Alignas(64) float row[6][4];
+    float ub[7];     /* the union: lo x y z, -, hi x y z */
+    uint32_t stamp;
+} leafrec;
+
 struct clash_bvh_frames {
-    uint32_t **stamp; /* per object, per leaf (4 places): 2e boxed in step e, 2e + 1 being boxed */
-    float **lbox;     /* per object, per leaf: the union of its face boxes, {lo x y z, -, hi x y z, -} */
+    leafrec **leaf;   /* per object, per leaf (4 places) */
     double *radius;   /* per object: the largest |local coordinate| (the margin's magnitude) */
     uint32_t epoch;
     int64_t boxed;    /* faces boxed this step (atomic) */
@@ -93,11 +104,9 @@ void clash_bvh_frames_free(clash_run *run)
 {
     clash_bvh_frames *fr = run->bvh_frames;
     if (!fr) return;
-    if (fr->stamp)
-        for (int o = 0; o < run->sc->nobj; ++o) free(fr->stamp[o]);
-    if (fr->lbox)
-        for (int o = 0; o < run->sc->nobj; ++o) free(fr->lbox[o]);
-    free(fr->stamp), free(fr->lbox), free(fr->radius), free(fr);
+    if (fr->leaf)
+        for (int o = 0; o < run->sc->nobj; ++o) free(fr->leaf[o]);
+    free(fr->leaf), free(fr->radius), free(fr);
     run->bvh_frames = NULL;
 }
 
@@ -119,10 +128,9 @@ static int build(clash_run *run)
     if (!fr || !bb || !ids) goto done;
     run->bvh_frames = fr;
     if (!run->bvh && !(run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh)))) goto done;
-    fr->stamp = calloc((size_t)sc->nobj, sizeof *fr->stamp);
-    fr->lbox = calloc((size_t)sc->nobj, sizeof *fr->lbox);
+    fr->leaf = calloc((size_t)sc->nobj, sizeof *fr->leaf);
     fr->radius = calloc((size_t)sc->nobj, sizeof *fr->radius);
-    if (!fr->stamp || !fr->lbox || !fr->radius) goto done;
+    if (!fr->leaf || !fr->radius) goto done;
     float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
     ck_face_boxes(0, sc->nf, sc->f0, sc->f1, sc->f2, sc->lx, sc->ly, sc->lz, NULL, NULL, NULL, bb, bb + nf,
                   bb + 2 * nf, bb + 3 * nf, bb + 4 * nf, bb + 5 * nf, olo, ohi);
@@ -132,8 +140,7 @@ static int build(clash_run *run)
         clash_bvh *t = &run->bvh[o];
         if (clash_bvh_build(t, run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
             clash_bvh_set_faces(t, sc->f0, sc->f1, sc->f2) ||
-            !(fr->stamp[o] = calloc((size_t)t->nprim / 4 + 1, sizeof(uint32_t))) ||
-            !(fr->lbox[o] = malloc(((size_t)t->nprim / 4 + 1) * 8 * sizeof(float))))
+            !(fr->leaf[o] = clash_aligned_calloc((size_t)t->nprim / 4 + 1, sizeof(leafrec))))
             goto done;
         double r = 0;
         for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
@@ -152,7 +159,8 @@ int clash_bvh_frames_boxes(clash_run *run)
     if (!run->bvh_frames && build(run)) return -1;
     clash_bvh_frames *fr = run->bvh_frames;
     if (++fr->epoch >= 0x7fffffffu) { /* the stamps start over */
-        for (int o = 0; o < sc->nobj; ++o) memset(fr->stamp[o], 0, ((size_t)run->bvh[o].nprim / 4 + 1) * sizeof(uint32_t));
+        for (int o = 0; o < sc->nobj; ++o)
+            for (int32_t l = 0; l <= run->bvh[o].nprim / 4; ++l) fr->leaf[o][l].stamp = 0;
         fr->epoch = 1;
     }
     fr->boxed = 0;
@@ -328,27 +336,27 @@ static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int3
 #endif
 }
 
-/* The world face boxes of the leaf at place q of object o's tree: its rows
- * in the tree (boxed now if nobody has this step), or a copy in tmp when
- * another worker is boxing them; *stride: the rows' distance; *ub: their
- * union (the tree's copy, or tmp + 24). */
-static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, size_t *stride, const float **ub)
+/* The world face boxes of the leaf at place q of object o's tree: its
+ * record's rows (boxed now if nobody has this step), or a copy in tmp when
+ * another worker is boxing them; *ub: their union (tmp + 24 for a copy).
+ * The rows lie 4 floats apart. */
+static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, const float **ub)
 {
     const clash_scene *sc = c->run->sc;
     const clash_bvh *t = &c->run->bvh[o];
-    uint32_t *s = &c->fr->stamp[o][q >> 2];
+    leafrec *L = &c->fr->leaf[o][q >> 2];
     const uint32_t ready = 2 * c->fr->epoch;
-    uint32_t v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
-    float *r = clash_bvh_leaf_rows(t, q), *u = c->fr->lbox[o] + 8 * (size_t)(q >> 2);
-    size_t st = CLASH_BVH_LCHUNK;
-    *stride = st, *ub = u;
-    if (v == ready) return r;
-    const int mine = v != ready + 1 && __atomic_compare_exchange_n(s, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-    if (!mine) r = tmp, st = 4, u = tmp + 24, *stride = 4, *ub = u;
+    uint32_t v = __atomic_load_n(&L->stamp, __ATOMIC_ACQUIRE);
+    *ub = L->ub;
+    if (v == ready) return L->row[0];
+    const int mine =
+        v != ready + 1 && __atomic_compare_exchange_n(&L->stamp, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+    float *r = mine ? L->row[0] : tmp, *u = mine ? L->ub : tmp + 24;
+    *ub = u;
     const size_t n = (size_t)t->nprim;
-    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, st, u);
+    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, 4, u);
     if (mine) {
-        __atomic_store_n(s, ready, __ATOMIC_RELEASE);
+        __atomic_store_n(&L->stamp, ready, __ATOMIC_RELEASE);
         __atomic_fetch_add(&c->fr->boxed, (int64_t)count, __ATOMIC_RELAXED);
     }
     return r;
@@ -391,9 +399,9 @@ static int test_pending(const clash_run *run, pend *p, clash_keybuf *kb)
 static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
 {
     _Alignas(16) float ta[32], tb[32];
-    size_t sa, sb;
+    const size_t sa = 4, sb = 4;
     const float *ua, *ub;
-    const float *A = leaf_rows(c, u->a, qa, ca, ta, &sa, &ua), *B = leaf_rows(c, u->b, qb, cb, tb, &sb, &ub);
+    const float *A = leaf_rows(c, u->a, qa, ca, ta, &ua), *B = leaf_rows(c, u->b, qb, cb, tb, &ub);
     const float d = 2 * c->run->delta;
     if (!(ub[0] <= ua[4] + d && ua[0] <= ub[4] + d && ub[1] <= ua[5] + d && ua[1] <= ub[5] + d && ub[2] <= ua[6] + d &&
           ua[2] <= ub[6] + d))
