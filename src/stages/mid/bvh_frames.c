@@ -71,14 +71,17 @@
 
 #define W CLASH_BVH_WIDTH
 
-/* A leaf's world boxes in one record of two cache lines: its 4 places'
- * face boxes as six rows of 4 (lo x y z, hi x y z), their union, and the
- * stamp (2e: boxed in step e, 2e + 1: being boxed).  (In the tree's own leaf
- * rows a leaf spans six lines, and the stamp and union two more.) */
+/* A leaf's world boxes in one record of three cache lines: its 4 places'
+ * face boxes as six rows of 4 (lo x y z, hi x y z), their union, the stamp
+ * (2e: boxed in step e, 2e + 1: being boxed), and the vertex numbers of its
+ * faces (set once), which the boxing reads.  (In the tree's own arrays a
+ * leaf spans six lines of boxes and three of vertex numbers, and the stamp
+ * and union two more.) */
 typedef struct leafrec {
     _Alignas(64) float row[6][4];
     float ub[7];     /* the union: lo x y z, -, hi x y z */
     uint32_t stamp;
+    int32_t vi[3][4]; /* vertex k of the face at each place */
 } leafrec;
 
 struct clash_bvh_frames {
@@ -142,6 +145,8 @@ static int build(clash_run *run)
             clash_bvh_set_faces(t, sc->f0, sc->f1, sc->f2) ||
             !(fr->leaf[o] = clash_aligned_calloc((size_t)t->nprim / 4 + 1, sizeof(leafrec))))
             goto done;
+        for (int32_t q = 0; q < t->nprim; ++q)
+            for (int k = 0; k < 3; ++k) fr->leaf[o][q >> 2].vi[k][q & 3] = t->lv[(size_t)k * (size_t)t->nprim + (size_t)q];
         double r = 0;
         for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
             r = rt_max(r, rt_max(fabs(sc->lx[v]), rt_max(fabs(sc->ly[v]), fabs(sc->lz[v]))));
@@ -343,7 +348,6 @@ static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int3
 static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *tmp, const float **ub)
 {
     const clash_scene *sc = c->run->sc;
-    const clash_bvh *t = &c->run->bvh[o];
     leafrec *L = &c->fr->leaf[o][q >> 2];
     const uint32_t ready = 2 * c->fr->epoch;
     uint32_t v = __atomic_load_n(&L->stamp, __ATOMIC_ACQUIRE);
@@ -353,8 +357,7 @@ static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *
         v != ready + 1 && __atomic_compare_exchange_n(&L->stamp, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
     float *r = mine ? L->row[0] : tmp, *u = mine ? L->ub : tmp + 24;
     *ub = u;
-    const size_t n = (size_t)t->nprim;
-    box_leaf(sc, t->lv + q, t->lv + n + q, t->lv + 2 * n + q, r, 4, u);
+    box_leaf(sc, L->vi[0], L->vi[1], L->vi[2], r, 4, u);
     if (mine) {
         __atomic_store_n(&L->stamp, ready, __ATOMIC_RELEASE);
         __atomic_fetch_add(&c->fr->boxed, (int64_t)count, __ATOMIC_RELAXED);
