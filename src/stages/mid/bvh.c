@@ -93,7 +93,7 @@ static int leaf_leaf(tctx *c, const clash_bvh *ta, int32_t oa, int ca, const cla
                      int same)
 {
     return bvh_leaf_pairs(c->run, c->kb, clash_bvh_leaf_rows(ta, oa), CLASH_BVH_LCHUNK, ta->prim + oa, ca,
-                          clash_bvh_leaf_rows(tb, ob), CLASH_BVH_LCHUNK, tb->prim + ob, cb, same);
+                          clash_bvh_leaf_rows(tb, ob), CLASH_BVH_LCHUNK, tb->prim + ob, cb, same, NULL);
 }
 
 /* Leaf (tl, ol, cl) with box q (grown) against the subtree `node` of tree tn. */

@@ -211,6 +211,7 @@ typedef struct item {
  * pairs waiting for the filter's eight lanes, and the tests made. */
 typedef struct pend {
     uint64_t key[8];
+    int32_t v[8][6]; /* the two faces' vertex numbers */
     int n;
     int64_t tests;
     char pad_[CLASH_CACHE_LINE - sizeof(int64_t)];
@@ -373,12 +374,10 @@ static int test_pending(const clash_run *run, pend *p, clash_keybuf *kb)
     float P[3][3][8], Q[3][3][8];
     uint8_t apart[8];
     for (int l = 0; l < 8; ++l) {
-        const uint64_t k = p->key[l < p->n ? l : 0]; /* lanes past n repeat the first pair */
-        const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
-        for (int t = 0; t < 2; ++t) {
-            float(*D)[3][8] = t ? Q : P;
-            const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
-            for (int j = 0; j < 3; ++j) D[j][0][l] = sc->x[v[j]], D[j][1][l] = sc->y[v[j]], D[j][2][l] = sc->z[v[j]];
+        const int32_t *v = p->v[l < p->n ? l : 0]; /* lanes past n repeat the first pair */
+        for (int j = 0; j < 3; ++j) {
+            P[j][0][l] = sc->x[v[j]], P[j][1][l] = sc->y[v[j]], P[j][2][l] = sc->z[v[j]];
+            Q[j][0][l] = sc->x[v[3 + j]], Q[j][1][l] = sc->y[v[3 + j]], Q[j][2][l] = sc->z[v[3 + j]];
         }
     }
     ck_tris_apart_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, apart);
@@ -411,18 +410,22 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
         return 0;
     if (c->pd) { /* fused: the candidates straight to the exact test, their faces still in cache */
         uint64_t k16[16];
+        uint8_t kj[16];
         clash_keybuf local = {.v = k16, .n = 0, .cap = 16};
         bvh_leaf_pairs(c->run, &local, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
-                       u->a == u->b);
+                       u->a == u->b, kj);
         pend *p = &c->pd[kb - c->run->wbuf];
+        const leafrec *LA = &c->fr->leaf[u->a][qa >> 2], *LB = &c->fr->leaf[u->b][qb >> 2];
         for (size_t i = 0; i < local.n; ++i) {
+            const int k = kj[i] >> 2, j = kj[i] & 3;
+            for (int e = 0; e < 3; ++e) p->v[p->n][e] = LA->vi[e][k], p->v[p->n][3 + e] = LB->vi[e][j];
             p->key[p->n++] = k16[i];
             if (p->n == 8 && test_pending(c->run, p, kb)) return -1;
         }
         return 0;
     }
     return bvh_leaf_pairs(c->run, kb, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
-                          u->a == u->b);
+                          u->a == u->b, NULL);
 }
 
 static inline int boxes_meet(const float a[6], const float b[6])

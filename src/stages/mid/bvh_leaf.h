@@ -67,10 +67,12 @@ static inline int bvh_push_key(clash_keybuf *kb, uint32_t a, uint32_t b)
  * pb[0..cb) of leaf rows B (stride sb): a pair is a candidate when its face
  * boxes overlap grown by 2*delta, exactly clash_faceboxes_overlap's
  * predicate when the rows are S1's boxes.  same: both leaves of one object,
- * so the pair must also be eligible (self-collision). */
+ * so the pair must also be eligible (self-collision).  kj, when not NULL,
+ * gets for each key pushed its two places, 4 k + j (face pa[k], face pb[j]),
+ * at the key's index in kb. */
 static inline int bvh_leaf_pairs(const clash_run *run, clash_keybuf *kb, const float *A, size_t sa,
                                  const uint32_t *pa, int ca, const float *B, size_t sb, const uint32_t *pb, int cb,
-                                 int same)
+                                 int same, uint8_t *kj)
 {
     const float d = 2 * run->delta;
 #if MID_SSE
@@ -101,6 +103,7 @@ static inline int bvh_leaf_pairs(const clash_run *run, clash_keybuf *kb, const f
             const uint32_t fa = pa[k], fb = pb[j];
             if (same && (fa == fb || !clash_pair_eligible(run, fa, fb))) continue;
             if (bvh_push_key(kb, fa, fb)) return -1;
+            if (kj) kj[kb->n - 1] = (uint8_t)(4 * k + j);
         }
     }
     return 0;
