@@ -160,8 +160,9 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
             if (run->hit[i]) run->cand[nh++] = run->cand[i];
     uint64_t *keys = run->cand, *gathered = NULL;
     /* candidates left in the workers' order (cand_unsorted: one rank, unique
-     * keys): the hits sorted here, far fewer keys than the candidates */
-    if (run->cand_unsorted && nh > 1 && clash_sort_u64(run->cand, nh, NULL))
+     * keys): the hits sorted here, far fewer keys than the candidates (by
+     * the remap below when the store is reordered) */
+    if (run->cand_unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(run->cand, nh, NULL))
         return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     if (R > 1) {
         int64_t ng = 0;
