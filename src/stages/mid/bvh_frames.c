@@ -142,11 +142,13 @@ static int build(clash_run *run)
     for (int o = 0; o < sc->nobj; ++o) {
         clash_bvh *t = &run->bvh[o];
         if (clash_bvh_build(t, run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
-            clash_bvh_set_faces(t, sc->f0, sc->f1, sc->f2) ||
             !(fr->leaf[o] = clash_aligned_calloc((size_t)t->nprim / 4 + 1, sizeof(leafrec))))
             goto done;
-        for (int32_t q = 0; q < t->nprim; ++q)
-            for (int k = 0; k < 3; ++k) fr->leaf[o][q >> 2].vi[k][q & 3] = t->lv[(size_t)k * (size_t)t->nprim + (size_t)q];
+        for (int32_t q = 0; q < t->nprim; ++q) { /* the records hold the vertex numbers (no clash_bvh_set_faces) */
+            const uint32_t f = t->prim[q];
+            leafrec *L = &fr->leaf[o][q >> 2];
+            L->vi[0][q & 3] = sc->f0[f], L->vi[1][q & 3] = sc->f1[f], L->vi[2][q & 3] = sc->f2[f];
+        }
         double r = 0;
         for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
             r = rt_max(r, rt_max(fabs(sc->lx[v]), rt_max(fabs(sc->ly[v]), fabs(sc->lz[v]))));
@@ -155,6 +157,7 @@ static int build(clash_run *run)
     rc = 0;
 done:
     free(bb), free(ids);
+    if (rc) clash_bvh_frames_free(run); /* out of memory: no half-built state for a later step */
     return rc;
 }
 

@@ -104,10 +104,8 @@ double rt_inverse3(const double M[9], double Mi[9])
  * the scale squared: a host's rotation is a rotation within 1e-6 only
  * (clash_check_rotation), and the transpose would be off by as much, above
  * the margin of a few float ulps. */
-static void relative(const double aR[9], const double at[3], double as, const double bR[9], const double bt[3],
-                     rt_view *v)
+static void relative(const double aR[9], const double at[3], const double bR[9], const double bt[3], rt_view *v)
 {
-    (void)as;
     double ai[9];
     rt_inverse3(aR, ai);
     for (int i = 0; i < 3; ++i) {
@@ -129,15 +127,15 @@ static void setup(const clash_run *run, int a, int b, const double *radius, doub
     p->nva = p->nvb = swept ? 2 : 1;
     memset(&p->va[0], 0, sizeof p->va[0]);
     p->va[0].V[0] = p->va[0].V[4] = p->va[0].V[8] = 1;
-    relative(aR, at, as, bR, bt, &p->vb[0]);
+    relative(aR, at, bR, bt, &p->vb[0]);
     double mag = fabs(at[0]) + fabs(at[1]) + fabs(at[2]) + fabs(bt[0]) + fabs(bt[1]) + fabs(bt[2]);
     if (swept) {
         double pR[9], pt[3], ps;
         pose(sc, a, 1, pR, pt, &ps);
-        relative(aR, at, as, pR, pt, &p->va[1]);
+        relative(aR, at, pR, pt, &p->va[1]);
         mag += fabs(pt[0]) + fabs(pt[1]) + fabs(pt[2]);
         pose(sc, b, 1, pR, pt, &ps);
-        relative(aR, at, as, pR, pt, &p->vb[1]);
+        relative(aR, at, pR, pt, &p->vb[1]);
         mag += fabs(pt[0]) + fabs(pt[1]) + fabs(pt[2]);
     }
     mag += 3 * (as * radius[a] + bs * radius[b]);
