@@ -32,6 +32,17 @@
  * more than 2^-17 l1 M along d.  NaN or infinity anywhere fails every
  * comparison: "ask hull.c".
  *
+ * A tolerance.  Swept mode asks of faces that turn whether their hulls
+ * come within tol (their arc margins, core/facetest.h): ck_hulls_meet says 0
+ * only when the hulls are more than tol apart.  The filter takes tol per
+ * pair, as a float at least the caller's double, and asks for
+ *     gap > (FILTER_REL * M + tol (1 + 2^-18)) * l1 + FLT_MIN:
+ * the tol term rounded down by a few u at most stays above tol l1 >= tol
+ * |d|_2, so the exact hulls are more than tol apart along d / |d|_2, and the
+ * rest is the margin above.  (Until this term, every pair with tol > 0 went
+ * to GJK: on the cluttered spheres, whose objects all turn, that was every
+ * candidate, some 1,800 instructions each.)
+ *
  * Same answers as hull.c.  A pair the filter calls apart is apart by about
  * 10^10 times the double test's margin (5 DBL_EPSILON l1 M), where GJK
  * certifies it, or, when GJK stalls, the complete axis set of
@@ -58,7 +69,8 @@ static inline float f_max(float a, float b) { return a > b ? a : b; }
 static inline float f_min(float a, float b) { return a < b ? a : b; }
 
 /* 1 when d certainly separates the two six-point sets (see the top). */
-static inline int f_apart_along(float d0, float d1, float d2, const float (*p)[3], const float (*q)[3], float M)
+static inline int f_apart_along(float d0, float d1, float d2, const float (*p)[3], const float (*q)[3], float M,
+                                float tg)
 {
     float pmin = d0 * p[0][0] + d1 * p[0][1] + d2 * p[0][2], pmax = pmin;
     float qmin = d0 * q[0][0] + d1 * q[0][1] + d2 * q[0][2], qmax = qmin;
@@ -68,12 +80,16 @@ static inline int f_apart_along(float d0, float d1, float d2, const float (*p)[3
         pmin = f_min(pmin, tp), pmax = f_max(pmax, tp);
         qmin = f_min(qmin, tq), qmax = f_max(qmax, tq);
     }
-    const float marg = FILTER_REL * (f_abs(d0) + f_abs(d1) + f_abs(d2)) * M + FLT_MIN;
+    const float marg = (FILTER_REL * M + tg) * (f_abs(d0) + f_abs(d1) + f_abs(d2)) + FLT_MIN;
     return (qmin - pmax > marg) | (pmin - qmax > marg);
 }
 
-int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
+/* The tolerance term of the margin (see the top); NaN stays NaN (no pair apart). */
+#define TOL_GROW(t) ((t) * (1.0f + 0x1p-18f))
+
+int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol)
 {
+    const float tg = TOL_GROW(tol);
     float M = 0, dc[3] = {0, 0, 0};
     int ok = 1; /* every coordinate finite and small enough that no product overflows */
     for (int k = 0; k < 6; ++k)
@@ -82,15 +98,15 @@ int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
             M = f_max(M, f_max(f_abs(p[k][c]), f_abs(q[k][c])));
             dc[c] += q[k][c] - p[k][c]; /* the centroid difference, times 6 */
         }
-    if (!ok) return 0; /* NaN, infinity, or products near overflow: ask hull.c */
-    if (f_apart_along(dc[0], dc[1], dc[2], p, q, M)) return 1;
+    if (!ok || !(tol >= 0)) return 0; /* NaN, infinity, or products near overflow: ask hull.c */
+    if (f_apart_along(dc[0], dc[1], dc[2], p, q, M, tg)) return 1;
     const float (*t[2])[3] = {p, q};
     for (int s = 0; s < 2; ++s) {
         const float(*a)[3] = t[s];
         const float e1[3] = {a[1][0] - a[0][0], a[1][1] - a[0][1], a[1][2] - a[0][2]};
         const float e2[3] = {a[2][0] - a[0][0], a[2][1] - a[0][1], a[2][2] - a[0][2]};
         if (f_apart_along(e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0],
-                          p, q, M))
+                          p, q, M, tg))
             return 1;
     }
     return 0;
@@ -103,7 +119,7 @@ int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3])
 
 /* r[l] |= d (per lane) separates p and q (np points each) by the margin. */
 static inline void f8_apart_along(const float d[3][8], const float (*p)[3][8], const float (*q)[3][8], int np,
-                                  const float M[8], int r[8])
+                                  const float M[8], const float tg[8], int r[8])
 {
     float pmin[8], pmax[8], qmin[8], qmax[8];
 #pragma omp simd
@@ -125,7 +141,7 @@ static inline void f8_apart_along(const float d[3][8], const float (*p)[3][8], c
 #pragma omp simd
     LANES
     {
-        const float marg = FILTER_REL * (f_abs(d[0][l]) + f_abs(d[1][l]) + f_abs(d[2][l])) * M[l] + FLT_MIN;
+        const float marg = (FILTER_REL * M[l] + tg[l]) * (f_abs(d[0][l]) + f_abs(d[1][l]) + f_abs(d[2][l])) + FLT_MIN;
         r[l] |= (qmin[l] - pmax[l] > marg) | (pmin[l] - qmax[l] > marg);
     }
 }
@@ -144,16 +160,18 @@ static inline void f8_normal(const float (*a)[3][8], float d[3][8])
     }
 }
 
-/* The x8 test of np points a side (6: swept hulls, 3: triangles). */
+/* The x8 test of np points a side (6: swept hulls, 3: triangles), with
+ * tolerances tol (NULL: 0). */
 static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8], const float (*q)[3][8], int np,
-                                                           uint8_t apart[8])
+                                                           const float *tol, uint8_t apart[8])
 {
-    float M[8], d[3][8];
+    float M[8], d[3][8], tg[8];
     int ok[8], r[8];
 #pragma omp simd
     LANES
     {
-        M[l] = 0, ok[l] = 1, r[l] = 0;
+        tg[l] = tol ? TOL_GROW(tol[l]) : 0.0f;
+        M[l] = 0, ok[l] = tg[l] >= 0, r[l] = 0;
         d[0][l] = d[1][l] = d[2][l] = 0;
     }
     for (int k = 0; k < np; ++k)
@@ -167,11 +185,11 @@ static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8
                 d[c][l] += q[k][c][l] - p[k][c][l]; /* the centroid difference, times np */
             }
         }
-    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, tg, r);
     f8_normal(p, d);
-    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, tg, r);
     f8_normal(q, d);
-    f8_apart_along((const float(*)[8])d, p, q, np, M, r);
+    f8_apart_along((const float(*)[8])d, p, q, np, M, tg, r);
 #pragma omp simd
     LANES apart[l] = (uint8_t)(ok[l] & r[l]);
 }
@@ -187,26 +205,26 @@ static int hf_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #define HF_AVX2
 static int hf_avx2(void) { return 0; }
 #endif
-static HF_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
+static HF_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8])
 {
-    f8_apart(p, q, 6, apart);
+    f8_apart(p, q, 6, tol, apart);
 }
 static HF_AVX2 void tris_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
-    f8_apart(p, q, 3, apart);
+    f8_apart(p, q, 3, NULL, apart);
 }
 
-void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8])
+void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8])
 {
-    if (hf_avx2()) hulls_avx2(p, q, apart);
-    else f8_apart(p, q, 6, apart);
+    if (hf_avx2()) hulls_avx2(p, q, tol, apart);
+    else f8_apart(p, q, 6, tol, apart);
 }
 
 /* Triangles: the same three directions over three points a side (a
  * triangle is the hull of its three vertices); _plain: the portable path. */
 void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
-    f8_apart(p, q, 3, apart);
+    f8_apart(p, q, 3, NULL, apart);
 }
 
 void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])

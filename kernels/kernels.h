@@ -72,11 +72,19 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
  * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):
  * 1 when they are certainly apart (along the centroid difference or either
  * triangle's normal at s, by a margin far above float rounding), 0 when the
- * filter cannot tell: then ck_hulls_meet decides.  A 1 implies
- * ck_hulls_meet(p, 6, q, 6, 0) == 0.  The x8 form takes eight pairs as SoA
- * (p[point][coordinate][lane]) and writes apart[lane]. */
-int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3]);
-void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t apart[8]);
+ * filter cannot tell: then ck_hulls_meet decides.  tol (>= 0, per pair): a
+ * float at least ck_hulls_meet's tolerance (ck_f32_up); a 1 implies
+ * ck_hulls_meet(p, 6, q, 6, t) == 0 for every t <= tol.  The x8 form takes
+ * eight pairs as SoA (p[point][coordinate][lane]) and writes apart[lane]. */
+int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol);
+void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8]);
+/* The least float >= x (x finite or not). */
+static inline float ck_f32_up(double x)
+{
+    float f = (float)x;
+    if ((double)f < x) f = __builtin_nextafterf(f, __builtin_inff());
+    return f;
+}
 /* The same filter on eight pairs of static triangles (three points a side):
  * apart[lane] = 1 only where the triangles are apart by a positive gap, so
  * that ck_tritri says 0.  _plain: the portable path (the tests compare it

@@ -1143,13 +1143,15 @@ static void test_cells(long n)
 
 /* The float filter (hullf.c) against the hull test: moving triangles (six
  * float points each) apart by relative gaps from 1e-9 to 1, touching (a
- * shared point) and overlapping.  The filter may say 1 (apart) only where
- * ck_hulls_meet says 0, and its eight-lane form must give the reference's
+ * shared point) and overlapping; odd lanes with a tolerance (faces that
+ * turn) from 1e-6 to 1 of the triangles' size, the same order as the gaps.
+ * The filter may say 1 (apart) only where ck_hulls_meet with that
+ * tolerance says 0, and its eight-lane form must give the reference's
  * answer in every lane. */
 static void test_hulls_filter(long n)
 {
-    long apart = 0, filt = 0, wrong = 0, lanes_differ = 0, nonfinite_apart = 0;
-    float P[8][6][3], Q[8][6][3], p8[6][3][8], q8[6][3][8];
+    long apart = 0, filt = 0, wrong = 0, lanes_differ = 0, nonfinite_apart = 0, apart_tol = 0, filt_tol = 0;
+    float P[8][6][3], Q[8][6][3], p8[6][3][8], q8[6][3][8], tol[8];
     uint8_t out[8];
     for (long it = 0; it < n; it += 8) {
         for (int l = 0; l < 8; ++l) {
@@ -1178,13 +1180,14 @@ static void test_hulls_filter(long n)
                 for (int i = 0; i < 6; ++i)
                     for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
             }
+            tol[l] = l & 1 ? (float)(pow(10.0, rng_range(-6, 0)) * s) : 0.0f;
             if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never "apart" */
             for (int i = 0; i < 6; ++i)
                 for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
         }
-        ck_hulls_apart_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, out);
+        ck_hulls_apart_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, tol, out);
         for (int l = 0; l < 8; ++l) {
-            const int r = ck_hulls_apart_f32_ref((const float(*)[3])P[l], (const float(*)[3])Q[l]);
+            const int r = ck_hulls_apart_f32_ref((const float(*)[3])P[l], (const float(*)[3])Q[l], tol[l]);
             lanes_differ += r != out[l];
             double dp[6][3], dq[6][3];
             int finite = 1;
@@ -1194,19 +1197,22 @@ static void test_hulls_filter(long n)
                 nonfinite_apart += r;
                 continue;
             }
-            const int h = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
+            const int h = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
             apart += h == 0;
             filt += r;
             wrong += r && h;
+            if (tol[l] > 0) apart_tol += h == 0, filt_tol += r;
         }
     }
     printf("hulls filter: %ld pairs, %ld apart by the hull test, %ld (%.1f%%) of them certified by the float "
-           "filter; %ld said apart but meet, %ld lanes differ from the reference\n",
-           n, apart, filt, 100.0 * filt / (double)(apart ? apart : 1), wrong, lanes_differ);
+           "filter (with a tolerance: %ld of %ld); %ld said apart but meet, %ld lanes differ from the reference\n",
+           n, apart, filt, 100.0 * filt / (double)(apart ? apart : 1), filt_tol, apart_tol, wrong, lanes_differ);
     CHECK(wrong == 0, "float filter: %ld pairs called apart that ck_hulls_meet says meet", wrong);
     CHECK(lanes_differ == 0, "float filter: %ld lanes of the x8 form differ from the reference", lanes_differ);
     CHECK(nonfinite_apart == 0, "float filter: NaN input called apart");
     CHECK(filt > apart / 4, "float filter certified only %ld of %ld apart pairs", filt, apart);
+    CHECK(filt_tol > apart_tol / 4, "float filter certified only %ld of %ld apart pairs with a tolerance", filt_tol,
+          apart_tol);
 }
 
 /* The float filter on static triangles (ck_tris_apart_f32x8, hullf.c)

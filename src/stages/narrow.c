@@ -44,6 +44,8 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
     uint8_t apart[8];
     int64_t at[8];
+    double tol[8] = {0};
+    float tolf[8] = {0};
     for (int64_t i = first; i < last;) {
         int n = 0;
         for (; n < 8 && i < last; ++n, i += step) {
@@ -65,6 +67,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
             at[n] = i;
             const uint64_t k = run->cand[i];
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
+            if (swept) tol[n] = clash_pair_tol(run, f[0], f[1]), tolf[n] = ck_f32_up(tol[n]);
             for (int t = 0; t < 2; ++t) {
                 float(*d)[3][8] = t ? q : p;
                 const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
@@ -74,14 +77,11 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 }
             }
         }
-        if (swept) ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart);
+        if (swept) ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, tolf, apart);
         else ck_tris_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart); /* points 0..2 */
         for (int l = 0; l < n; ++l) {
-            /* the filter proves a gap > 0, not > tol: pairs with a tolerance
-             * (faces that turn) go to the exact test whatever it says */
-            const uint64_t k = run->cand[at[l]];
-            const double tol = swept ? clash_pair_tol(run, (uint32_t)(k >> 32), (uint32_t)k) : 0;
-            if (apart[l] && tol == 0) {
+            /* the filter proves a gap > tol (faces that turn: their arc margins) */
+            if (apart[l]) {
                 run->hit[at[l]] = 0;
                 continue;
             }
@@ -89,7 +89,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
             double dp[6][3], dq[6][3];
             for (int j = 0; j < (swept ? 6 : 3); ++j)
                 for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-            run->hit[at[l]] = (uint8_t)(swept ? ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol)
+            run->hit[at[l]] = (uint8_t)(swept ? ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l])
                                               : ck_tritri(dp[0], dp[1], dp[2], dq[0], dq[1], dq[2]));
         }
     }
