@@ -401,8 +401,10 @@ static inline int h_gjk(const double (*P)[3], int np, const double (*Q)[3], int 
             qp[0] = Q[iq][0], qp[1] = Q[iq][1], qp[2] = Q[iq][2];
         }
         const double gap = minp - maxq;
-        const double marg = h_margin(v, M, tol, !box);
-        if (marg >= 0 && gap > marg) return 1;
+        if (gap > 0) { /* the margin is positive: no certificate otherwise (and no sqrt) */
+            const double marg = h_margin(v, M, tol, !box);
+            if (marg >= 0 && gap > marg) return 1;
+        }
         /* no progress possible: v.w is already (almost) |v|^2 */
         if (vv - gap <= 1e-13 * vv) return 2;
         const int id = ip * 16 + iq;
