@@ -157,7 +157,7 @@ int clash_bench_bvh(int argc, char **argv)
     enum { NV = 10 };
     const char *names[NV] = {"bvh-kept 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T", "bvh-kept 2T",
                              "bboxpipe 1T", "octree steps 1T",   "octree steps 2T",   "bvh-refit 1T", "bvh-kept plain 1T"};
-    double *t[NV], *sr[3][CLASH_NSTAGES]; /* stage times of bvh-kept 1T, octree steps 2T, octree scratch 2T */
+    double *t[NV], *sr[4][CLASH_NSTAGES]; /* stage times of bvh-kept 1T, octree steps 2T, octree scratch 2T and 1T */
     size_t np[NV];
     clash_config cfg = clash_config_default();
     cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.midphase = CLASH_MID_BVH, cfg.threads = 1;
@@ -187,7 +187,7 @@ int clash_bench_bvh(int argc, char **argv)
     one_step(sc, keep1, 0, 0, &dummy, NULL, 0); /* builds the BVHs */
     for (int k = 0; k < CLASH_NSTAGES; ++k)
         sr[0][k] = calloc((size_t)repeat, sizeof(double)), sr[1][k] = calloc((size_t)repeat, sizeof(double)),
-        sr[2][k] = calloc((size_t)repeat, sizeof(double));
+        sr[2][k] = calloc((size_t)repeat, sizeof(double)), sr[3][k] = calloc((size_t)repeat, sizeof(double));
     one_step(sc, keep2, 0, 0, &dummy, NULL, 0);
     one_step(sc, refit1, 0, 0, &dummy, NULL, 0);
     one_step(sc, plain1, 0, 0, &dummy, NULL, 0);
@@ -203,7 +203,7 @@ int clash_bench_bvh(int argc, char **argv)
                 t[v][r] = one_step(sc, keep1, 0, 0, &np[v], sr[0], r);
                 kept_cand = last_cand, kept_boxed = last_boxed;
                 break;
-            case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], NULL, r); break;
+            case 1: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 1, &np[v], sr[3], r); break;
             case 2: t[v][r] = one_step(sc, NULL, CLASH_MID_OCTREE, 2, &np[v], sr[2], r); break;
             case 3: t[v][r] = one_step(sc, NULL, CLASH_MID_BVH, 1, &np[v], NULL, r); break;
             case 4: t[v][r] = one_step(sc, keep2, 0, 0, &np[v], NULL, r); break;
@@ -238,12 +238,15 @@ int clash_bench_bvh(int argc, char **argv)
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[1][k], repeat));
         printf("; %lld candidates\n", last_cand);
     }
-    if (want >> 2 & 1) { /* where the 2-thread step from scratch goes (issue 17: suzanne's fixed cost) */
-        printf("  octree scratch 2T by stage, medians:");
-        for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[2][k], repeat));
-        printf("\n");
-    }
-    for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]), free(sr[2][k]);
+    for (int w = 1; w <= 2; ++w) /* where the step from scratch goes, by team size (issue 17: suzanne's fixed
+                                  * cost, and the stages that scale least from 1 to 2 threads) */
+        if (want >> w & 1) {
+            printf("  octree scratch %dT by stage, medians:", w);
+            for (int k = 0; k < CLASH_NSTAGES; ++k)
+                printf(" %s %.6f", clash_stage_name(k), median(sr[w == 1 ? 3 : 2][k], repeat));
+            printf("\n");
+        }
+    for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]), free(sr[2][k]), free(sr[3][k]);
     clash_run_destroy(keep1), clash_run_destroy(keep2), clash_run_destroy(refit1), clash_run_destroy(plain1),
         clash_run_destroy(oct1),
         clash_run_destroy(oct2);
