@@ -29,8 +29,8 @@
  * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
  * that may pair, found by binning in parallel rather than by descending:
  * every worker bins its block of the kept faces into the grid (the cells of
- * each face from an AVX2 gather kernel, kernels/cells.c; count, with the
- * smallest and largest object of each cell, which says whether it may
+ * each face from an AVX2 kernel, kernels/cells.c; count, and note
+ * whether two objects came to each cell, which says whether it may
  * pair; then scatter into the cells that may, at positions ordered by cell
  * and then by worker, so every cell's list is ascending whatever the team
  * size).  A unit holding more than 1/32
@@ -304,7 +304,7 @@ size_t clash_octree_bytes(const clash_run *run)
                W->uf.lbcap;
     for (int w = 0; w < run->threads; ++w) b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
-         clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + W->ommcap * sizeof(int32_t);
+         clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap);
     return b;
 }
 
@@ -313,7 +313,7 @@ void clash_octree_free(clash_run *run)
     oct_ws *W = run->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
-        free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->omm);
+        free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
     }
     free(W);
     run->oct_ws = NULL;

@@ -57,13 +57,13 @@ static inline int scratch_bytes(scratch *s, size_t n) { return grow_bytes(&s->st
 typedef struct oct_ws {
     scratch *w;          /* per worker: the descent's stacks */
     scratch uf;          /* the units' face lists */
-    size_t *cnt, *start; /* binning: [worker][cell] counts, cell starts */
+    size_t *cnt, *start; /* binning: [worker][cell] scatter positions, cell starts */
     uint32_t *rng;       /* binning: cells of each kept face */
     uint8_t *pair;       /* binning: cells that may pair */
     struct bin_stat *stat; /* binning: bounds and edge sum per block */
     uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
-    int32_t *omm;        /* binning: per worker and cell, smallest and largest object */
-    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, ommcap;
+    struct cell_count *cc; /* binning: per worker and cell, its faces and objects */
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, cccap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
@@ -100,6 +100,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us);
 void clash_oct_unitset_free(unitset *us);
 /* Bytes of n per-block binning statistics (their type is octree_units.c's own). */
 size_t clash_oct_stat_bytes(size_t n);
+size_t clash_oct_cc_bytes(size_t n);
 /* Merges nb per-worker key buffers into *out (grown to *cap): sorted and
  * unique, *nout keys.  Returns 0, or -1 when out of memory. */
 int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout);

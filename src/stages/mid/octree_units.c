@@ -4,8 +4,8 @@
  * by binning the kept faces in parallel rather than by descending.
  *
  * Every worker bins its block of the kept faces into the grid (the cells of
- * each face from an AVX2 gather kernel, kernels/cells.c; count, with the
- * smallest and largest object of each cell, which says whether it may pair;
+ * each face from an AVX2 kernel, kernels/cells.c; count, and note whether
+ * two objects came to each cell, which says whether it may pair;
  * then scatter into the cells that may, at positions ordered by cell and
  * then by worker, so every cell's list is ascending whatever the team size).
  * A unit holding more than 1/32 of the kept faces (at least 256) is split
@@ -93,6 +93,22 @@ typedef struct bin_stat {
     double edge;
 } bin_stat;
 
+/* Phase 1's count of a cell, per worker: its faces, and its object (the
+ * object of its faces, CELL_EMPTY before the first, CELL_MIXED once two
+ * objects have come), side by side so that counting a face touches one
+ * line (three arrays, count, smallest and largest object, took three). */
+typedef struct cell_count {
+    uint32_t n;
+    int32_t o;
+} cell_count;
+enum { CELL_EMPTY = -1, CELL_MIXED = -2 };
+
+static inline void cell_add(cell_count *e, int32_t o)
+{
+    e->n++;
+    e->o = e->o == CELL_EMPTY || e->o == o ? o : CELL_MIXED;
+}
+
 typedef struct bin_ctx {
     clash_run *run;
     int phase;
@@ -101,10 +117,10 @@ typedef struct bin_ctx {
     double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
     int G, g;             /* G = 2^g */
     size_t ncell;
-    size_t *cnt;          /* [worker][cell]: counts, then scatter positions */
+    cell_count *cc;       /* [worker][cell]: counts and objects (phase 1) */
+    size_t *cnt;          /* [worker][cell]: scatter positions (phase 2) */
     uint32_t *faces;      /* cell lists, concatenated */
     uint8_t *pair;        /* per cell: may hold a pair */
-    int32_t *omin, *omax; /* [worker][cell]: smallest and largest object seen (phase 1) */
     uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
     double inv;           /* 1 / cs */
     float of[3], invf, widef; /* ck_cell_codes: origin, 1 / cs, widening, in float */
@@ -120,17 +136,13 @@ typedef struct bin_ctx {
 #else
 #define SCALAR_LOOPS __attribute__((noinline))
 #endif
-static SCALAR_LOOPS void count_multi(uint32_t r, size_t G, int32_t o, size_t *restrict cnt, int32_t *restrict mn,
-                                     int32_t *restrict mx)
+static SCALAR_LOOPS void count_multi(uint32_t r, size_t G, int32_t o, cell_count *restrict cc)
 {
     const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
                  z1 = r >> 25 & 31;
     for (size_t z = z0; z <= z1; ++z)
         for (size_t y = y0; y <= y1; ++y)
-            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c) {
-                cnt[c]++;
-                mn[c] = o < mn[c] ? o : mn[c], mx[c] = o > mx[c] ? o : mx[c];
-            }
+            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c) cell_add(&cc[c], o);
 }
 static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const uint8_t *restrict pair,
                                        size_t *restrict cnt, uint32_t *restrict out)
@@ -159,33 +171,31 @@ static void bin_worker(int w, int T, void *p)
         }
         return;
     }
-    size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
     const size_t G = (size_t)b->G;
     uint32_t *restrict rng = b->rng;
     const uint32_t *restrict kept = run->kept;
     if (b->phase == 1) {
-        /* Counts, and for "may pair" the smallest and largest object of
-         * each cell (two objects: they differ), without a branch per face
-         * but for the faces in more than one cell (30%).  The cells of the
-         * G^3 grid that each face's grown box touches: b->widef, see
-         * build_units. */
-        int32_t *restrict mn = b->omin + (size_t)w * b->ncell, *restrict mx = b->omax + (size_t)w * b->ncell;
-        for (size_t c = 0; c < b->ncell; ++c) mn[c] = INT32_MAX, mx[c] = INT32_MIN;
+        /* Counts, and for "may pair" whether two objects came to a cell,
+         * without a branch per face but for the faces in more than one
+         * cell (30%).  The cells of the G^3 grid that each face's grown
+         * box touches: b->widef, see build_units. */
+        cell_count *restrict cc = b->cc + (size_t)w * b->ncell;
+        for (size_t c = 0; c < b->ncell; ++c) cc[c] = (cell_count){0, CELL_EMPTY};
         ck_cell_codes(k1 - k0, kept + k0, lo, hi, b->of, b->invf, b->widef, b->g, rng + k0);
         const int32_t *restrict fo = run->face_obj;
         for (size_t i = k0; i < k1; ++i) {
             const uint32_t r = rng[i];
             const int32_t o = fo[kept[i]];
             if (!(r & CK_CELL_MULTI)) {
-                cnt[r]++;
-                mn[r] = o < mn[r] ? o : mn[r], mx[r] = o > mx[r] ? o : mx[r];
+                cell_add(&cc[r], o);
                 continue;
             }
-            count_multi(r, G, o, cnt, mn, mx);
+            count_multi(r, G, o, cc);
         }
         return;
     }
     /* phase 2: scatter the faces of the cells that may pair */
+    size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
     const uint8_t *restrict pair = b->pair;
     uint32_t *restrict out = b->faces;
     for (size_t i = k0; i < k1; ++i) {
@@ -201,6 +211,7 @@ static void bin_worker(int w, int T, void *p)
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
 size_t clash_oct_stat_bytes(size_t n) { return n * sizeof(bin_stat); }
+size_t clash_oct_cc_bytes(size_t n) { return n * sizeof(cell_count); }
 
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
@@ -256,11 +267,10 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     b.widef = (float)(run->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
     if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
         ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1) ||
-        ws_grow(&W->omm, &W->ommcap, 2 * (size_t)T * b.ncell, sizeof(int32_t)))
+        ws_grow(&W->cc, &W->cccap, (size_t)T * b.ncell, sizeof(cell_count)))
         return -1;
     size_t *start = W->start;
-    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng, b.omin = W->omm, b.omax = W->omm + (size_t)T * b.ncell;
-    memset(b.cnt, 0, (size_t)T * b.ncell * sizeof *b.cnt);
+    b.cnt = W->cnt, b.pair = W->pair, b.rng = W->rng, b.cc = W->cc;
     us->cap = 1024;
     us->u = malloc(sizeof(unit) * us->cap);
     int rc = -1;
@@ -273,18 +283,17 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     const int self = run->cfg.self_collision;
     for (size_t c = 0; c < b.ncell; ++c) {
         size_t n = 0;
-        int32_t mn = INT32_MAX, mx = INT32_MIN;
+        int32_t o = CELL_EMPTY; /* the workers' objects, merged as cell_add merges faces' */
         for (int w = 0; w < T; ++w) {
-            const size_t k = (size_t)w * b.ncell + c;
-            n += b.cnt[k];
-            mn = b.omin[k] < mn ? b.omin[k] : mn, mx = b.omax[k] > mx ? b.omax[k] : mx;
+            const cell_count e = b.cc[(size_t)w * b.ncell + c];
+            n += e.n;
+            if (e.o != CELL_EMPTY) o = o == CELL_EMPTY || o == e.o ? e.o : CELL_MIXED;
         }
-        b.pair[c] = (uint8_t)(self ? n >= 2 : n >= 2 && mn != mx);
+        b.pair[c] = (uint8_t)(self ? n >= 2 : n >= 2 && o == CELL_MIXED);
         start[c] = total;
         for (int w = 0; w < T; ++w) {
-            size_t *k = &b.cnt[(size_t)w * b.ncell + c];
-            const size_t m = b.pair[c] ? *k : 0;
-            *k = total, total += m;
+            const size_t k = (size_t)w * b.ncell + c;
+            b.cnt[k] = total, total += b.pair[c] ? b.cc[k].n : 0;
         }
     }
     start[b.ncell] = total;
