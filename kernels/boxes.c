@@ -254,10 +254,19 @@ static CK_AVX2 void boxes_avx2_loads(int64_t n, const int32_t *restrict i0, cons
 /* (libgcc fills the feature bits in a constructor: no __builtin_cpu_init
  * needed outside constructors) */
 static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
-static inline int slow_gathers(void) { return __builtin_cpu_is("amd"); }
+static inline int slow_gathers(void) { return ck_gathers_slow(); }
 #else
 #define CK_X86 0
 #endif
+
+int ck_gathers_slow(void)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    return __builtin_cpu_is("amd");
+#else
+    return 0;
+#endif
+}
 
 void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
                    const int32_t *restrict i2, const float *restrict x, const float *restrict y,

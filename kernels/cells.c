@@ -92,11 +92,10 @@ void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], 
 #define CK_AVX2 __attribute__((target("avx2")))
 
 static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
-/* As in boxes.c: on AMD Zen 3 a vgatherdps of 8 lanes issues about once in
- * 9 cycles, slower there than eight scalar loads and inserts.  The cells
- * pass on the graded torus's 124,853 kept faces (issue 17): 0.79 ms with
- * gathers, 0.47-0.53 ms with loads, 1 thread, medians of 20 steps. */
-static inline int slow_gathers(void) { return __builtin_cpu_is("amd"); }
+/* Where gathers are slow (ck_gathers_slow, AMD): the cells pass on the
+ * graded torus's 124,853 kept faces (issue 17), 0.79 ms with gathers,
+ * 0.47-0.53 ms with loads, 1 thread, medians of 20 steps. */
+static inline int slow_gathers(void) { return ck_gathers_slow(); }
 #define CK_INLINE __attribute__((always_inline)) inline
 
 /* Eight floats p[idx[0..7]] (vi: the same indices in a vector): a gather,

@@ -102,6 +102,12 @@ void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3],
                       const float *lx, const float *ly, const float *lz,
                       float *wx, float *wy, float *wz);
 
+/* ck_gathers_slow: 1 where an 8-lane vgatherdps is slower than eight scalar
+ * loads (AMD: on Zen 3 it issues about once in 9 cycles), so the kernels
+ * that read through index lists (boxes.c, cells.c) build their lanes from
+ * loads there; the same values either way. */
+int ck_gathers_slow(void);
+
 /* Boxes of faces [f0, f1): over state s (x,y,z), and when px is non-NULL also
  * over state s-1 (px,py,pz): the swept box.  Boxes are rounded outward by one
  * float ulp so float boxes never drop a contact exact arithmetic would keep.
