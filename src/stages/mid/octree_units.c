@@ -208,10 +208,13 @@ static void bin_worker(int w, int T, void *p)
     }
 }
 
-/* Root cube, level, units (see the top of this file) and this rank's share
- * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
 size_t clash_oct_stat_bytes(size_t n) { return n * sizeof(bin_stat); }
 size_t clash_oct_cc_bytes(size_t n) { return n * sizeof(cell_count); }
+
+static int order_units(clash_run *run, unitset *us);
+
+/* Root cube, level, units (see the top of this file) and this rank's share
+ * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
 
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
@@ -247,6 +250,18 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     }
     run->level_used = level;
 
+    /* Few kept faces (their units would be descended on the caller anyway,
+     * clash_octree_candidates): one unit, the root cube, whose descent
+     * splits them as the binning and the unit splits would.  Binning the
+     * 136 kept faces of two grazing suzannes into a 4^3 grid took more
+     * instructions than their whole descent (issue 17). */
+    if (4 * nk < CLASH_SMALL_WORK) {
+        if (scratch_reserve(us->faces, nk) || !(us->u = malloc(sizeof(unit)))) return -1;
+        memcpy(us->faces->v, run->kept, nk * sizeof(uint32_t));
+        us->faces->n = nk, us->cap = 1, us->n = 1;
+        us->u[0] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
+        return order_units(run, us);
+    }
     const int unit_min = level <= 3 ? level : (level - 2 < 5 ? level - 2 : 5);
     const size_t big = nk / 32 > 256 ? nk / 32 : 256;
     b.g = unit_min, b.G = 1 << unit_min;
@@ -342,6 +357,12 @@ out:
             us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
         }
     }
+    return order_units(run, us);
+}
+
+/* This rank's share of the units, in the order handed out. */
+static int order_units(clash_run *run, unitset *us)
+{
     us->cost = malloc(sizeof(double) * (us->n + 1));
     us->order = malloc(sizeof(int64_t) * (us->n + 1));
     if (!us->cost || !us->order) return -1;
