@@ -221,14 +221,31 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     uint8_t mixed = 0, seen = 0, runm = 0;
     int32_t prev = n ? run->face_obj[s->v[ofs]] : 0;
     const int self = run->cfg.self_collision;
+    /* The box arrays and the list through restrict locals (mk's byte stores
+     * would otherwise reload them for every face), and the planes as floats
+     * that give the double comparisons' answers exactly: a float b has
+     * b <= up iff b <= upf, the largest float <= up, and b >= dn iff b >=
+     * dnf, the smallest float >= dn. */
+    const float *restrict LX = run->lox, *restrict LY = run->loy, *restrict LZ = run->loz;
+    const float *restrict HX = run->hix, *restrict HY = run->hiy, *restrict HZ = run->hiz;
+    const int32_t *restrict FO = run->face_obj;
+    const uint32_t *restrict V = s->v + ofs;
+    uint8_t *restrict MK = mk;
+    float upf[3], dnf[3];
+    for (int a = 0; a < 3; ++a) {
+        upf[a] = (float)up[a], dnf[a] = (float)dn[a];
+        if ((double)upf[a] > up[a]) upf[a] = nextafterf(upf[a], -INFINITY);
+        if ((double)dnf[a] < dn[a]) dnf[a] = nextafterf(dnf[a], INFINITY);
+    }
+    const float u0 = upf[0], u1 = upf[1], u2 = upf[2], d0 = dnf[0], d1 = dnf[1], d2 = dnf[2];
     for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = s->v[ofs + i];
-        const unsigned xm = (run->lox[f] <= up[0]) | (run->hix[f] >= dn[0]) << 1;
-        const unsigned ym = (run->loy[f] <= up[1]) | (run->hiy[f] >= dn[1]) << 1;
-        const unsigned zm = (run->loz[f] <= up[2]) | (run->hiz[f] >= dn[2]) << 1;
+        const uint32_t f = V[i];
+        const unsigned xm = (LX[f] <= u0) | (HX[f] >= d0) << 1;
+        const unsigned ym = (LY[f] <= u1) | (HY[f] >= d1) << 1;
+        const unsigned zm = (LZ[f] <= u2) | (HZ[f] >= d2) << 1;
         const uint8_t k = MASK_X[xm] & MASK_Y[ym] & MASK_Z[zm];
-        mk[i] = k;
-        const int32_t o = run->face_obj[f];
+        MK[i] = k;
+        const int32_t o = FO[f];
         if (o != prev) mixed |= seen & runm, seen |= runm, runm = 0, prev = o;
         runm |= k;
         acc += EXPAND[k];
