@@ -194,7 +194,6 @@ static int32_t build_node(bctx *c, int32_t b, int32_t e, const float lo[3], cons
     p[0].b = b, p[0].e = e;
     memcpy(p[0].lo, lo, 3 * sizeof(float)), memcpy(p[0].hi, hi, 3 * sizeof(float));
     float ar[W];
-    ar[0] = area(lo, hi);
     if (c->builder == CLASH_BVH_MORTON && e - b > CLASH_BVH_LEAF) {
         /* complete subtrees along the curve: the parts hold cap primitives
          * each (the last the rest), cap = LEAF * W^h the largest such power
@@ -231,6 +230,7 @@ static int32_t build_node(bctx *c, int32_t b, int32_t e, const float lo[3], cons
             range_bounds(c, &p[i]);
         }
     }
+    for (int i = 0; i < np; ++i) ar[i] = area(p[i].lo, p[i].hi); /* the parts' own (read unset before) */
     while (np < W) {
         int k = -1;
         for (int i = 0; i < np; ++i)
