@@ -194,6 +194,18 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
 void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                        const float o[3], float inv, float wide, int g, uint32_t *code);
 
+/* ck_leaf_overlaps (cells.c): ov[k] = 1 where box a6 = {lo x, y, z, hi x,
+ * y, z} overlaps box k of [0, n) (lo <= other's hi on every axis, the
+ * other's lo <= hi), else 0; AVX2 where the CPU has it, the same flags as
+ * the portable _ref.  Each array must have 7 readable floats past n, and
+ * ov 8 writable bytes (zeros are written there). */
+void ck_leaf_overlaps(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                      const float *restrict hx, const float *restrict hy, const float *restrict hz, const float a6[6],
+                      uint8_t *restrict ov);
+void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                          const float *restrict hx, const float *restrict hy, const float *restrict hz,
+                          const float a6[6], uint8_t *restrict ov);
+
 /* ---- k-DOPs of the DOP-tree (dop.c) -------------------------------------------
  * A k-DOP (k even) is k plane offsets: d[i] = max N_i·x, d[i + k/2] = max -N_i·x.
  * ck_dop_align: the aligned DOP enclosing a tumbled one (001 eq. 3.2),

@@ -123,7 +123,8 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
 static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
                      double size)
 {
-    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 8))
+    /* (+ 40: ck_leaf_overlaps reads 7 floats past a row and writes 8 flags past n) */
+    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 40))
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
@@ -151,10 +152,8 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         if (!self && run_end <= i)
             for (run_end = i + 1; run_end < n && ob[run_end] == ob[i];) ++run_end;
         const size_t j0 = self ? i + 1 : run_end;
-        const float al0 = lx[i], al1 = ly[i], al2 = lz[i], ah0 = hx[i], ah1 = hy[i], ah2 = hz[i];
-        for (size_t j = j0; j < n; ++j)
-            ov[j] = (uint8_t)((al0 <= hx[j]) & (lx[j] <= ah0) & (al1 <= hy[j]) & (ly[j] <= ah1) & (al2 <= hz[j]) &
-                              (lz[j] <= ah2));
+        const float a6[6] = {lx[i], ly[i], lz[i], hx[i], hy[i], hz[i]};
+        if (j0 < n) ck_leaf_overlaps(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, a6, ov + j0);
         for (size_t j = j0; j < n; ++j) {
             if (!(j & 7)) { /* skip 8 flags at a time where none is set */
                 uint64_t w;
