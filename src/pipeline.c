@@ -43,6 +43,7 @@
 #include "pipeline.h"
 #include "profile/profile.h"
 #include "sched/bind.h"
+#include "stages/deferred.h"
 #include "stages/finegrain.h"
 #include "stages/mid/midphase.h"
 #include "stages/stages.h"
@@ -92,6 +93,7 @@ void clash_pipe_destroy(clash_run *run)
     clash_rigidtree_free(run);
     clash_stage_ccd_free(run);
     clash_fg_destroy(run->fg);
+    clash_defer_free(run);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);
     if (run->sc) run->sc->nruns--;
@@ -236,7 +238,7 @@ size_t clash_run_work_bytes(const clash_run *run)
                + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
                + 2 * run->cap_gkeys * sizeof(uint64_t);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
-    b += clash_fg_bytes(run->fg) + clash_octree_bytes(run) + run->mid_bytes;
+    b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run) + run->mid_bytes;
     return b;
 }
 
@@ -284,8 +286,13 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     /* S1 */
     /* (--midphase bvh: once its trees exist, their refit computes the boxes) */
     const int fg = run->cfg.midphase == CLASH_MID_BVH ? clash_bvh_stage_boxes(run) : 1;
+    /* (the face octree reads the kept faces' boxes alone: S3 makes those,
+     * stages/deferred.c; in static mode without self-collision, where an
+     * object's own box is a region and every face is kept) */
+    run->boxes_deferred = !run->eager_boxes && run->cfg.midphase == CLASH_MID_OCTREE && !run->cfg.self_collision &&
+                          run->cfg.mode == CLASH_MODE_STATIC;
     if (fg < 0 || clash_stage_boxes(run, fg)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
-    st->faces_boxed = sc->nf;
+    st->faces_boxed = run->boxes_deferred ? 0 : sc->nf;
     region_close(run, st, CLASH_S1_BOXES, t0);
     if (run->cfg.midphase == CLASH_MID_BRUTE) {
         t0 = region_open(run, CLASH_S4_MID);
@@ -307,6 +314,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         const int own_cull = mid == CLASH_MID_BVH || mid == CLASH_MID_BBOXPIPE || (otree && !sc->has_deforming);
         if (!own_cull && clash_stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
         st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
+        if (run->boxes_deferred) st->faces_boxed = run->nboxed;
         region_close(run, st, CLASH_S3_CULL, t0), t0 = region_open(run, CLASH_S4_MID);
         /* S4 */
         run->level_used = 0;

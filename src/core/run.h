@@ -68,6 +68,11 @@ struct clash_run {
     size_t npairs, cap_pairs;
     uint64_t *gkeys;               /* S6 on one rank: the hit keys and their sort scratch, 2 x cap_gkeys */
     size_t cap_gkeys;
+    int boxes_deferred;            /* S1 makes the object boxes alone, S3 the boxes of the faces
+                                      near the regions (the face octree; stages/deferred.c) */
+    int64_t nboxed;                /* faces boxed this step, when deferred */
+    int eager_boxes;               /* 1: never deferred (tests and benches compare the two) */
+    struct clash_defer *defer;     /* deferred boxes: the regions' unions (stages/deferred.c) */
     float delta;                   /* culling inflation this step (absolute) */
     float *face_r;                 /* S1, swept mode with a turning object, once per run: each face's
                                       largest |local vertex| (rounded up), the radius of its arc

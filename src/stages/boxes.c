@@ -3,7 +3,9 @@
  * (ARCHITECTURE.md, S1; 003 §3.3.2), and the culling inflation delta of the
  * step.  The parallel loop itself is finegrain.c's; the bvh midphase refits
  * its kept trees straight from the vertices instead (stages/mid/bvh.c), and
- * the pipeline then calls this stage for the inflation alone.
+ * the pipeline then calls this stage for the inflation alone.  With boxes
+ * deferred (the face octree) it makes the object boxes from the vertices,
+ * and S3 the boxes of the faces near the regions (deferred.c).
  *
  * Conservative culling.  Every culling test (boxes, regions, octree cells)
  * works on sets grown by delta, a few float ulps of the scene's coordinate
@@ -21,7 +23,7 @@
 int clash_stage_boxes(clash_run *run, int face_boxes)
 {
     clash_scene *sc = run->sc;
-    if (face_boxes && clash_fg_boxes(run)) return -1;
+    if (face_boxes && (run->boxes_deferred ? clash_fg_object_boxes(run) : clash_fg_boxes(run))) return -1;
     /* Culling inflation: 8 float ulps of the largest coordinate magnitude. */
     float m = 0;
     for (int o = 0; o < sc->nobj; ++o)

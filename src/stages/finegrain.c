@@ -36,6 +36,7 @@
  */
 #include "core/facetest.h"
 #include "stages/finegrain.h"
+#include "stages/deferred.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ typedef struct fg_slot {
     _Alignas(CLASH_CACHE_LINE) clash_box *obox;  /* nobj partial object boxes */
     int obox_live;                               /* obox initialised this step */
     int oom;
+    size_t nboxed;                               /* S3, boxes deferred: faces boxed */
     uint32_t *kept;
     size_t nkept, cap;
     fg_seg *seg;
@@ -215,6 +217,8 @@ static int face_radii(clash_run *run)
     return 0;
 }
 
+static void fold_object_boxes(clash_run *run);
+
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
@@ -224,6 +228,15 @@ int clash_fg_boxes_stores(clash_run *run, int streaming)
     for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nf); /* few faces: on the caller */
     clash_par_for(&ex, run->sc->nf, boxes_range, run);
+    fold_object_boxes(run);
+    return 0;
+}
+
+/* The object boxes: the min/max over the workers' slots, in worker order
+ * (exact, so independent of who computed what). */
+static void fold_object_boxes(clash_run *run)
+{
+    struct clash_finegrain *fg = run->fg;
     for (int o = 0; o < fg->nobj; ++o) {
         clash_box b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
         for (int w = 0; w < fg->T; ++w) {
@@ -233,6 +246,19 @@ int clash_fg_boxes_stores(clash_run *run, int streaming)
         }
         run->obox[o] = b;
     }
+}
+
+/* S1 with boxes deferred: the object boxes from the vertices (deferred.c),
+ * folded as the face boxes' are. */
+int clash_fg_object_boxes(clash_run *run)
+{
+    struct clash_finegrain *fg = fg_get(run);
+    clash_box **part = fg ? malloc(sizeof(clash_box *) * (size_t)fg->T) : NULL;
+    if (!part) return -1;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 1, part[w] = fg->slot[w].obox;
+    clash_defer_object_boxes(run, part);
+    free(part);
+    fold_object_boxes(run);
     return 0;
 }
 
@@ -308,6 +334,18 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
     return 0;
 }
 
+/* Faces [f, e) of object o, which has nreg >= 1 regions. */
+static int cull_faces_of(clash_run *run, fg_slot *sl, int64_t f, int64_t e, int32_t o, int64_t nreg)
+{
+    if (nreg == 1) return cull_one_region(run, sl, f, e, &run->regs[run->reg_ofs[o]]);
+    for (int64_t g = f; g < e; ++g)
+        if (face_kept(run, g) && keep_push(sl, (uint32_t)g)) return -1;
+    return 0;
+}
+
+/* With boxes deferred, one object's faces are taken DEFER_PIECE at a time. */
+enum { DEFER_PIECE = 1024 };
+
 static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
@@ -328,17 +366,26 @@ static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         for (int64_t f = begin; f < end;) {
             const int32_t o = run->face_obj[f];
             const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->reg_ofs[o + 1] - run->reg_ofs[o];
-            if (nreg == 1) {
-                if (cull_one_region(run, sl, f, e, &run->regs[run->reg_ofs[o]])) return;
-            } else if (nreg > 1) {
-                for (int64_t g = f; g < e; ++g)
-                    if (face_kept(run, g) && keep_push(sl, (uint32_t)g)) return;
+            if (nreg >= 1 && run->boxes_deferred) { /* the faces not left out, boxed, as runs */
+                for (int64_t q = f; q < e; q += DEFER_PIECE) {
+                    int64_t r[2 * (DEFER_PIECE / CLASH_BLOCK + 2)];
+                    const int nr = clash_defer_runs(run, o, q, q + DEFER_PIECE < e ? q + DEFER_PIECE : e, r, &sl->nboxed);
+                    for (int i = 0; i < nr; ++i)
+                        if (cull_faces_of(run, sl, r[2 * i], r[2 * i + 1], o, nreg)) return;
+                }
+            } else if (nreg >= 1 && cull_faces_of(run, sl, f, e, o, nreg)) {
+                return;
             }
             f = e; /* nreg == 0: the object overlaps nothing, no face is kept */
         }
     } else {
-        for (int64_t f = begin; f < end; f += step)
+        const int lazy = run->boxes_deferred;
+        for (int64_t f = begin; f < end; f += step) {
+            const int32_t o = run->face_obj[f];
+            if (lazy && (run->reg_ofs[o + 1] == run->reg_ofs[o] || !clash_defer_face(run, o, f))) continue;
+            sl->nboxed += (size_t)lazy;
             if (face_kept(run, f) && keep_push(sl, (uint32_t)f)) return;
+        }
     }
     sl->seg[sl->nseg++] = (fg_seg){begin, end, step, ofs, sl->nkept - ofs};
 }
@@ -468,11 +515,23 @@ static void copy_worker(int w, int T, void *p)
     }
 }
 
+static int cull_faces(clash_run *run, struct clash_finegrain *fg);
+
 int clash_fg_cull(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
-    for (int w = 0; w < fg->T; ++w) fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0;
+    for (int w = 0; w < fg->T; ++w)
+        fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0, fg->slot[w].nboxed = 0;
+    if (run->boxes_deferred && clash_defer_prepare(run)) return -1;
+    const int rc = cull_faces(run, fg);
+    run->nboxed = 0;
+    for (int w = 0; w < fg->T; ++w) run->nboxed += (int64_t)fg->slot[w].nboxed;
+    return rc;
+}
+
+static int cull_faces(clash_run *run, struct clash_finegrain *fg)
+{
     const int64_t nf = run->sc->nf;
     const clash_exec ex = clash_exec_sized(&run->exec, nf); /* few faces: every call on the caller */
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {

@@ -15,6 +15,10 @@ int clash_fg_boxes(clash_run *run);
  * stores (ck_face_boxes_nt) on contiguous ranges of 4096 faces or more;
  * clash_fg_boxes uses ordinary stores.  Bit-identical results either way. */
 int clash_fg_boxes_stores(clash_run *run, int streaming);
+/* S1 with boxes deferred (run->boxes_deferred): the object boxes alone,
+ * from the vertices; S3 then boxes the faces it looks at (run->nboxed of
+ * them; deferred.c).  Returns -1 when out of memory. */
+int clash_fg_object_boxes(clash_run *run);
 /* S3: run->kept / run->nkept = the faces f with keep(run, f) != 0, ascending,
  * where keep is the exact face-against-regions test (run->reg_ofs/regs).
  * Returns -1 when out of memory. */

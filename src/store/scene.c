@@ -32,6 +32,7 @@ void clash_scene_destroy(clash_scene *sc)
     for (int m = 0; m < sc->nmesh; ++m) free(sc->mesh[m].xyz), free(sc->mesh[m].tri);
     free(sc->mesh);
     free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
+    clash_blocks_free(sc->blocks);
     if (sc->frames)
         for (int k = 0; k < sc->nframes; ++k) free(sc->frames[k]);
     free(sc->frames);

@@ -132,7 +132,28 @@ struct clash_scene {
     uint32_t *face_orig, *face_store;    /* nf: store -> input, input -> store */
     uint32_t *vert_orig, *vert_store;    /* nv: likewise for vertices */
     size_t memory_bytes;
+    uint32_t layout_gen;                 /* bumped when objects are added or faces reordered */
+    struct clash_blocks *blocks;         /* blocks.c: the faces' local block boxes, of layout_gen */
 };
+
+/* Each object's faces in blocks of CLASH_BLOCK (the last one shorter):
+ * block k of object o (bofs[o] <= k < bofs[o+1]) holds faces fofs[o] +
+ * (k - bofs[o]) * CLASH_BLOCK onward; box[6k..6k+6): its vertices' local
+ * bounds (lo x, y, z, hi x, y, z); radius[o]: the object's largest |local
+ * coordinate|.  clash_scene_blocks makes them on first use for the
+ * scene's current layout (blocks.c; no lock); NULL when out of memory. */
+enum { CLASH_BLOCK = 64 };
+typedef struct clash_blocks {
+    uint32_t gen;
+    int nobj;
+    int64_t nf;
+    int64_t *bofs;
+    float *box;
+    double *radius;
+    struct clash_blocks *older; /* the copy of the layout before, kept until the scene goes */
+} clash_blocks;
+const clash_blocks *clash_scene_blocks(clash_scene *sc);
+void clash_blocks_free(clash_blocks *b);
 
 /* An empty scene with the defaults of clash_scene_create (NULL when out of memory). */
 clash_scene *clash_store_new(const char *name);

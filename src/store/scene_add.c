@@ -228,6 +228,7 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
         memcpy(sc->pz + v0, sc->z + v0, (size_t)m->nv * sizeof(float));
     }
     sc->nobj = o + 1;
+    sc->layout_gen++; /* the block boxes (blocks.c) are made again */
     sc->nv = nv;
     sc->nf = nf;
     clash_store_recount(sc);

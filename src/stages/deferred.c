@@ -1,0 +1,204 @@
+/*
+ * deferred.c — face boxes deferred from S1 to S3, for the face octree.
+ *
+ * The octree (S4) and the pair tests (S5) read the boxes of the kept faces
+ * alone, and S3 keeps only faces that meet an overlap region.  So with
+ * boxes deferred (run->boxes_deferred: the octree midphase in static mode
+ * without self-collision) S1 makes the object boxes straight from the
+ * vertices, and S3, for each object with overlap regions,
+ *   1. carries each block of 64 consecutive faces (store/blocks.c: its box
+ *      in the object's frame, made once per scene) into the world by the
+ *      object's pose (centre and half extents, widened as below), when the
+ *      object is rigid and posed;
+ *   2. leaves out the blocks whose world box is apart from each of the
+ *      object's regions, and boxes the faces of the others
+ *      with S1's kernel (the same bits), which S3 then classes and tests as
+ *      before.
+ * A face of a block left out has its box, made by S1, apart from each
+ * region too, so S3 would have found it so: the kept faces,
+ * and every result after them, are the eager path's.  The widening: S0's
+ * world vertex differs from the exact image of its local one by the double
+ * arithmetic (within 1e-12 (|t|_1 + 3 s radius), as bvh_frames.c bounds
+ * it) and its float rounding, and S1 rounds a face box outward by one more
+ * float ulp; the block's world box is grown by that bound and 2^-20 of its
+ * magnitude (eight float ulps) beyond.  An object's box from its vertices is
+ * the min/max of its faces' boxes when every vertex belongs to a face
+ * (down1/up1 never decrease), and only larger otherwise.
+ *
+ * On two grazing suzannes (issue 17) about half the blocks are left out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "sched/sched.h"
+#include "stages/deferred.h"
+#include "store/scene.h"
+
+/* A posed object's map from its frame to the world this step: x' = V x +
+ * o, |V| for the half extents, and the widening's absolute part. */
+typedef struct pview {
+    double V[9], aV[9], o[3], pad;
+} pview;
+
+struct clash_defer {
+    int nobj;
+    pview *view;            /* per object */
+    uint8_t *posed;         /* per object: rigid, its pose known: blocks may be left out */
+    const clash_blocks *bl; /* the scene's block boxes */
+};
+
+size_t clash_defer_bytes(const clash_run *run)
+{
+    const struct clash_defer *d = run->defer;
+    return d ? sizeof *d + (size_t)d->nobj * (sizeof(pview) + 1) : 0;
+}
+
+void clash_defer_free(clash_run *run)
+{
+    struct clash_defer *d = run->defer;
+    if (d) free(d->view), free(d->posed);
+    free(d);
+    run->defer = NULL;
+}
+
+/* ---- S1: the object boxes from the vertices ---------------------------------------------- */
+
+typedef struct vpass {
+    clash_run *run;
+    clash_box *const *part;
+} vpass;
+
+static void vbounds_worker(int w, int T, void *p)
+{
+    const vpass *c = p;
+    const clash_scene *sc = c->run->sc;
+    clash_box *B = c->part[w];
+    for (int o = 0; o < sc->nobj; ++o)
+        for (int d = 0; d < 3; ++d) B[o].lo[d] = INFINITY, B[o].hi[d] = -INFINITY;
+    const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
+    if (a >= e) return;
+    for (int o = clash_object_of(sc->vofs, sc->nobj, a); o < sc->nobj && sc->vofs[o] < e; ++o) {
+        const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
+        if (v0 < v1)
+            ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, NULL, NULL, NULL, B[o].lo, B[o].hi);
+    }
+}
+
+void clash_defer_object_boxes(clash_run *run, clash_box *const *part)
+{
+    vpass c = {run, part};
+    const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
+    clash_spmd(&ex, vbounds_worker, &c);
+}
+
+/* ---- S3 ---------------------------------------------------------------------------------- */
+
+int clash_defer_prepare(clash_run *run)
+{
+    clash_scene *sc = run->sc;
+    struct clash_defer *d = run->defer;
+    if (!d || d->nobj != sc->nobj) {
+        clash_defer_free(run);
+        if (!(d = calloc(1, sizeof *d))) return -1;
+        run->defer = d;
+        d->nobj = sc->nobj;
+        d->view = malloc(((size_t)sc->nobj + 1) * sizeof(pview));
+        d->posed = malloc((size_t)sc->nobj + 1);
+        if (!d->view || !d->posed) return -1;
+    }
+    d->bl = clash_scene_blocks(sc);
+    for (int o = 0; o < sc->nobj; ++o) {
+        const clash_xform *x = &sc->cur[o];
+        d->posed[o] = d->bl && !sc->obj_deforming[o] && !isnan(x->R[0]) && run->reg_ofs[o + 1] > run->reg_ofs[o];
+        if (!d->posed[o]) continue;
+        pview *v = &d->view[o];
+        const double s = sc->obj_scale[o];
+        for (int i = 0; i < 9; ++i) v->V[i] = s * x->R[i], v->aV[i] = fabs(v->V[i]);
+        memcpy(v->o, x->t, sizeof v->o);
+        v->pad = 1e-12 * (fabs(x->t[0]) + fabs(x->t[1]) + fabs(x->t[2]) + 3 * s * d->bl->radius[o]) + 0x1p-126;
+    }
+    return 0;
+}
+
+/* Block k's box carried into the world (centre V c + o, half extents |V|
+ * h, in double; the widening of the top of this file). */
+static void block_world(const struct clash_defer *d, int o, int64_t k, double lo[3], double hi[3])
+{
+    const pview *v = &d->view[o];
+    const float *B = d->bl->box + 6 * k;
+    const double c[3] = {0.5 * ((double)B[0] + B[3]), 0.5 * ((double)B[1] + B[4]), 0.5 * ((double)B[2] + B[5])};
+    const double h[3] = {0.5 * ((double)B[3] - B[0]), 0.5 * ((double)B[4] - B[1]), 0.5 * ((double)B[5] - B[2])};
+    for (int i = 0; i < 3; ++i) {
+        const double *r = v->V + 3 * i, *a = v->aV + 3 * i;
+        const double cc = r[0] * c[0] + r[1] * c[1] + r[2] * c[2] + v->o[i];
+        const double e = a[0] * h[0] + a[1] * h[1] + a[2] * h[2];
+        const double m = v->pad + 0x1p-20 * (fabs(cc) + e);
+        lo[i] = cc - e - m, hi[i] = cc + e + m;
+    }
+}
+
+int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3])
+{
+    const struct clash_defer *d = run->defer;
+    if (!d || !d->posed[o]) return 0;
+    block_world(d, o, d->bl->bofs[o] + k, lo, hi);
+    return 1;
+}
+
+/* Block k of posed object o lies beyond every region of o: its world box is
+ * apart from each of them. */
+static int block_beyond(const clash_run *run, const struct clash_defer *d, int o, int64_t k)
+{
+    double lo[3], hi[3];
+    block_world(d, o, k, lo, hi);
+    for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1]; ++r) {
+        const clash_box *R = &run->regs[r];
+        if (!(lo[0] > R->hi[0] || hi[0] < R->lo[0] || lo[1] > R->hi[1] || hi[1] < R->lo[1] || lo[2] > R->hi[2] ||
+              hi[2] < R->lo[2]))
+            return 0;
+    }
+    return 1;
+}
+
+static void box_range(clash_run *run, int64_t a, int64_t b)
+{
+    const clash_scene *sc = run->sc;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    ck_face_boxes(a, b, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, NULL, NULL, NULL, run->lox, run->loy, run->loz,
+                  run->hix, run->hiy, run->hiz, lo, hi);
+}
+
+int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, size_t *boxed)
+{
+    const struct clash_defer *d = run->defer;
+    const clash_scene *sc = run->sc;
+    int nr = 0;
+    if (!d->posed[o]) {
+        r[0] = f, r[1] = e, nr = 1;
+    } else {
+        const int64_t base = sc->fofs[o], k0 = d->bl->bofs[o];
+        for (int64_t g = f; g < e;) {
+            const int64_t k = (g - base) / CLASH_BLOCK;
+            const int64_t ge = base + (k + 1) * CLASH_BLOCK < e ? base + (k + 1) * CLASH_BLOCK : e;
+            if (!block_beyond(run, d, o, k0 + k)) {
+                if (nr && r[2 * nr - 1] == g) r[2 * nr - 1] = ge; /* extends the last run */
+                else r[2 * nr] = g, r[2 * nr + 1] = ge, ++nr;
+            }
+            g = ge;
+        }
+    }
+    for (int i = 0; i < nr; ++i) box_range(run, r[2 * i], r[2 * i + 1]), *boxed += (size_t)(r[2 * i + 1] - r[2 * i]);
+    return nr;
+}
+
+int clash_defer_face(clash_run *run, int o, int64_t f)
+{
+    const struct clash_defer *d = run->defer;
+    const clash_scene *sc = run->sc;
+    if (d->posed[o] && block_beyond(run, d, o, d->bl->bofs[o] + (f - sc->fofs[o]) / CLASH_BLOCK))
+        return 0;
+    box_range(run, f, f + 1);
+    return 1;
+}

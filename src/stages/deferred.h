@@ -1,0 +1,34 @@
+/*
+ * deferred.h — face boxes deferred from S1 to S3 for the face octree
+ * (deferred.c).  Internal to src/stages; finegrain.c calls it when
+ * run->boxes_deferred.
+ */
+#ifndef CLASH_DEFERRED_H
+#define CLASH_DEFERRED_H
+
+#include "core/run.h"
+
+/* S1: part[w] (one per team worker, nobj boxes each) gets worker w's
+ * bounds of its share of the vertices, object by object, rounded outward
+ * as the face boxes are; every part[w][o] is first set empty. */
+void clash_defer_object_boxes(clash_run *run, clash_box *const *part);
+/* S3, before the face loop: each object's regions' union, and which
+ * objects' blocks can be carried into the world by their pose.  Returns -1
+ * when out of memory. */
+int clash_defer_prepare(clash_run *run);
+/* S3: the faces of [f, e) (one object's, which has regions) not in a block
+ * beyond the union of its regions, as runs [r[2i], r[2i+1]), boxed (S1's
+ * kernel, the same bits); returns the number of runs (at most (e - f) /
+ * CLASH_BLOCK + 2) and adds the faces boxed to *boxed. */
+int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, size_t *boxed);
+/* Face f of object o (which has regions): 1 when its block is not beyond
+ * them, and then boxed. */
+int clash_defer_face(clash_run *run, int o, int64_t f);
+/* The world box S3 gives block k (0-based within the object) of object o
+ * in this step, which holds the boxes S1 would give its faces; 0 when o's
+ * blocks are not carried (deforming, not posed, or without regions). */
+int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3]);
+size_t clash_defer_bytes(const clash_run *run);
+void clash_defer_free(clash_run *run);
+
+#endif

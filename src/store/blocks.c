@@ -1,0 +1,92 @@
+/*
+ * blocks.c — each object's faces in blocks of CLASH_BLOCK consecutive
+ * faces, with each block's box in the object's own frame and each object's
+ * largest |local coordinate| (the scene store's lx, ly, lz, which never
+ * change for an object once added).  Faces lie along the Morton curve in
+ * the store (reorder.c), so a block is a compact patch of the surface.  The
+ * face octree's S3 carries a rigid object's block boxes into the world by
+ * its pose and leaves out the blocks beyond its overlap regions without
+ * boxing their faces (stages/deferred.c).
+ *
+ * Made on first use for each layout of the scene (objects added or faces
+ * reordered bump sc->layout_gen; neither is allowed while a run exists) and
+ * published with one atomic exchange, without a lock: two runs made at once
+ * may both make them, and one copy is dropped.  A copy of an older layout
+ * stays chained to the new one until the scene is destroyed, so a reader
+ * never meets freed memory.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "store/scene.h"
+
+void clash_blocks_free(clash_blocks *b)
+{
+    while (b) {
+        clash_blocks *older = b->older;
+        free(b->bofs), free(b->box), free(b->radius), free(b);
+        b = older;
+    }
+}
+
+static clash_blocks *make(const clash_scene *sc)
+{
+    clash_blocks *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->gen = sc->layout_gen, b->nobj = sc->nobj, b->nf = sc->nf;
+    b->bofs = malloc(sizeof(int64_t) * ((size_t)sc->nobj + 1));
+    b->radius = malloc(sizeof(double) * ((size_t)sc->nobj + 1));
+    int64_t nb = 0;
+    if (b->bofs) {
+        for (int o = 0; o < sc->nobj; ++o)
+            b->bofs[o] = nb, nb += (sc->fofs[o + 1] - sc->fofs[o] + CLASH_BLOCK - 1) / CLASH_BLOCK;
+        b->bofs[sc->nobj] = nb;
+    }
+    b->box = malloc(sizeof(float) * 6 * (size_t)(nb + 1));
+    if (!b->bofs || !b->radius || !b->box) {
+        clash_blocks_free(b);
+        return NULL;
+    }
+    for (int o = 0; o < sc->nobj; ++o) {
+        double r = 0;
+        for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v)
+            r = fmax(r, fmax(fabs(sc->lx[v]), fmax(fabs(sc->ly[v]), fabs(sc->lz[v]))));
+        b->radius[o] = r;
+        for (int64_t k = b->bofs[o]; k < b->bofs[o + 1]; ++k) {
+            const int64_t f0 = sc->fofs[o] + (k - b->bofs[o]) * CLASH_BLOCK;
+            const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
+            float *B = b->box + 6 * k;
+            for (int d = 0; d < 3; ++d) B[d] = INFINITY, B[3 + d] = -INFINITY;
+            for (int64_t f = f0; f < f1; ++f) {
+                const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+                for (int j = 0; j < 3; ++j) {
+                    const float p[3] = {sc->lx[v[j]], sc->ly[v[j]], sc->lz[v[j]]};
+                    for (int d = 0; d < 3; ++d) B[d] = fminf(B[d], p[d]), B[3 + d] = fmaxf(B[3 + d], p[d]);
+                }
+            }
+        }
+    }
+    return b;
+}
+
+static int fresh(const clash_blocks *b, const clash_scene *sc)
+{
+    return b && b->gen == sc->layout_gen && b->nobj == sc->nobj && b->nf == sc->nf;
+}
+
+const clash_blocks *clash_scene_blocks(clash_scene *sc)
+{
+    clash_blocks *cur = __atomic_load_n(&sc->blocks, __ATOMIC_ACQUIRE);
+    if (fresh(cur, sc)) return cur;
+    clash_blocks *b = make(sc);
+    if (!b) return NULL;
+    for (;;) {
+        b->older = cur;
+        if (__atomic_compare_exchange_n(&sc->blocks, &cur, b, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return b;
+        if (fresh(cur, sc)) { /* another run made them first */
+            b->older = NULL;
+            clash_blocks_free(b);
+            return cur;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/*
+ * test_deferred.c — the face octree's deferred boxes (stages/deferred.c,
+ * store/blocks.c): S3 leaves out the blocks of 64 faces whose world box,
+ * carried from the object's frame by its pose, is apart from every overlap
+ * region, and boxes only the faces of the others.
+ *
+ * On 40 random static scenes (two or three UV spheres of 1,000 to 6,000
+ * faces, scales 0.3 to 3, any rotation, overlapping partly, moved as a
+ * whole up to 10^4 from the origin so that float roundings are large):
+ *   - every face box S1 would make (ck_face_boxes_ref on S0's positions)
+ *     lies inside the world box S3 gives its block;
+ *   - the kept faces, candidates and pairs equal those of the same run with
+ *     every face boxed in S1 (run->eager_boxes), at 1 and 2 threads;
+ *   - blocks are left out in most scenes (else the test says nothing).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "random_scenes.h"
+#include "core/run.h"
+#include "kernels/kernels.h"
+#include "stages/deferred.h"
+#include "store/scene.h"
+
+typedef struct result {
+    uint32_t *kept;
+    size_t nkept, npairs;
+    clash_pair *pairs;
+    int64_t cand, boxed;
+} result;
+
+static int run_once(clash_scene *sc, int threads, int eager, result *r, int check_blocks)
+{
+    clash_config cfg = clash_config_default();
+    cfg.mode = CLASH_MODE_STATIC, cfg.self_collision = 0, cfg.steps = 1, cfg.threads = threads;
+    clash_error err;
+    clash_run *run = clash_run_create(sc, &cfg, &err);
+    CHECK(run != NULL, "run_create: %s", err.msg);
+    if (!run) return -1;
+    run->eager_boxes = eager;
+    clash_pairs p;
+    clash_step_stats st;
+    if (clash_step(run, 1, &p, &st, &err)) {
+        CHECK(0, "step: %s", err.msg);
+        clash_run_destroy(run);
+        return -1;
+    }
+    CHECK(run->boxes_deferred == !eager, "boxes deferred %d with eager_boxes %d", run->boxes_deferred, eager);
+    r->nkept = run->nkept, r->npairs = p.count, r->cand = st.candidates, r->boxed = st.faces_boxed;
+    r->kept = malloc(sizeof(uint32_t) * (r->nkept + 1)), r->pairs = malloc(sizeof(clash_pair) * (p.count + 1));
+    memcpy(r->kept, run->kept, sizeof(uint32_t) * r->nkept), memcpy(r->pairs, p.pairs, sizeof(clash_pair) * p.count);
+    if (check_blocks) { /* every face box inside its block's world box */
+        const int64_t nf = sc->nf;
+        float *b = malloc(sizeof(float) * 6 * (size_t)nf);
+        long outside = 0, carried = 0;
+        for (int o = 0; o < sc->nobj; ++o) {
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            ck_face_boxes_ref(sc->fofs[o], sc->fofs[o + 1], sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, NULL, NULL,
+                              NULL, b, b + nf, b + 2 * nf, b + 3 * nf, b + 4 * nf, b + 5 * nf, lo, hi);
+            for (int64_t k = 0; sc->fofs[o] + k * CLASH_BLOCK < sc->fofs[o + 1]; ++k) {
+                double wl[3], wh[3];
+                if (!clash_defer_block_world(run, o, k, wl, wh)) continue;
+                ++carried;
+                const int64_t f0 = sc->fofs[o] + k * CLASH_BLOCK;
+                const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
+                for (int64_t f = f0; f < f1; ++f)
+                    for (int d = 0; d < 3; ++d)
+                        outside += b[(size_t)d * (size_t)nf + (size_t)f] < wl[d] ||
+                                   b[(size_t)(3 + d) * (size_t)nf + (size_t)f] > wh[d];
+            }
+        }
+        CHECK(outside == 0, "%ld face box sides outside their block's world box", outside);
+        CHECK(carried > 0, "no block carried into the world: the test says nothing");
+        free(b);
+    }
+    clash_run_destroy(run);
+    return 0;
+}
+
+int main(void)
+{
+    int skipping = 0, scenes = 0, with_pairs = 0;
+    for (int i = 0; i < 40; ++i) {
+        const int nobj = 2 + i % 2, ka = 16 + (int)(urand() * 24), kb = 16 + (int)(urand() * 16); /* 4k(k-1) faces */
+        clash_mesh_desc md[2] = {{.name = "a", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * ka * (ka - 1),
+                                  .scale = 1},
+                                 {.name = "b", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * kb * (kb - 1),
+                                  .scale = 1}};
+        clash_object_desc od[3];
+        memset(od, 0, sizeof od);
+        const double far = i % 4 == 3 ? 1e4 : i % 4 == 2 ? 300 : 0;
+        const double shift[3] = {far * srand1(), far * srand1(), far * srand1()};
+        for (int o = 0; o < nobj; ++o) {
+            od[o].mesh = o % 2;
+            od[o].scale = 0.3 + 2.7 * urand();
+            for (int d = 0; d < 3; ++d) {
+                od[o].position[d] = shift[d] + (o ? 1.2 * srand1() * od[0].scale : 0);
+                od[o].rotation_deg[d] = 180 * srand1();
+            }
+        }
+        clash_scene_desc d = {.name = "deferred", .steps = 1, .mode = CLASH_MODE_STATIC, .nmeshes = 2, .meshes = md,
+                              .nobjects = nobj, .objects = od};
+        clash_scene *sc = NULL;
+        clash_error err;
+        CHECK(clash_scene_build(&d, &sc, &err) == 0, "scene %d: %s", i, err.msg);
+        if (!sc) continue;
+        result e = {0}, a = {0}, b = {0};
+        if (!run_once(sc, 1, 1, &e, 0) && !run_once(sc, 1, 0, &a, 1) && !run_once(sc, 2, 0, &b, 0)) {
+            for (int k = 0; k < 2; ++k) {
+                const result *r = k ? &b : &a;
+                CHECK(r->nkept == e.nkept && !memcmp(r->kept, e.kept, sizeof(uint32_t) * e.nkept),
+                      "scene %d, %d threads: kept faces %zu, all boxed %zu", i, k + 1, r->nkept, e.nkept);
+                CHECK(r->cand == e.cand, "scene %d, %d threads: candidates %lld, all boxed %lld", i, k + 1,
+                      (long long)r->cand, (long long)e.cand);
+                CHECK(r->npairs == e.npairs && !memcmp(r->pairs, e.pairs, sizeof(clash_pair) * e.npairs),
+                      "scene %d, %d threads: pairs %zu, all boxed %zu", i, k + 1, r->npairs, e.npairs);
+            }
+            CHECK(e.boxed == sc->nf && a.boxed == b.boxed && a.boxed <= sc->nf,
+                  "scene %d: faces boxed %lld (eager), %lld and %lld (deferred) of %lld", i, (long long)e.boxed,
+                  (long long)a.boxed, (long long)b.boxed, (long long)sc->nf);
+            skipping += a.boxed < sc->nf, with_pairs += e.npairs > 0, ++scenes;
+        }
+        free(e.kept), free(e.pairs), free(a.kept), free(a.pairs), free(b.kept), free(b.pairs);
+        clash_scene_destroy(sc);
+    }
+    printf("deferred boxes: %d scenes, %d with pairs, blocks left out in %d\n", scenes, with_pairs, skipping);
+    CHECK(skipping >= scenes / 2, "blocks left out in only %d of %d scenes", skipping, scenes);
+    CHECK(with_pairs >= scenes / 4, "only %d of %d scenes have pairs", with_pairs, scenes);
+    return check_finish("test_deferred");
+}
