@@ -51,7 +51,8 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
     CHECK(run->boxes_deferred == !eager, "boxes deferred %d with eager_boxes %d", run->boxes_deferred, eager);
     r->nkept = run->nkept, r->npairs = p.count, r->cand = st.candidates, r->boxed = st.faces_boxed;
     r->kept = malloc(sizeof(uint32_t) * (r->nkept + 1)), r->pairs = malloc(sizeof(clash_pair) * (p.count + 1));
-    memcpy(r->kept, run->kept, sizeof(uint32_t) * r->nkept), memcpy(r->pairs, p.pairs, sizeof(clash_pair) * p.count);
+    if (r->nkept) memcpy(r->kept, run->kept, sizeof(uint32_t) * r->nkept);
+    if (p.count) memcpy(r->pairs, p.pairs, sizeof(clash_pair) * p.count);
     if (check_blocks) { /* every face box inside its block's world box */
         const int64_t nf = sc->nf;
         float *b = malloc(sizeof(float) * 6 * (size_t)nf);
