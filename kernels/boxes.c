@@ -407,27 +407,20 @@ void ck_classify_boxes(CLASSIFY_ARGS)
 
 /* ---- deferred boxes: the octree's S1 (stages/deferred.c) -------------------------------- */
 
-/* Bounds of vertices [0, n) (state s, and s-1 when px), rounded outward as
- * the face boxes are, folded into olo/ohi.  down1 and up1 never decrease,
- * so this is the min/max of the faces' boxes whenever every vertex is some
- * face's (a vertex of no face only widens it).  Plain, and compiled for
- * AVX2 (the same min/max: the same bounds). */
+/* Bounds of vertices [0, n), rounded outward as the face boxes are, folded
+ * into olo/ohi.  down1 and up1 never decrease, so this is the min/max of
+ * the faces' boxes whenever every vertex is some face's (a vertex of no
+ * face only widens it).  Plain, and compiled for AVX2 (the same min/max:
+ * the same bounds). */
 #define VBOUNDS_ARGS                                                                                             \
-    int64_t n, const float *restrict x, const float *restrict y, const float *restrict z,                       \
-        const float *restrict px, const float *restrict py, const float *restrict pz, float olo[3], float ohi[3]
+    int64_t n, const float *restrict x, const float *restrict y, const float *restrict z, float olo[3],         \
+        float ohi[3]
 #define VBOUNDS_BODY                                                                                             \
     float l0 = INFINITY, l1 = INFINITY, l2 = INFINITY, h0 = -INFINITY, h1 = -INFINITY, h2 = -INFINITY;          \
     _Pragma("omp simd reduction(min : l0, l1, l2) reduction(max : h0, h1, h2)")                                 \
     for (int64_t k = 0; k < n; ++k) {                                                                            \
         l0 = mnf(l0, x[k]), l1 = mnf(l1, y[k]), l2 = mnf(l2, z[k]);                                             \
         h0 = mxf(h0, x[k]), h1 = mxf(h1, y[k]), h2 = mxf(h2, z[k]);                                             \
-    }                                                                                                            \
-    if (px) {                                                                                                    \
-        _Pragma("omp simd reduction(min : l0, l1, l2) reduction(max : h0, h1, h2)")                             \
-        for (int64_t k = 0; k < n; ++k) {                                                                        \
-            l0 = mnf(l0, px[k]), l1 = mnf(l1, py[k]), l2 = mnf(l2, pz[k]);                                      \
-            h0 = mxf(h0, px[k]), h1 = mxf(h1, py[k]), h2 = mxf(h2, pz[k]);                                      \
-        }                                                                                                        \
     }                                                                                                            \
     olo[0] = mnf(olo[0], down1(l0)), olo[1] = mnf(olo[1], down1(l1)), olo[2] = mnf(olo[2], down1(l2));         \
     ohi[0] = mxf(ohi[0], up1(h0)), ohi[1] = mxf(ohi[1], up1(h1)), ohi[2] = mxf(ohi[2], up1(h2));
@@ -440,9 +433,9 @@ void ck_vertex_bounds(VBOUNDS_ARGS)
     if (n <= 0) return;
 #if CK_X86
     if (have_avx2()) {
-        vbounds_avx2(n, x, y, z, px, py, pz, olo, ohi);
+        vbounds_avx2(n, x, y, z, olo, ohi);
         return;
     }
 #endif
-    vbounds_plain(n, x, y, z, px, py, pz, olo, ohi);
+    vbounds_plain(n, x, y, z, olo, ohi);
 }

@@ -162,13 +162,11 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
                                float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                                float olo[3], float ohi[3]);
 
-/* ck_vertex_bounds (boxes.c; the octree's deferred S1, stages/deferred.c):
- * folds into olo/ohi the bounds of vertices [0, n) (state s, and s-1 when
- * px), rounded outward as the face boxes are: the object box of faces that
- * use every vertex. */
+/* ck_vertex_bounds (boxes.c; the octree's deferred S1, stages/finegrain.c):
+ * folds into olo/ohi the bounds of vertices [0, n), rounded outward as the
+ * face boxes are: the object box of faces that use every vertex. */
 void ck_vertex_bounds(int64_t n, const float *restrict x, const float *restrict y, const float *restrict z,
-                      const float *restrict px, const float *restrict py, const float *restrict pz, float olo[3],
-                      float ohi[3]);
+                      float olo[3], float ohi[3]);
 
 /* S3's classification of m face boxes [lo, hi] against a region R6 = {lo
  * x, y, z, hi x, y, z}: cls[k] = 0 apart, 1 inside, 2 straddling (boxes.c;

@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "sched/sched.h"
 #include "stages/deferred.h"
 #include "store/scene.h"
 
@@ -63,36 +62,6 @@ void clash_defer_free(clash_run *run)
     run->defer = NULL;
 }
 
-/* ---- S1: the object boxes from the vertices ---------------------------------------------- */
-
-typedef struct vpass {
-    clash_run *run;
-    clash_box *const *part;
-} vpass;
-
-static void vbounds_worker(int w, int T, void *p)
-{
-    const vpass *c = p;
-    const clash_scene *sc = c->run->sc;
-    clash_box *B = c->part[w];
-    for (int o = 0; o < sc->nobj; ++o)
-        for (int d = 0; d < 3; ++d) B[o].lo[d] = INFINITY, B[o].hi[d] = -INFINITY;
-    const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
-    if (a >= e) return;
-    for (int o = clash_object_of(sc->vofs, sc->nobj, a); o < sc->nobj && sc->vofs[o] < e; ++o) {
-        const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
-        if (v0 < v1)
-            ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, NULL, NULL, NULL, B[o].lo, B[o].hi);
-    }
-}
-
-void clash_defer_object_boxes(clash_run *run, clash_box *const *part)
-{
-    vpass c = {run, part};
-    const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
-    clash_spmd(&ex, vbounds_worker, &c);
-}
-
 /* ---- S3 ---------------------------------------------------------------------------------- */
 
 int clash_defer_prepare(clash_run *run)
@@ -103,10 +72,13 @@ int clash_defer_prepare(clash_run *run)
         clash_defer_free(run);
         if (!(d = calloc(1, sizeof *d))) return -1;
         run->defer = d;
-        d->nobj = sc->nobj;
         d->view = malloc(((size_t)sc->nobj + 1) * sizeof(pview));
         d->posed = malloc((size_t)sc->nobj + 1);
-        if (!d->view || !d->posed) return -1;
+        if (!d->view || !d->posed) {
+            clash_defer_free(run);
+            return -1;
+        }
+        d->nobj = sc->nobj;
     }
     d->bl = clash_scene_blocks(sc);
     for (int o = 0; o < sc->nobj; ++o) {

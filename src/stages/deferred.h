@@ -1,17 +1,14 @@
 /*
  * deferred.h — face boxes deferred from S1 to S3 for the face octree
- * (deferred.c).  Internal to src/stages; finegrain.c calls it when
- * run->boxes_deferred.
+ * (deferred.c).  Internal to src/stages; finegrain.c calls it in S3 when
+ * run->boxes_deferred (S1 then made the object boxes alone,
+ * clash_fg_object_boxes).
  */
 #ifndef CLASH_DEFERRED_H
 #define CLASH_DEFERRED_H
 
 #include "core/run.h"
 
-/* S1: part[w] (one per team worker, nobj boxes each) gets worker w's
- * bounds of its share of the vertices, object by object, rounded outward
- * as the face boxes are; every part[w][o] is first set empty. */
-void clash_defer_object_boxes(clash_run *run, clash_box *const *part);
 /* S3, before the face loop: each object's regions' union, and which
  * objects' blocks can be carried into the world by their pose.  Returns -1
  * when out of memory. */

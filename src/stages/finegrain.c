@@ -248,16 +248,32 @@ static void fold_object_boxes(clash_run *run)
     }
 }
 
-/* S1 with boxes deferred: the object boxes from the vertices (deferred.c),
- * folded as the face boxes' are. */
+/* S1 with boxes deferred (stages/deferred.c): the object boxes straight
+ * from the vertices, worker w taking [nv*w/T, nv*(w+1)/T) cut at the
+ * objects' ranges into its own slot, folded as the face boxes' are. */
+static void vbounds_worker(int w, int T, void *p)
+{
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    fg_slot *sl = &run->fg->slot[w];
+    for (int o = 0; o < sc->nobj; ++o)
+        for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
+    sl->obox_live = 1;
+    const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
+    if (a >= e) return;
+    for (int o = clash_object_of(sc->vofs, sc->nobj, a); o < sc->nobj && sc->vofs[o] < e; ++o) {
+        const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
+        if (v0 < v1) ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
+    }
+}
+
 int clash_fg_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
-    clash_box **part = fg ? malloc(sizeof(clash_box *) * (size_t)fg->T) : NULL;
-    if (!part) return -1;
-    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 1, part[w] = fg->slot[w].obox;
-    clash_defer_object_boxes(run, part);
-    free(part);
+    if (!fg) return -1;
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
+    const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
+    clash_spmd(&ex, vbounds_worker, run);
     fold_object_boxes(run);
     return 0;
 }
