@@ -162,6 +162,16 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
                                float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                                float olo[3], float ohi[3]);
 
+/* ck_grow_boxes (grow.c; S1 in swept mode, stages/finegrain.c): the boxes
+ * of faces [f0, f1) (by step) of an object that turns, grown in place by the
+ * arc margins k r[f] + eps as clash_grow_side grows them (core/facetest.h);
+ * olo/ohi are set to the bounds of the grown boxes.  AVX2 where the CPU has
+ * it (step 1), the same bits as ck_grow_boxes_ref. */
+void ck_grow_boxes(int64_t f0, int64_t f1, int64_t step, const float *r, double k, double eps, float *lox,
+                   float *loy, float *loz, float *hix, float *hiy, float *hiz, float olo[3], float ohi[3]);
+void ck_grow_boxes_ref(int64_t f0, int64_t f1, int64_t step, const float *r, double k, double eps, float *lox,
+                       float *loy, float *loz, float *hix, float *hiy, float *hiz, float olo[3], float ohi[3]);
+
 /* ck_vertex_bounds (boxes.c; the octree's deferred S1, stages/finegrain.c):
  * folds into olo/ohi the bounds of vertices [0, n), rounded outward as the
  * face boxes are: the object box of faces that use every vertex. */

@@ -1177,6 +1177,54 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
+/* The boxes of a turning object's faces grown by their arc margins
+ * (grow.c): the AVX2 form against the portable one bit for bit, on ranges
+ * of every length 0..40 at steps 1..3 (AVX2 at step 1 only), boxes of both
+ * signs and magnitudes from 1e-3 to 1e3, radii and turns that give margins
+ * from 0 up; each grown side lies outside the side moved by its margin in
+ * exact arithmetic (checked in double), and the bounds are the boxes'. */
+static void test_grow_boxes(long n)
+{
+    enum { M = 48 };
+    float b1[6][M], b2[6][M], r[M];
+    long bad = 0, small = 0, bounds = 0, ranges = 0;
+    for (long t = 0; t < n / 200 + 60; ++t) {
+        const int64_t f0 = t % 3, f1 = f0 + t % 41, step = 1 + (t / 41) % 3;
+        const double k = (t % 5 == 0) ? 0 : rng_unit() * 0.3, eps = (t % 7 == 0) ? 0 : rng_unit() * 1e-3;
+        for (int f = 0; f < M; ++f) {
+            const double s = pow(10, rng_unit() * 6 - 3);
+            r[f] = (float)(rng_unit() * s);
+            for (int d = 0; d < 3; ++d) {
+                const float l = (float)((rng_unit() - 0.5) * s), h = l + (float)(rng_unit() * s);
+                b1[d][f] = b2[d][f] = l, b1[3 + d][f] = b2[3 + d][f] = h;
+            }
+        }
+        float o1[2][3], o2[2][3];
+        ck_grow_boxes(f0, f1, step, r, k, eps, b1[0], b1[1], b1[2], b1[3], b1[4], b1[5], o1[0], o1[1]);
+        ck_grow_boxes_ref(f0, f1, step, r, k, eps, b2[0], b2[1], b2[2], b2[3], b2[4], b2[5], o2[0], o2[1]);
+        bad += memcmp(b1, b2, sizeof b1) != 0 || memcmp(o1, o2, sizeof o1) != 0;
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int64_t f = f0; f < f1; f += step)
+            for (int d = 0; d < 3; ++d) lo[d] = fminf(lo[d], b1[d][f]), hi[d] = fmaxf(hi[d], b1[3 + d][f]);
+        for (int d = 0; d < 3; ++d) bounds += memcmp(&lo[d], &o1[0][d], 4) != 0 || memcmp(&hi[d], &o1[1][d], 4) != 0;
+        ++ranges;
+    }
+    /* the growth itself: single sides against the margin, in double */
+    for (long t = 0; t < n / 20 + 200; ++t) {
+        const double s = pow(10, rng_unit() * 6 - 3), k = rng_unit() * 0.3, eps = rng_unit() * 1e-6;
+        float l = (float)((rng_unit() - 0.5) * s), h = l + (float)(rng_unit() * s), rr = (float)(rng_unit() * s);
+        const double gl = (double)l - (k * rr + eps), gh = (double)h + (k * rr + eps);
+        float lx[8] = {l}, ly[8] = {l}, lz[8] = {l}, hx[8] = {h}, hy[8] = {h}, hz[8] = {h}, ol[3], oh[3];
+        float rv[8] = {rr};
+        ck_grow_boxes(0, 1, 1, rv, k, eps, lx, ly, lz, hx, hy, hz, ol, oh);
+        small += !((double)lx[0] <= gl && (double)hx[0] >= gh && (double)lz[0] <= gl && (double)hz[0] >= gh);
+    }
+    CHECK(bad == 0, "grow boxes: AVX2 and portable results differ in %ld ranges", bad);
+    CHECK(bounds == 0, "grow boxes: %ld object bounds differ from the grown boxes' bounds", bounds);
+    CHECK(small == 0, "grow boxes: %ld boxes grown by less than their margin", small);
+    printf("grow boxes: %ld ranges, AVX2 == portable, grown past the margins\n", ranges);
+}
+
 /* The float filter (hullf.c) against the hull test: moving triangles (six
  * float points each) apart by relative gaps from 1e-9 to 1, touching (a
  * shared point) and overlapping; odd lanes with a tolerance (faces that
@@ -1340,6 +1388,7 @@ int main(int argc, char **argv)
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);
+    test_grow_boxes(n);
     printf("  (%.1f s)\n", now_s() - t);
     timings();
     return check_finish("test_kernels");

@@ -131,15 +131,8 @@ static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, flo
     const clash_turn *t = &run->sc->turn[run->face_obj[f]];
     const double k = t->k, eps = t->eps;
     const float *r = run->face_r;
-    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face, an axis at a time */
-        for (int d = 0; d < 3; ++d) {
-            float *restrict Ld = L[d], *restrict Hd = H[d], l = INFINITY, h = -INFINITY;
-            for (int64_t g = f; g < e; g += step) {
-                clash_grow_side(&Ld[g], &Hd[g], k * r[g] + eps);
-                l = Ld[g] < l ? Ld[g] : l, h = Hd[g] > h ? Hd[g] : h;
-            }
-            lo[d] = l, hi[d] = h;
-        }
+    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face (kernels/grow.c) */
+        ck_grow_boxes(f, e, step, r, k, eps, L[0], L[1], L[2], H[0], H[1], H[2], lo, hi);
         return;
     }
     for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
