@@ -1177,6 +1177,34 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
+/* ck_f32_up / ck_f32_down (kernels.h, bit tricks) against libm's
+ * nextafterf: doubles just around floats of every magnitude and sign,
+ * zeros, subnormals, the largest finite floats and the infinities. */
+static void test_f32_round(long n)
+{
+    long bad = 0, cases = 0;
+    const double special[] = {0.0, -0.0, 1e-45, -1e-45, 1.4e-45, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, 1e39, -1e39,
+                              INFINITY, -INFINITY, 1.0, -1.0, 0.1, -0.1};
+    for (long t = 0; t < n + 400; ++t) {
+        double x;
+        if (t < (long)(sizeof special / sizeof *special)) x = special[t];
+        else {
+            const float f = (float)(pow(2, rng_range(-150, 128)) * (rng_int(0, 1) ? -1 : 1));
+            const int k = rng_int(0, 3);
+            x = k == 0 ? (double)f : k == 1 ? nextafter((double)f, INFINITY) : k == 2 ? nextafter((double)f, -INFINITY)
+                                                                                      : (double)f * (1 + 1e-12);
+        }
+        float up = (float)x, dn = (float)x;
+        if ((double)up < x) up = nextafterf(up, INFINITY);
+        if ((double)dn > x) dn = nextafterf(dn, -INFINITY);
+        const float a = ck_f32_up(x), b = ck_f32_down(x);
+        bad += memcmp(&a, &up, 4) != 0 || memcmp(&b, &dn, 4) != 0;
+        ++cases;
+    }
+    CHECK(bad == 0, "f32 rounding: %ld of %ld values differ from nextafterf's", bad, cases);
+    printf("f32 rounding: %ld values, ck_f32_up/down == nextafterf\n", cases);
+}
+
 /* The boxes of a turning object's faces grown by their arc margins
  * (grow.c): the AVX2 form against the portable one bit for bit, on ranges
  * of every length 0..40 at steps 1..3 (AVX2 at step 1 only), boxes of both
@@ -1389,6 +1417,7 @@ int main(int argc, char **argv)
     test_cells(n);
     test_leaf_overlaps(n);
     test_grow_boxes(n);
+    test_f32_round(n);
     printf("  (%.1f s)\n", now_s() - t);
     timings();
     return check_finish("test_kernels");

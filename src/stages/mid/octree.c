@@ -231,11 +231,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     const uint32_t *restrict V = s->v + ofs;
     uint8_t *restrict MK = mk;
     float upf[3], dnf[3];
-    for (int a = 0; a < 3; ++a) {
-        upf[a] = (float)up[a], dnf[a] = (float)dn[a];
-        if ((double)upf[a] > up[a]) upf[a] = nextafterf(upf[a], -INFINITY);
-        if ((double)dnf[a] < dn[a]) dnf[a] = nextafterf(dnf[a], INFINITY);
-    }
+    for (int a = 0; a < 3; ++a) upf[a] = ck_f32_down(up[a]), dnf[a] = ck_f32_up(dn[a]);
     const float u0 = upf[0], u1 = upf[1], u2 = upf[2], d0 = dnf[0], d1 = dnf[1], d2 = dnf[2];
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = V[i];
