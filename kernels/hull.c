@@ -363,11 +363,14 @@ int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, do
     if (M >= 0) M = h_shift(q, nq, p[0], Q, M);
     if (!(M >= 0)) return 1;
     /* the boolean GJK first (hull_bool.c): most pairs that get here meet */
-    const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, tol);
+    int last;
+    const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, tol, &last);
     if (b >= 0) return b;
+    /* from the boolean GJK's last support point: the pairs left here are
+     * apart along its direction but too thinly to certify (within tol) */
     double v0[3];
-    h_sub(v0, P[0], Q[0]);
-    const int g = h_gjk((const double(*)[3])P, np, (const double(*)[3])Q, nq, NULL, NULL, v0, 0, M, tol);
+    h_sub(v0, P[last >> 4], Q[last & 15]);
+    const int g = h_gjk((const double(*)[3])P, np, (const double(*)[3])Q, nq, NULL, NULL, v0, last, M, tol);
     if (g == 1) return 0;
     if (g == 0) return 1; /* the origin is in the Minkowski difference: the hulls meet */
     /* GJK stalled near the boundary: the cheap axes first, then the complete axis set */

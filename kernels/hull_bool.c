@@ -134,7 +134,7 @@ static inline int b_inside(const double (*s)[3], double M)
  * the feature whose region holds the origin and sets d toward it; returns
  * the new simplex size.  A kept triangle is stored so that d = (s1 - s2) x
  * (s0 - s2), the side of the origin. */
-static inline int b_triangle(double (*s)[3], double d[3])
+static inline __attribute__((always_inline)) int b_triangle(double (*s)[3], double d[3])
 {
     double a[3], b[3], c[3], ab[3], ac[3], ao[3], abc[3], t[3];
     memcpy(a, s[2], sizeof a), memcpy(b, s[1], sizeof b), memcpy(c, s[0], sizeof c);
@@ -176,7 +176,7 @@ edge_ab:
  * the fourth vertex.  The origin beyond one of them: that face, as a
  * triangle case; beyond none: inside (2, to be made sure of), or 0 when
  * degenerate. */
-static inline int b_tetra(double (*s)[3], double d[3])
+static inline __attribute__((always_inline)) int b_tetra(double (*s)[3], double d[3])
 {
     static const int F[3][2] = {{1, 0}, {2, 1}, {0, 2}}; /* (s3 - s_i) x (s3 - s_j) points outward */
     double ao[3], e[3][3];
@@ -196,26 +196,85 @@ static inline int b_tetra(double (*s)[3], double d[3])
     return 4;
 }
 
-/* The boolean GJK; extreme(b, d, sign, &at) finds support points. */
-#define BOOL_BODY(EXTREME)                                                                                          bset A, B;                                                                                                      b_load(&A, P, np), b_load(&B, Q, nq);                                                                           double s[4][3], d[3];                                                                                           int n = 1;                                                                                                      h_sub(s[0], P[0], Q[0]);                                                                                        for (int k = 0; k < 3; ++k) d[k] = -s[0][k];                                                                    for (int it = 0; it < BOOL_MAXIT; ++it) {                                                                           const double dd = h_dot(d, d);                                                                                  if (!(dd > 0)) return -1; /* the origin on the simplex, or NaN: no direction */                                 int ip, iq;                                                                                                     const double pmax = EXTREME(&A, d, 1, &ip), qmin = EXTREME(&B, d, -1, &iq);                                     const double gap = qmin - pmax;                                                                                 if (gap > 0) { /* D lies below the plane d.x = 0: apart if that certifies */                                        const double marg = h_margin(d, M, tol, 1);                                                                     return marg >= 0 && gap > marg ? 0 : -1;                                                                    }                                                                                                               /* w past the origin by a fair margin, or no progress to be had */                                              if (!(-gap > 1e-12 * sqrt(dd) * M)) return -1;                                                                  h_sub(s[n], P[ip], Q[iq]);                                                                                      ++n;                                                                                                            if (n == 2) { /* segment: w was found beyond the origin from s[0] */                                                double ab[3], ao[3];                                                                                            h_sub(ab, s[0], s[1]);                                                                                          for (int k = 0; k < 3; ++k) ao[k] = -s[1][k];                                                                   if (h_dot(ab, ao) > 0) {                                                                                            b_perp(d, ab, ao);                                                                                          } else {                                                                                                            memcpy(s[0], s[1], sizeof s[0]), memcpy(d, ao, sizeof ao);                                                      n = 1;                                                                                                      }                                                                                                           } else if (n == 3) {                                                                                                n = b_triangle(s, d);                                                                                       } else {                                                                                                            n = b_tetra(s, d);                                                                                              if (n == 4) return b_inside((const double(*)[3])s, M) ? 1 : -1;                                             }                                                                                                           }                                                                                                               return -1;
-
-#define BOOL_ARGS const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol
-static int bool_plain(BOOL_ARGS) { BOOL_BODY(b_extreme_plain) }
-#if B_X86
-static B_AVX2 int bool_avx2(BOOL_ARGS) { BOOL_BODY(b_extreme_avx2) }
-#endif
-
-int ck_hulls_bool_plain(BOOL_ARGS)
+/* The boolean GJK (see the top); avx (a constant where it is inlined)
+ * picks the support search. */
+static inline __attribute__((always_inline)) int bool_core(const double (*P)[3], int np, const double (*Q)[3],
+                                                          int nq, double M, double tol, int *last, int avx)
 {
-    if (np < 1 || np > 8 || nq < 1 || nq > 8) return -1;
-    return bool_plain(P, np, Q, nq, M, tol);
+    bset A, B;
+    b_load(&A, P, np), b_load(&B, Q, nq);
+    double s[4][3], d[3];
+    int n = 1;
+    *last = 0;
+    h_sub(s[0], P[0], Q[0]);
+    for (int k = 0; k < 3; ++k) d[k] = -s[0][k];
+    for (int it = 0; it < BOOL_MAXIT; ++it) {
+        const double dd = h_dot(d, d);
+        if (!(dd > 0)) return -1; /* the origin on the simplex, or NaN: no direction */
+        int ip, iq;
+#if B_X86
+        const double pmax = avx ? b_extreme_avx2(&A, d, 1, &ip) : b_extreme_plain(&A, d, 1, &ip);
+        const double qmin = avx ? b_extreme_avx2(&B, d, -1, &iq) : b_extreme_plain(&B, d, -1, &iq);
+#else
+        (void)avx;
+        const double pmax = b_extreme_plain(&A, d, 1, &ip), qmin = b_extreme_plain(&B, d, -1, &iq);
+#endif
+        *last = ip * 16 + iq;
+        const double gap = qmin - pmax;
+        if (gap > 0) { /* D lies below the plane d.x = 0: apart if that certifies */
+            const double marg = h_margin(d, M, tol, 1);
+            return marg >= 0 && gap > marg ? 0 : -1;
+        }
+        /* w past the origin by a fair margin, or no progress to be had */
+        if (!(-gap > 1e-12 * sqrt(dd) * M)) return -1;
+        h_sub(s[n], P[ip], Q[iq]);
+        ++n;
+        if (n == 2) { /* segment: w was found beyond the origin from s[0] */
+            double ab[3], ao[3];
+            h_sub(ab, s[0], s[1]);
+            for (int k = 0; k < 3; ++k) ao[k] = -s[1][k];
+            if (h_dot(ab, ao) > 0) {
+                b_perp(d, ab, ao);
+            } else {
+                memcpy(s[0], s[1], sizeof s[0]), memcpy(d, ao, sizeof ao);
+                n = 1;
+            }
+        } else if (n == 3) {
+            n = b_triangle(s, d);
+        } else {
+            n = b_tetra(s, d);
+            if (n == 4) return b_inside((const double(*)[3])s, M) ? 1 : -1;
+        }
+    }
+    return -1;
 }
 
-int ck_hulls_bool(BOOL_ARGS)
+static int bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last)
 {
+    return bool_core(P, np, Q, nq, M, tol, last, 0);
+}
+#if B_X86
+static B_AVX2 int bool_avx2(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
+                            int *last)
+{
+    return bool_core(P, np, Q, nq, M, tol, last, 1);
+}
+#endif
+
+int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
+                        int *last)
+{
+    *last = 0;
+    if (np < 1 || np > 8 || nq < 1 || nq > 8) return -1;
+    return bool_plain(P, np, Q, nq, M, tol, last);
+}
+
+int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last)
+{
+    *last = 0;
     if (np < 1 || np > 8 || nq < 1 || nq > 8) return -1;
 #if B_X86
-    if (__builtin_cpu_supports("avx2")) return bool_avx2(P, np, Q, nq, M, tol);
+    if (__builtin_cpu_supports("avx2")) return bool_avx2(P, np, Q, nq, M, tol, last);
 #endif
-    return bool_plain(P, np, Q, nq, M, tol);
+    return bool_plain(P, np, Q, nq, M, tol, last);
 }

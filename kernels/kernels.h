@@ -66,10 +66,12 @@ int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq
 /* ck_hulls_bool (hull_bool.c): the boolean GJK that ck_hulls_meet runs
  * first, on point lists already translated to p[0] (|coordinates| <= M):
  * 0 apart (certified as in hull.c), 1 meet (the origin robustly inside a
- * tetrahedron of support differences), -1 undecided.  AVX2 where the CPU
- * has it; _plain: the portable path (the same answers). */
-int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol);
-int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol);
+ * tetrahedron of support differences), -1 undecided; *last: the support
+ * pair (16 ip + iq) it evaluated last, where the distance GJK starts.  AVX2
+ * where the CPU has it; _plain: the portable path (the same answers). */
+int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last);
+int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
+                        int *last);
 /* conv(P) against the closed box [lo - tol, hi + tol]; conservative likewise
  * (0 only with a verified separating direction): exact AABB reject, point in
  * box accept, then GJK with the box's support mapping. */

@@ -837,9 +837,10 @@ static void test_hulls_grid(long n)
                 for (int k = 0; k < 3; ++k) P[i][k] = p[i][k] - p[0][k], M = fmax(M, fabs(P[i][k]));
             for (int i = 0; i < nq; ++i)
                 for (int k = 0; k < 3; ++k) Q[i][k] = q[i][k] - p[0][k], M = fmax(M, fabs(Q[i][k]));
-            const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, 0.0);
-            const int bp = ck_hulls_bool_plain((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, 0.0);
-            bool_wrong += b >= 0 && b != truth, bool_paths += b != bp;
+            int l1, l2;
+            const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, 0.0, &l1);
+            const int bp = ck_hulls_bool_plain((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, 0.0, &l2);
+            bool_wrong += b >= 0 && b != truth, bool_paths += b != bp || l1 != l2;
             bool_meet += b == 1, bool_apart += b == 0;
         }
         if (mode == 1) CHECK(truth == 1 && r == 1 && f == 1, "shared point: truth %d ref %d fast %d", truth, r, f);
