@@ -356,16 +356,19 @@ static inline int h_ref_axis(const double d[3], const double (*P)[3], int np, co
 int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, double tol)
 {
     if (np < 1 || np > HULL_MAXN || nq < 1 || nq > HULL_MAXN || !(tol >= 0)) return 1;
-    /* exact AABB reject on the untranslated coordinates */
-    if (h_aabb_apart(p, np, q, nq, tol)) return 0;
     double P[HULL_MAXN][3], Q[HULL_MAXN][3];
     double M = h_shift(p, np, p[0], P, 0.0);
     if (M >= 0) M = h_shift(q, nq, p[0], Q, M);
-    if (!(M >= 0)) return 1;
-    /* the boolean GJK first (hull_bool.c): most pairs that get here meet */
-    int last;
-    const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, tol, &last);
+    /* the boolean GJK first (hull_bool.c): most pairs that get here meet.
+     * Its answers are facts (a certificate, or the origin robustly inside),
+     * so they need no exact AABB test before them; the distance GJK does */
+    int last = 0;
+    const int b = M >= 0 ? ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])Q, nq, M, tol, &last) : -1;
     if (b >= 0) return b;
+    /* exact AABB reject on the untranslated coordinates (gaps of any size,
+     * such as coordinates 1e-17 off a plane, which GJK could miss) */
+    if (h_aabb_apart(p, np, q, nq, tol)) return 0;
+    if (!(M >= 0)) return 1;
     /* from the boolean GJK's last support point: the pairs left here are
      * apart along its direction but too thinly to certify (within tol) */
     double v0[3];
