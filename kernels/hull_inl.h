@@ -75,28 +75,32 @@ static inline void h_proj_box(const double d[3], const double blo[3], const doub
     *mx = h_dot(d, cmax);
 }
 
+/* 1 when the list a, projected on d, lies apart from [bmin, bmax] by more
+ * than marg (marg < 0: d unusable, see h_margin). */
+static inline int h_apart_from(const double d[3], const double (*a)[3], int na, double bmin, double bmax, double marg)
+{
+    if (marg < 0) return 0;
+    double amin, amax;
+    h_proj(d, a, na, &amin, &amax);
+    return (amin - bmax > marg) || (bmin - amax > marg);
+}
+
 /* 1 when d verifiably separates the (translated) point lists a and b. */
 static inline int h_separates(const double d[3], const double (*a)[3], int na, const double (*b)[3], int nb,
                               double M, double tol)
 {
-    const double marg = h_margin(d, M, tol, 1);
-    if (marg < 0) return 0;
-    double amin, amax, bmin, bmax;
-    h_proj(d, a, na, &amin, &amax);
+    double bmin, bmax;
     h_proj(d, b, nb, &bmin, &bmax);
-    return (amin - bmax > marg) || (bmin - amax > marg);
+    return h_apart_from(d, a, na, bmin, bmax, h_margin(d, M, tol, 1));
 }
 
 /* 1 when d verifiably separates the (translated) list a from the box. */
 static inline int h_separates_box(const double d[3], const double (*a)[3], int na, const double blo[3],
                                   const double bhi[3], double M, double tol)
 {
-    const double marg = h_margin(d, M, tol, 0);
-    if (marg < 0) return 0;
-    double amin, amax, bmin, bmax;
-    h_proj(d, a, na, &amin, &amax);
+    double bmin, bmax;
     h_proj_box(d, blo, bhi, &bmin, &bmax);
-    return (amin - bmax > marg) || (bmin - amax > marg);
+    return h_apart_from(d, a, na, bmin, bmax, h_margin(d, M, tol, 0));
 }
 
 /* Translate n points by -c into out; returns max |coordinate| of out, or -1
