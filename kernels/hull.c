@@ -34,7 +34,9 @@
  * For the box test the box is grown by tol on every side ([lo-tol, hi+tol]),
  * whose support grows by tol |d|_1, so there the tol term is tol l1 (1 + 2^-40).
  *
- * ck_hulls_meet — GJK (Gilbert, Johnson & Keerthi 1988) on the Minkowski
+ * ck_hulls_meet — first a boolean GJK (hull_bool.c), which decides most pairs
+ * and answers only what it proves; for the rest, the exact AABB reject, then
+ * GJK (Gilbert, Johnson & Keerthi 1988) on the Minkowski
  * difference D = conv(P) - conv(Q) = conv{p - q}, with the support mapping
  * s_D(-v) = argmin_p v.p - argmax_q v.q evaluated on the point lists, and the
  * closest-point sub-algorithm done by Voronoi-region case analysis on the

@@ -56,8 +56,9 @@ int ck_tritri_ref(const double a0[3], const double a1[3], const double a2[3],
  * (absolute, >= 0); so it never reports 0 for sets that intersect, and a 0
  * guarantees that the hulls are more than tol apart (Euclidean distance).
  * Counts outside 1..8, or tol negative or NaN, give 1.
- * ck_hulls_meet: exact AABB reject, then GJK with the certificate checked at
- * every support evaluation.  ck_hulls_meet_ref: brute separating-axis test
+ * ck_hulls_meet: a boolean GJK that answers only what it proves
+ * (ck_hulls_bool), then the exact AABB reject, then a distance GJK with the
+ * certificate checked at every support evaluation.  ck_hulls_meet_ref: brute separating-axis test
  * over an axis set complete for (degenerate) polytopes: exact on
  * small-integer data.  Both can only fail to certify gaps below ~1e-15
  * relative to the coordinates' spread. */

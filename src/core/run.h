@@ -72,7 +72,7 @@ struct clash_run {
                                       near the regions (the face octree; stages/deferred.c) */
     int64_t nboxed;                /* faces boxed this step, when deferred */
     int eager_boxes;               /* 1: never deferred (tests and benches compare the two) */
-    struct clash_defer *defer;     /* deferred boxes: the regions' unions (stages/deferred.c) */
+    struct clash_defer *defer;     /* deferred boxes: the objects' poses for their blocks (stages/deferred.c) */
     float delta;                   /* culling inflation this step (absolute) */
     float *face_r;                 /* S1, swept mode with a turning object, once per run: each face's
                                       largest |local vertex| (rounded up), the radius of its arc

@@ -9,8 +9,8 @@
 
 #include "core/run.h"
 
-/* S3, before the face loop: each object's regions' union, and which
- * objects' blocks can be carried into the world by their pose.  Returns -1
+/* S3, before the face loop: which objects' blocks can be carried into the
+ * world by their pose this step, and the maps that carry them.  Returns -1
  * when out of memory. */
 int clash_defer_prepare(clash_run *run);
 /* S3: the faces of [f, e) (one object's, which has regions) not in a block

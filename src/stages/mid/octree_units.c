@@ -215,7 +215,6 @@ static int order_units(clash_run *run, unitset *us);
 
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
-
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
     memset(us, 0, sizeof *us);
