@@ -74,6 +74,9 @@ typedef void (*clash_range_fn)(int64_t begin, int64_t end, int64_t step, int wor
 int clash_sched_threads(int requested);
 /* Cores the process may run on. */
 int clash_sched_cores(void);
+/* Gives this process back the CPUs of all its OpenMP places (OMP_PROC_BIND binds the
+ * initial thread to one place at start): for a program that starts timed runs as children. */
+void clash_sched_unbind_initial(void);
 /* 1 when the backend exists in this build. */
 int clash_sched_backend_available(int backend);
 

@@ -16,6 +16,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,33 @@ int clash_sched_cores(void)
 #endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+/* With OMP_PROC_BIND set, libgomp binds the initial thread to the first
+ * place as the program starts, so this process's mask shrinks to one core
+ * and every run a bench suite starts (system(), fork) inherits it: a scaling
+ * study would time all its thread counts on one core.  The places list was
+ * built from the mask the process started with, so their union gives that
+ * mask back; nothing changes without places, or where the union is empty. */
+void clash_sched_unbind_initial(void)
+{
+#if CLASH_HAVE_OPENMP && defined(CPU_COUNT)
+    const int np = omp_get_num_places();
+    if (np <= 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int p = 0; p < np; ++p) {
+        const int k = omp_get_place_num_procs(p);
+        if (k <= 0) continue;
+        int *ids = malloc(sizeof *ids * (size_t)k);
+        if (!ids) return;
+        omp_get_place_proc_ids(p, ids);
+        for (int i = 0; i < k; ++i)
+            if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], &set);
+        free(ids);
+    }
+    if (CPU_COUNT(&set) > 0) (void)sched_setaffinity(0, sizeof set, &set);
+#endif
 }
 
 int clash_sched_threads(int requested) { return requested > 0 ? requested : clash_sched_cores(); }

@@ -319,6 +319,20 @@ int main(void)
     CHECK(clash("bench --help") == 0 && strstr(out, "suites:\n"), "clash bench --help: %s", out);
     rc = clash("bench fig43 --quick --workers 1 --ranks none --repeat 1 --out f43");
     CHECK(rc == 0 && !strchr(out, '\r'), "bench progress redraws ('\\r') written to a pipe (exit %d)", rc);
+    /* OMP_PROC_BIND binds the initial thread to one core as clash starts; the runs a suite starts must
+     * still get every core of the caller's mask, not that one (the cores a suite reports are its children's) */
+    {
+        cpu_set_t mine;
+        const int ncpu = sched_getaffinity(0, sizeof mine, &mine) == 0 ? CPU_COUNT(&mine) : 0;
+        setenv("OMP_PLACES", "cores", 1), setenv("OMP_PROC_BIND", "close", 1);
+        rc = clash("bench fig43 --quick --workers 1 --ranks none --repeat 1 --out f43b");
+        unsetenv("OMP_PLACES"), unsetenv("OMP_PROC_BIND");
+        char *y = rc == 0 ? read_file("f43b/fig43.yaml") : NULL;
+        const char *c = y ? strstr(y, "], cores: ") : NULL;
+        CHECK(c && ncpu > 0 && atoi(c + 10) == ncpu, "bench under OMP_PROC_BIND=close: cores %d, expected %d (exit %d)",
+              c ? atoi(c + 10) : -1, ncpu, rc);
+        free(y);
+    }
 
     /* bad input: the message names the file and place; no output is left behind */
     expect_error("run missing.json --pairs p.csv", "missing.json");

@@ -369,6 +369,7 @@ static int cmd_bench(int argc, char **argv)
                 printf("usage: clash bench %s %s\n%s.\n", s->name, s->usage, s->summary);
                 return 0;
             }
+        clash_sched_unbind_initial(); /* the runs a suite starts inherit this mask (OMP_PROC_BIND: one core) */
         return s->run(argc - 3, argv + 3);
     }
     names[n] = NULL;
