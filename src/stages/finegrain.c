@@ -51,7 +51,7 @@ typedef struct fg_seg {
 
 typedef struct fg_slot {
     _Alignas(CLASH_CACHE_LINE) clash_box *obox;  /* nobj partial object boxes */
-    int obox_live;                               /* obox initialised this step */
+    int olo, ohi;                                /* obox live for objects [olo, ohi] this step */
     int oom;
     size_t nboxed;                               /* S3, boxes deferred: faces boxed */
     uint32_t *kept;
@@ -145,17 +145,42 @@ static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, flo
     }
 }
 
+/* A worker's partial object boxes are live for the objects [olo, ohi] it
+ * has touched this step (olo > ohi: none); widening the interval to take
+ * [a, b] in empties the boxes it adds.  A worker of the chunk partition
+ * touches about nobj / T objects, so neither the emptying nor the fold
+ * costs T x nobj: at 16 threads and 16,000 objects that fold, reading
+ * every slot written on another core, took 12 ms of a 60 ms step. */
+static void slot_empty(fg_slot *sl, int a, int b)
+{
+    for (int o = a; o <= b; ++o)
+        for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
+}
+
+static void slot_cover(fg_slot *sl, int a, int b)
+{
+    if (sl->olo > sl->ohi) {
+        slot_empty(sl, a, b);
+        sl->olo = a, sl->ohi = b;
+        return;
+    }
+    if (a < sl->olo) slot_empty(sl, a, sl->olo - 1), sl->olo = a;
+    if (b > sl->ohi) slot_empty(sl, sl->ohi + 1, b), sl->ohi = b;
+}
+
+static void slot_reset(struct clash_finegrain *fg)
+{
+    for (int w = 0; w < fg->T; ++w) fg->slot[w].olo = 1, fg->slot[w].ohi = 0;
+}
+
 static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
     const clash_scene *sc = run->sc;
     fg_slot *sl = &run->fg->slot[worker];
     const int n = sc->nobj;
-    if (!sl->obox_live) {
-        for (int o = 0; o < n; ++o)
-            for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
-        sl->obox_live = 1;
-    }
+    if (begin >= end || n == 0) return;
+    slot_cover(sl, clash_object_of(sc->fofs, n, begin), clash_object_of(sc->fofs, n, end - 1));
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     int o = clash_object_of(sc->fofs, n, begin);
     int64_t f = begin;
@@ -185,60 +210,67 @@ int clash_fg_boxes(clash_run *run)
     return clash_fg_boxes_stores(run, 0);
 }
 
-/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
- * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
- * threads (one core's outstanding misses, not DRAM, bound it there);
- * `clash bench bbox --stores both` measures both on other machines. */
 /* run->face_r, once per run (the local vertices never change while a run
- * exists; Morton reordering happened at its creation). */
+ * exists; Morton reordering happened at its creation), in parallel over the
+ * faces: serial, it was 5 ms a step, over 20 steps, of a scene of 2.4 M faces
+ * on 16 threads.  Each face's radius is the same whoever computes it. */
+static void radii_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    for (int64_t f = begin; f < end; f += step) {
+        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+        double r2 = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]], q = a * a + b * b + c * c;
+            r2 = q > r2 ? q : r2;
+        }
+        run->face_r[f] = ck_f32_up(sqrt(r2) * (1 + 1e-15));
+    }
+}
+
 static int face_radii(clash_run *run)
 {
     const clash_scene *sc = run->sc;
     if (!(run->face_r = malloc(sizeof(float) * (size_t)(sc->nf ? sc->nf : 1)))) return -1;
-    for (int64_t f = 0; f < sc->nf; ++f) {
-        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-        double r2 = 0;
-        for (int k = 0; k < 3; ++k) {
-            const double a = sc->lx[v[k]], b = sc->ly[v[k]], c = sc->lz[v[k]];
-            r2 = fmax(r2, a * a + b * b + c * c);
-        }
-        const double r = sqrt(r2) * (1 + 1e-15);
-        float u = (float)r;
-        if ((double)u < r) u = nextafterf(u, INFINITY);
-        run->face_r[f] = u;
-    }
+    const clash_exec ex = clash_exec_sized(&run->exec, sc->nf);
+    clash_par_for(&ex, sc->nf, radii_range, run);
     return 0;
 }
 
 static void fold_object_boxes(clash_run *run);
 
+/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
+ * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
+ * threads (one core's outstanding misses, not DRAM, bound it there);
+ * `clash bench bbox --stores both` measures both on other machines. */
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
     if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     fg->s1_nt = streaming != 0;
-    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
+    slot_reset(fg);
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nf); /* few faces: on the caller */
     clash_par_for(&ex, run->sc->nf, boxes_range, run);
     fold_object_boxes(run);
     return 0;
 }
 
-/* The object boxes: the min/max over the workers' slots, in worker order
- * (exact, so independent of who computed what). */
+/* The object boxes: the min/max over the workers' live slots (exact, so
+ * independent of who computed what). */
 static void fold_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = run->fg;
-    for (int o = 0; o < fg->nobj; ++o) {
-        clash_box b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-        for (int w = 0; w < fg->T; ++w) {
-            if (!fg->slot[w].obox_live) continue;
+    for (int o = 0; o < fg->nobj; ++o)
+        for (int d = 0; d < 3; ++d) run->obox[o].lo[d] = INFINITY, run->obox[o].hi[d] = -INFINITY;
+    for (int w = 0; w < fg->T; ++w)
+        for (int o = fg->slot[w].olo; o <= fg->slot[w].ohi; ++o) {
             const clash_box *s = &fg->slot[w].obox[o];
-            for (int d = 0; d < 3; ++d) b.lo[d] = fminf(b.lo[d], s->lo[d]), b.hi[d] = fmaxf(b.hi[d], s->hi[d]);
+            clash_box *b = &run->obox[o];
+            for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], s->lo[d]), b->hi[d] = fmaxf(b->hi[d], s->hi[d]);
         }
-        run->obox[o] = b;
-    }
 }
 
 /* S1 with boxes deferred (stages/deferred.c): the object boxes straight
@@ -249,11 +281,9 @@ static void vbounds_worker(int w, int T, void *p)
     clash_run *run = p;
     const clash_scene *sc = run->sc;
     fg_slot *sl = &run->fg->slot[w];
-    for (int o = 0; o < sc->nobj; ++o)
-        for (int d = 0; d < 3; ++d) sl->obox[o].lo[d] = INFINITY, sl->obox[o].hi[d] = -INFINITY;
-    sl->obox_live = 1;
     const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
-    if (a >= e) return;
+    if (a >= e || sc->nobj == 0) return;
+    slot_cover(sl, clash_object_of(sc->vofs, sc->nobj, a), clash_object_of(sc->vofs, sc->nobj, e - 1));
     for (int o = clash_object_of(sc->vofs, sc->nobj, a); o < sc->nobj && sc->vofs[o] < e; ++o) {
         const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
         if (v0 < v1) ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
@@ -264,7 +294,7 @@ int clash_fg_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
-    for (int w = 0; w < fg->T; ++w) fg->slot[w].obox_live = 0;
+    slot_reset(fg);
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
     clash_spmd(&ex, vbounds_worker, run);
     fold_object_boxes(run);

@@ -172,6 +172,31 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
     return 0;
 }
 
+/* The per-object work of a step (the laws' poses, the turns and their arc
+ * margins: a few sines and cosines each) runs over the objects in parallel
+ * too; serial, it was 3.5 ms of a 60 ms step of 16,000 objects on 16
+ * threads.  Each object's result depends on that object alone. */
+enum { CLASH_OBJ_WORK = 32 }; /* an object's cost, in vertices transformed (clash_exec_sized) */
+
+static void turn_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_scene *sc = p;
+    for (int o = (int)begin; o < end; o += (int)step) {
+        const int k = sc->next_kind[o];
+        const double radius = sc->mesh[sc->obj_mesh[o]].radius;
+        /* (a law's pose is its state next_frame, set_laws) */
+        if (k == CLASH_NEXT_LAW) clash_turn_law(&sc->pose[o], sc->next_frame, radius, &sc->turn[o]);
+        else if (k == CLASH_NEXT_POSE) clash_turn_screw(&sc->cur[o], &sc->next[o], sc->obj_scale[o], radius, &sc->turn[o]);
+        else sc->turn[o] = (clash_turn){.kind = CLASH_TURN_NONE};
+        sc->prev[o] = sc->cur[o];
+        if (k == CLASH_NEXT_POSE || k == CLASH_NEXT_LAW) sc->cur[o] = sc->next[o];
+        /* positions set, not posed: no pose to turn from in the next step */
+        if (k == CLASH_NEXT_VERTS || k == CLASH_NEXT_FRAME) sc->cur[o].R[0] = NAN;
+        sc->next_kind[o] = CLASH_NEXT_NONE;
+    }
+}
+
 /* keep_initial 0: with no state yet, state 0 is not computed, the caller
  * having checked that every object's next state is set from its own source
  * (none copies from the state before) and that a second advance follows at
@@ -190,21 +215,10 @@ static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, clas
         sc->state = -1, sc->law_step = -1;
         return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
     }
+    const clash_exec e = clash_exec_sized(ex, (int64_t)sc->nobj * CLASH_OBJ_WORK);
+    clash_par_for(&e, sc->nobj, turn_range, sc);
     sc->nturning = 0;
-    for (int o = 0; o < sc->nobj; ++o) {
-        const int k = sc->next_kind[o];
-        const double radius = sc->mesh[sc->obj_mesh[o]].radius;
-        /* (a law's pose is its state next_frame, set_laws) */
-        if (k == CLASH_NEXT_LAW) clash_turn_law(&sc->pose[o], sc->next_frame, radius, &sc->turn[o]);
-        else if (k == CLASH_NEXT_POSE) clash_turn_screw(&sc->cur[o], &sc->next[o], sc->obj_scale[o], radius, &sc->turn[o]);
-        else sc->turn[o] = (clash_turn){.kind = CLASH_TURN_NONE};
-        sc->nturning += sc->turn[o].kind != CLASH_TURN_NONE;
-        sc->prev[o] = sc->cur[o];
-        if (k == CLASH_NEXT_POSE || k == CLASH_NEXT_LAW) sc->cur[o] = sc->next[o];
-        /* positions set, not posed: no pose to turn from in the next step */
-        if (k == CLASH_NEXT_VERTS || k == CLASH_NEXT_FRAME) sc->cur[o].R[0] = NAN;
-        sc->next_kind[o] = CLASH_NEXT_NONE;
-    }
+    for (int o = 0; o < sc->nobj; ++o) sc->nturning += sc->turn[o].kind != CLASH_TURN_NONE;
     sc->state++;
     sc->law_step = -1;
     return CLASH_OK;
@@ -214,10 +228,18 @@ int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *
 
 /* ---- scene-file laws ------------------------------------------------------------------- */
 
-/* Sets the next state of every object with a law to the law's state s. */
-static void set_laws(clash_scene *sc, int s)
+typedef struct laws_ctx {
+    clash_scene *sc;
+    int s;
+} laws_ctx;
+
+static void laws_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
-    for (int o = 0; o < sc->nobj; ++o) {
+    (void)worker;
+    const laws_ctx *c = p;
+    clash_scene *sc = c->sc;
+    const int s = c->s;
+    for (int o = (int)begin; o < end; o += (int)step) {
         if (sc->law[o] == CLASH_LAW_FORMULA) {
             clash_xform x;
             double scale;
@@ -228,6 +250,14 @@ static void set_laws(clash_scene *sc, int s)
             sc->next_kind[o] = CLASH_NEXT_FRAME;
         }
     }
+}
+
+/* Sets the next state of every object with a law to the law's state s. */
+static void set_laws(clash_scene *sc, int s, const clash_exec *ex)
+{
+    laws_ctx c = {sc, s};
+    const clash_exec e = clash_exec_sized(ex, (int64_t)sc->nobj * CLASH_OBJ_WORK);
+    clash_par_for(&e, sc->nobj, laws_range, &c);
     sc->next_frame = s;
 }
 
@@ -250,7 +280,7 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
     int rc, laws = 0;
     for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
     if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
-        set_laws(sc, s - 1);
+        set_laws(sc, s - 1, ex);
         /* From no state (a new run's first step) state 0 would only be
          * swapped out by the two advances: skipped when every object
          * follows a law (its S0 was a third of a step from scratch on two
@@ -259,7 +289,7 @@ int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clas
         for (int o = 0; o < sc->nobj && all; ++o) all = sc->law[o] != CLASH_LAW_NONE;
         if ((rc = advance(sc, ex, !all, err))) return rc;
     }
-    set_laws(sc, s);
+    set_laws(sc, s, ex);
     if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
     sc->state = s;
     sc->law_step = s;
