@@ -6,7 +6,12 @@
 # `cluttered` preset and leaves a run report (YAML, `clash run --report`)
 # named STUDY-rR-tT-kK.yaml in OUT; jobs/collect.sh turns those into one CSV
 # and a plot.  Strong: the same scene (--objects N) for every configuration.
-# Weak: N x R x T objects (N per worker), the same density.
+# Weak: N x R x T objects (N per worker), the same density.  The cluttered
+# preset's objects all head for its centre, so contacts grow faster than the
+# object count (400 objects: 81,367 pairs over 20 steps; 3,200: 1.88 M, 23x
+# for 8x): the work per worker is not constant here.  For a weak study with
+# constant work per worker use tiles: `clash bench scaling --weak`
+# (jobs/weak-decomposed.sh; also over threads: --ranks 1 --thread-list ...).
 #
 # Binding: threads get OMP_NUM_THREADS=T, OMP_PLACES=cores,
 # OMP_PROC_BIND=close; ranks are bound to T cores each (srun --cpu-bind,
