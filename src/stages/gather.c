@@ -104,6 +104,99 @@ static uint64_t *merge_runs(uint64_t *a, uint64_t *t, int64_t *off, int T)
     return a;
 }
 
+/* The same merge by the team, the output cut by value: T - 1 splitters from
+ * a sample of the keys (every (nh / T^2)-th key of every run, sorted), and
+ * worker w takes the keys of every run in [split[w], split[w + 1]) (found
+ * by bisection), writes them from the count of smaller keys on and merges
+ * its T pieces with a small heap.  The result is the one sorted order,
+ * whatever the team.  merge_runs's log2 T rounds on the calling thread took
+ * 7.6 ms of an 88 ms step at 16 threads (3.0 M faces, 0.67 M hits). */
+enum { S6_MAXT = 64 };
+typedef struct s6m {
+    const uint64_t *a;
+    uint64_t *t;
+    const int64_t *off;
+    const uint64_t *split; /* split[1 .. T - 1] */
+} s6m;
+
+static int64_t lower_u64(const uint64_t *a, int64_t n, uint64_t x)
+{
+    int64_t lo = 0;
+    while (n > 0) {
+        const int64_t h = n / 2;
+        if (a[lo + h] < x) lo += h + 1, n -= h + 1;
+        else n = h;
+    }
+    return lo;
+}
+
+static void s6_merge(int w, int T, void *p)
+{
+    const s6m *m = p;
+    int64_t at[S6_MAXT], end[S6_MAXT], o = 0;
+    int heap[S6_MAXT], nh = 0;
+    for (int k = 0; k < T; ++k) {
+        const int64_t b = m->off[k], n = m->off[k + 1] - b;
+        at[k] = w == 0 ? b : b + lower_u64(m->a + b, n, m->split[w]);
+        end[k] = w == T - 1 ? b + n : b + lower_u64(m->a + b, n, m->split[w + 1]);
+        o += at[k] - b;
+    }
+    const uint64_t *a = m->a;
+    if (T == 2) { /* two pieces: the plain merge (the heap cost it twice as much per key) */
+        int64_t i = at[0], j = at[1];
+        while (i < end[0] && j < end[1]) m->t[o++] = a[j] < a[i] ? a[j++] : a[i++];
+        while (i < end[0]) m->t[o++] = a[i++];
+        while (j < end[1]) m->t[o++] = a[j++];
+        return;
+    }
+    /* a min-heap of the runs by their next key */
+    for (int k = 0; k < T; ++k) {
+        if (at[k] >= end[k]) continue;
+        int i = nh++;
+        while (i > 0 && a[at[heap[(i - 1) / 2]]] > a[at[k]]) heap[i] = heap[(i - 1) / 2], i = (i - 1) / 2;
+        heap[i] = k;
+    }
+    while (nh > 0) {
+        const int k = heap[0];
+        m->t[o++] = a[at[k]++];
+        const int top = at[k] < end[k] ? k : heap[--nh];
+        if (nh == 0) break;
+        const uint64_t v = a[at[top]];
+        int i = 0;
+        for (;;) {
+            int c = 2 * i + 1;
+            if (c >= nh) break;
+            if (c + 1 < nh && a[at[heap[c + 1]]] < a[at[heap[c]]]) ++c;
+            if (a[at[heap[c]]] >= v) break;
+            heap[i] = heap[c], i = c;
+        }
+        heap[i] = top;
+    }
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* merge_runs by the team (s6_merge) into t; NULL when out of memory. */
+static uint64_t *merge_team(const clash_exec *ex, uint64_t *a, uint64_t *t, int64_t *off, int T)
+{
+    const int64_t n = off[T], step = n / ((int64_t)T * T) > 1 ? n / ((int64_t)T * T) : 1;
+    uint64_t *smp = malloc(sizeof *smp * (size_t)(n / step + T + 1)), split[S6_MAXT + 1] = {0};
+    if (!smp) return NULL;
+    size_t ns = 0;
+    for (int k = 0; k < T; ++k)
+        for (int64_t i = off[k] + step / 2; i < off[k + 1]; i += step) smp[ns++] = a[i];
+    qsort(smp, ns, sizeof *smp, cmp_u64);
+    for (int w = 1; w < T; ++w) split[w] = ns ? smp[ns * (size_t)w / (size_t)T] : 0;
+    free(smp);
+    s6m m = {a, t, off, split};
+    clash_spmd(ex, s6_merge, &m);
+    return t;
+}
+
 static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const int T = run->threads > 0 ? run->threads : 1;
@@ -131,7 +224,8 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     clash_spmd(&ex, s6_write, &g);
     if (g.remap || run->cand_unsorted) { /* the keys' order changed: sort each run, then merge them */
         clash_spmd(&ek, s6_sort, &g);
-        g.keys = merge_runs(g.keys, g.tmp, off, T);
+        uint64_t *merged = T > 1 && T <= S6_MAXT ? merge_team(&ek, g.keys, g.tmp, off, T) : NULL;
+        g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, T);
     }
     clash_spmd(&ek, s6_pairs, &g);
     run->npairs = nh;
