@@ -180,9 +180,9 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     fg_slot *sl = &run->fg->slot[worker];
     const int n = sc->nobj;
     if (begin >= end || n == 0) return;
-    slot_cover(sl, clash_object_of(sc->fofs, n, begin), clash_object_of(sc->fofs, n, end - 1));
-    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     int o = clash_object_of(sc->fofs, n, begin);
+    slot_cover(sl, o, clash_object_of(sc->fofs, n, end - 1));
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     int64_t f = begin;
     while (f < end && o < n) {
         const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
@@ -283,8 +283,9 @@ static void vbounds_worker(int w, int T, void *p)
     fg_slot *sl = &run->fg->slot[w];
     const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
     if (a >= e || sc->nobj == 0) return;
-    slot_cover(sl, clash_object_of(sc->vofs, sc->nobj, a), clash_object_of(sc->vofs, sc->nobj, e - 1));
-    for (int o = clash_object_of(sc->vofs, sc->nobj, a); o < sc->nobj && sc->vofs[o] < e; ++o) {
+    const int first = clash_object_of(sc->vofs, sc->nobj, a);
+    slot_cover(sl, first, clash_object_of(sc->vofs, sc->nobj, e - 1));
+    for (int o = first; o < sc->nobj && sc->vofs[o] < e; ++o) {
         const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
         if (v0 < v1) ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
     }

@@ -86,6 +86,14 @@ static void s6_pairs(int w, int T, void *p)
     }
 }
 
+/* Merges the sorted a[i .. m) and a[j .. e) into t from o on. */
+static void merge_two(const uint64_t *a, int64_t i, int64_t m, int64_t j, int64_t e, uint64_t *t, int64_t o)
+{
+    while (i < m && j < e) t[o++] = a[j] < a[i] ? a[j++] : a[i++];
+    while (i < m) t[o++] = a[i++];
+    while (j < e) t[o++] = a[j++];
+}
+
 /* Merges the sorted runs a[off[k] .. off[k + 1]) of k < T into one, by
  * rounds of pairwise merges between a and t; returns where it ended. */
 static uint64_t *merge_runs(uint64_t *a, uint64_t *t, int64_t *off, int T)
@@ -93,10 +101,7 @@ static uint64_t *merge_runs(uint64_t *a, uint64_t *t, int64_t *off, int T)
     for (int width = 1; width < T; width *= 2) {
         for (int k = 0; k < T; k += 2 * width) {
             const int64_t b = off[k], m = off[k + width < T ? k + width : T], e = off[k + 2 * width < T ? k + 2 * width : T];
-            int64_t i = b, j = m, o = b;
-            while (i < m && j < e) t[o++] = a[j] < a[i] ? a[j++] : a[i++];
-            while (i < m) t[o++] = a[i++];
-            while (j < e) t[o++] = a[j++];
+            merge_two(a, b, m, m, e, t, b);
         }
         uint64_t *x = a;
         a = t, t = x;
@@ -143,10 +148,7 @@ static void s6_merge(int w, int T, void *p)
     }
     const uint64_t *a = m->a;
     if (T == 2) { /* two pieces: the plain merge (the heap cost it twice as much per key) */
-        int64_t i = at[0], j = at[1];
-        while (i < end[0] && j < end[1]) m->t[o++] = a[j] < a[i] ? a[j++] : a[i++];
-        while (i < end[0]) m->t[o++] = a[i++];
-        while (j < end[1]) m->t[o++] = a[j++];
+        merge_two(a, at[0], end[0], at[1], end[1], m->t, o);
         return;
     }
     /* a min-heap of the runs by their next key */
@@ -174,22 +176,17 @@ static void s6_merge(int w, int T, void *p)
     }
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* merge_runs by the team (s6_merge) into t; NULL when out of memory. */
 static uint64_t *merge_team(const clash_exec *ex, uint64_t *a, uint64_t *t, int64_t *off, int T)
 {
     const int64_t n = off[T], step = n / ((int64_t)T * T) > 1 ? n / ((int64_t)T * T) : 1;
-    uint64_t *smp = malloc(sizeof *smp * (size_t)(n / step + T + 1)), split[S6_MAXT + 1] = {0};
+    const size_t cap = (size_t)(n / step + T + 1);
+    uint64_t *smp = malloc(2 * sizeof *smp * cap), split[S6_MAXT + 1] = {0};
     if (!smp) return NULL;
     size_t ns = 0;
     for (int k = 0; k < T; ++k)
         for (int64_t i = off[k] + step / 2; i < off[k + 1]; i += step) smp[ns++] = a[i];
-    qsort(smp, ns, sizeof *smp, cmp_u64);
+    clash_sort_u64(smp, ns, smp + cap); /* with scratch: cannot fail */
     for (int w = 1; w < T; ++w) split[w] = ns ? smp[ns * (size_t)w / (size_t)T] : 0;
     free(smp);
     s6m m = {a, t, off, split};
