@@ -121,6 +121,14 @@ static inline float ck_f32_down(double x)
 void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
 void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
 
+/* ck_tritri on eight pairs of float triangles (tritri8.c): meet[l] for lanes
+ * 0..n-1, the same answers, branch-free in lanes where every orientation's
+ * sign is settled by its error bound and by ck_tritri for the rest (lanes
+ * past n must hold initialised values; their answers are dropped).  Returns
+ * the number of lanes left to ck_tritri.  _plain: the portable path. */
+int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
+int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
+
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
 
 /* World positions of n vertices: w = R * (s * l) + t, R row-major 3x3. */

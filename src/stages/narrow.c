@@ -17,8 +17,9 @@
  *           a pair with a tolerance (the arc margins of faces that turn)
  *           goes to the hull test whatever the filter says;
  *   static  each face's three vertices (ck_tris_apart_f32x8), then
- *           ck_tritri, which is exact: two triangles apart by a gap never
- *           share a point.
+ *           the exact triangle test, on the pairs the filter leaves, eight
+ *           at a time (ck_tritri_f32x8: ck_tritri's answers); two triangles
+ *           apart by a gap never share a point.
  */
 #include <stdlib.h>
 
@@ -35,6 +36,16 @@ typedef struct narrow_ctx {
     int64_t off;
 } narrow_ctx;
 
+/* Static mode: the exact test of the n pairs the filter left (tp, tq: their
+ * triangles; tat: their candidates), eight at a time (ck_tritri_f32x8:
+ * ck_tritri's answers). */
+static void tris_left(clash_run *run, const float tp[3][3][8], const float tq[3][3][8], const int64_t tat[8], int n)
+{
+    uint8_t meet[8];
+    ck_tritri_f32x8(tp, tq, n, meet);
+    for (int l = 0; l < n; ++l) run->hit[tat[l]] = meet[l];
+}
+
 /* Candidates first..last (by step) eight at a time, the filter first. */
 static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
@@ -43,7 +54,9 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     enum { PF_IDX = 16, PF_POS = 8 }; /* as narrow_range */
     float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
     uint8_t apart[8];
-    int64_t at[8];
+    int64_t at[8], tat[8];
+    float tp[3][3][8] = {{{0}}}, tq[3][3][8] = {{{0}}}; /* static: the pairs the filter left */
+    int tn = 0;
     double tol[8] = {0};
     float tolf[8] = {0};
     for (int64_t i = first; i < last;) {
@@ -85,14 +98,21 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 run->hit[at[l]] = 0;
                 continue;
             }
+            if (!swept) { /* static: the pairs left wait for the exact test, eight at a time */
+                for (int j = 0; j < 3; ++j)
+                    for (int c = 0; c < 3; ++c) tp[j][c][tn] = p[j][c][l], tq[j][c][tn] = q[j][c][l];
+                tat[tn] = at[l];
+                if (++tn == 8) tris_left(run, tp, tq, tat, tn), tn = 0;
+                continue;
+            }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
             double dp[6][3], dq[6][3];
-            for (int j = 0; j < (swept ? 6 : 3); ++j)
+            for (int j = 0; j < 6; ++j)
                 for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-            run->hit[at[l]] = (uint8_t)(swept ? ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l])
-                                              : ck_tritri(dp[0], dp[1], dp[2], dq[0], dq[1], dq[2]));
+            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
         }
     }
+    if (tn) tris_left(run, tp, tq, tat, tn);
 }
 
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
