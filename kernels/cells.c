@@ -1,5 +1,5 @@
 /*
- * cells.c — the two streaming passes of the face octree's binning (S4):
+ * cells.c — the streaming passes of the face octree (S4): for its binning,
  * bounds and mean size of the kept faces' boxes, and the grid cells each
  * box touches.  Both read the boxes through the list of kept faces, so the
  * AVX2 paths gather (vgatherdps) eight boxes at a time, or on AMD build the
@@ -15,6 +15,9 @@
  * boxes by the float rounding instead.  The cells pass also decides here,
  * rather than in the counting loop, whether a box lies in one cell (70% of
  * them), so that counting and scattering such a face is one increment.
+ * The descent below the units (octree.c's visit) asks of each face of a
+ * cell which of its eight children the face's box reaches: the same
+ * gathers, three pairs of compares, a mask byte a face (ck_child_masks).
  */
 #include <math.h>
 #include <string.h>
@@ -84,6 +87,33 @@ void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], 
                        const float o[3], float inv, float wide, int g, uint32_t *code)
 {
     codes_tail(0, n, idx, lo, hi, o, inv, wide, g, code);
+}
+
+/* ---- the children a box reaches (octree.c's visit) ------------------------------------ */
+
+/* Children of a cell by the half they take along each axis: bit c of a mask
+ * is child c = x + 2y + 4z (1 for the upper half); an axis code's bit 0
+ * says the box reaches the lower half, bit 1 the upper half. */
+static const uint8_t CM_X[4] = {0x00, 0x55, 0xAA, 0xFF};
+static const uint8_t CM_Y[4] = {0x00, 0x33, 0xCC, 0xFF};
+static const uint8_t CM_Z[4] = {0x00, 0x0F, 0xF0, 0xFF};
+
+static void masks_tail(size_t k, size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                       const float up[3], const float dn[3], uint8_t *mask)
+{
+    for (; k < n; ++k) {
+        const uint32_t f = idx[k];
+        const unsigned xm = (lo[0][f] <= up[0]) | (hi[0][f] >= dn[0]) << 1;
+        const unsigned ym = (lo[1][f] <= up[1]) | (hi[1][f] >= dn[1]) << 1;
+        const unsigned zm = (lo[2][f] <= up[2]) | (hi[2][f] >= dn[2]) << 1;
+        mask[k] = CM_X[xm] & CM_Y[ym] & CM_Z[zm];
+    }
+}
+
+void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                        const float up[3], const float dn[3], uint8_t *mask)
+{
+    masks_tail(0, n, idx, lo, hi, up, dn, mask);
 }
 
 /* ---- AVX2 --------------------------------------------------------------------------- */
@@ -194,6 +224,46 @@ static CK_AVX2 void codes_loads(size_t n, const uint32_t *idx, const float *cons
 {
     codes_body(n, idx, lo, hi, o, inv, wide, g, code, 0);
 }
+
+/* Eight masks a step: each axis's two compares as lane masks, or'ed into
+ * the halves' child bits and and'ed over the axes in 32-bit lanes, then
+ * byte 0 of each lane stored. */
+static CK_INLINE CK_AVX2 void masks_body(size_t n, const uint32_t *idx, const float *const lo[3],
+                                         const float *const hi[3], const float up[3], const float dn[3],
+                                         uint8_t *mask, int gather)
+{
+    static const int32_t LOW[3] = {0x55, 0x33, 0x0F}, HIGH[3] = {0xAA, 0xCC, 0xF0};
+    const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m256i vi = _mm256_loadu_si256((const __m256i *)(idx + k));
+        __m256i m = _mm256_set1_epi32(0xFF);
+        for (int d = 0; d < 3; ++d) {
+            const __m256 a = _mm256_cmp_ps(load8(lo[d], idx + k, vi, gather), _mm256_set1_ps(up[d]), _CMP_LE_OQ);
+            const __m256 b = _mm256_cmp_ps(load8(hi[d], idx + k, vi, gather), _mm256_set1_ps(dn[d]), _CMP_GE_OQ);
+            const __m256i h = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(a), _mm256_set1_epi32(LOW[d])),
+                                              _mm256_and_si256(_mm256_castps_si256(b), _mm256_set1_epi32(HIGH[d])));
+            m = _mm256_and_si256(m, h);
+        }
+        const __m256i by = _mm256_shuffle_epi8(m, pick); /* bytes 0-3 of each 128-bit half */
+        const uint32_t w0 = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(by));
+        const uint32_t w1 = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(by, 1));
+        const uint64_t w = w0 | (uint64_t)w1 << 32;
+        memcpy(mask + k, &w, 8);
+    }
+    masks_tail(k, n, idx, lo, hi, up, dn, mask);
+}
+static CK_AVX2 void masks_gather(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                                 const float up[3], const float dn[3], uint8_t *mask)
+{
+    masks_body(n, idx, lo, hi, up, dn, mask, 1);
+}
+static CK_AVX2 void masks_loads(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                                const float up[3], const float dn[3], uint8_t *mask)
+{
+    masks_body(n, idx, lo, hi, up, dn, mask, 0);
+}
 #endif
 
 void ck_gather_bounds(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3], float bl[3],
@@ -218,6 +288,18 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
     }
 #endif
     ck_cell_codes_ref(n, idx, lo, hi, o, inv, wide, g, code);
+}
+
+void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                    const float up[3], const float dn[3], uint8_t *mask)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (n >= 8 && have_avx2()) {
+        (slow_gathers() ? masks_loads : masks_gather)(n, idx, lo, hi, up, dn, mask);
+        return;
+    }
+#endif
+    ck_child_masks_ref(n, idx, lo, hi, up, dn, mask);
 }
 
 /* ---- a leaf's box overlaps (octree.c's emit_leaf) ---------------------------------------

@@ -247,6 +247,16 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
 void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                        const float o[3], float inv, float wide, int g, uint32_t *code);
 
+/* ck_child_masks (cells.c): for a cell split by planes, mask[k] = the
+ * children (bit c: child x + 2y + 4z, 1 the upper half) that box idx[k]
+ * reaches: the lower half on axis d when lo[d] <= up[d], the upper when
+ * hi[d] >= dn[d] (up, dn: the mid-plane pushed out by the caller's
+ * margin).  AVX2 where the CPU has it, the same masks as the _ref. */
+void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                    const float up[3], const float dn[3], uint8_t *mask);
+void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
+                        const float up[3], const float dn[3], uint8_t *mask);
+
 /* ck_leaf_overlaps (cells.c): ov[k] = 1 where box a6 = {lo x, y, z, hi x,
  * y, z} overlaps box k of [0, n) (lo <= other's hi on every axis, the
  * other's lo <= hi), else 0; AVX2 where the CPU has it, the same flags as

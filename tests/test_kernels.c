@@ -1,6 +1,6 @@
 /*
  * test_kernels.c — the exact geometry kernels (tribox.c, tritri.c, hull.c) and
- * the octree's binning passes (cells.c).
+ * the octree's binning and descent passes (cells.c).
  *
  *   test_kernels [N]     N = number of random tribox / tritri cases (default
  *                        1000000); the hull tests scale with N/10.  Use a
@@ -1198,6 +1198,52 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
+/* ck_child_masks (cells.c, the octree's descent) against its portable
+ * form and against the children worked out box by box: boxes on a quarter
+ * grid (so many lie exactly on the planes), read through a shuffled index
+ * list, lists of every length 0..40, NaN boxes now and then (no child). */
+static void test_child_masks(long n)
+{
+    enum { NB = 64, M = 40 };
+    float b[6][NB];
+    uint32_t idx[M];
+    uint8_t m1[M + 8], m2[M + 8];
+    long bad = 0, wrong = 0, over = 0, lists = 0;
+    for (long t = 0; t < n / 200 + 50; ++t) {
+        const size_t m = (size_t)(t % (M + 1));
+        for (int k = 0; k < NB; ++k)
+            for (int d = 0; d < 3; ++d) {
+                const float l = (float)rng_int(0, 8) * 0.25f, h = l + (float)rng_int(0, 4) * 0.25f;
+                b[d][k] = l, b[3 + d][k] = h;
+            }
+        if (t % 7 == 0) b[rng_int(0, 5)][rng_int(0, NB - 1)] = NAN;
+        for (size_t k = 0; k < m; ++k) idx[k] = (uint32_t)rng_int(0, NB - 1);
+        float up[3], dn[3];
+        for (int d = 0; d < 3; ++d) dn[d] = (float)rng_int(2, 6) * 0.25f, up[d] = dn[d] + (float)rng_int(0, 1) * 0.25f;
+        const float *lo[3] = {b[0], b[1], b[2]}, *hi[3] = {b[3], b[4], b[5]};
+        memset(m1, 0xee, sizeof m1), memset(m2, 0xee, sizeof m2);
+        ck_child_masks(m, idx, lo, hi, up, dn, m1);
+        ck_child_masks_ref(m, idx, lo, hi, up, dn, m2);
+        bad += memcmp(m1, m2, m) != 0;
+        for (size_t k = m; k < m + 8; ++k) over += m1[k] != 0xee;
+        for (size_t k = 0; k < m; ++k) {
+            unsigned want = 0;
+            for (int c = 0; c < 8; ++c) {
+                int reach = 1;
+                for (int d = 0; d < 3; ++d)
+                    reach &= (c >> d & 1) ? hi[d][idx[k]] >= dn[d] : lo[d][idx[k]] <= up[d];
+                want |= (unsigned)reach << c;
+            }
+            wrong += m1[k] != want;
+        }
+        ++lists;
+    }
+    CHECK(bad == 0, "child masks: AVX2 and portable masks differ in %ld lists", bad);
+    CHECK(wrong == 0, "child masks: %ld masks disagree with the box comparisons", wrong);
+    CHECK(over == 0, "child masks: %ld bytes written past a list's end", over);
+    printf("child masks: %ld lists, AVX2 == portable == the comparisons\n", lists);
+}
+
 /* ck_f32_up / ck_f32_down (kernels.h, bit tricks) against libm's
  * nextafterf: doubles just around floats of every magnitude and sign,
  * zeros, subnormals, the largest finite floats and the infinities. */
@@ -1437,6 +1483,7 @@ int main(int argc, char **argv)
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);
+    test_child_masks(n);
     test_grow_boxes(n);
     test_f32_round(n);
     printf("  (%.1f s)\n", now_s() - t);

@@ -174,13 +174,8 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     return 0;
 }
 
-/* Children of a cell by the half they take along each axis: bit c of a mask
- * is child c = x + 2y + 4z (1 for the upper half).  For a face that meets
- * the parent, bit 0 of an axis code says its grown box reaches the lower
- * half, bit 1 the upper half. */
-static const uint8_t MASK_X[4] = {0x00, 0x55, 0xAA, 0xFF};
-static const uint8_t MASK_Y[4] = {0x00, 0x33, 0xCC, 0xFF};
-static const uint8_t MASK_Z[4] = {0x00, 0x0F, 0xF0, 0xFF};
+/* Children of a cell: bit c of a mask is child c = x + 2y + 4z (1 for the
+ * upper half); ck_child_masks (kernels/cells.c) makes the masks. */
 /* EXPAND[k]: byte c is bit c of k */
 #define EXP1(k)                                                                                              \
     ((uint64_t)((k)&1) | (uint64_t)((k) >> 1 & 1) << 8 | (uint64_t)((k) >> 2 & 1) << 16 |                   \
@@ -220,27 +215,22 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     uint8_t mixed = 0, seen = 0, runm = 0;
     int32_t prev = n ? run->face_obj[s->v[ofs]] : 0;
     const int self = run->cfg.self_collision;
-    /* The box arrays and the list through restrict locals (mk's byte stores
-     * would otherwise reload them for every face), and the planes as floats
-     * that give the double comparisons' answers exactly: a float b has
-     * b <= up iff b <= upf, the largest float <= up, and b >= dn iff b >=
-     * dnf, the smallest float >= dn. */
-    const float *restrict LX = run->lox, *restrict LY = run->loy, *restrict LZ = run->loz;
-    const float *restrict HX = run->hix, *restrict HY = run->hiy, *restrict HZ = run->hiz;
+    /* The masks first, eight faces at a time (ck_child_masks), with the
+     * planes as floats that give the double comparisons' answers exactly: a
+     * float b has b <= up iff b <= upf, the largest float <= up, and b >= dn
+     * iff b >= dnf, the smallest float >= dn.  Then the counts and "two
+     * objects", through restrict locals (MK's byte loads would otherwise
+     * reload the run's pointers for every face). */
     const int32_t *restrict FO = run->face_obj;
     const uint32_t *restrict V = s->v + ofs;
     uint8_t *restrict MK = mk;
     float upf[3], dnf[3];
     for (int a = 0; a < 3; ++a) upf[a] = ck_f32_down(up[a]), dnf[a] = ck_f32_up(dn[a]);
-    const float u0 = upf[0], u1 = upf[1], u2 = upf[2], d0 = dnf[0], d1 = dnf[1], d2 = dnf[2];
+    const float *const LO[3] = {run->lox, run->loy, run->loz}, *const HI[3] = {run->hix, run->hiy, run->hiz};
+    ck_child_masks(n, V, LO, HI, upf, dnf, MK); /* eight faces at a time (kernels/cells.c) */
     for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = V[i];
-        const unsigned xm = (LX[f] <= u0) | (HX[f] >= d0) << 1;
-        const unsigned ym = (LY[f] <= u1) | (HY[f] >= d1) << 1;
-        const unsigned zm = (LZ[f] <= u2) | (HZ[f] >= d2) << 1;
-        const uint8_t k = MASK_X[xm] & MASK_Y[ym] & MASK_Z[zm];
-        MK[i] = k;
-        const int32_t o = FO[f];
+        const uint8_t k = MK[i];
+        const int32_t o = FO[V[i]];
         if (o != prev) mixed |= seen & runm, seen |= runm, runm = 0, prev = o;
         runm |= k;
         acc += EXPAND[k];
