@@ -279,7 +279,9 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     double t0 = region_open(run, CLASH_S0_MOTION);
     int rc;
     /* S0 */
-    if ((rc = s > 0 ? clash_scene_set_state_par(sc, s, &run->exec, err) : clash_store_advance_par(sc, &run->exec, err)))
+    /* (static mode reads no positions of the state before: a jump to s need not make them) */
+    if ((rc = s > 0 ? clash_scene_set_state_need(sc, s, &run->exec, run->cfg.mode == CLASH_MODE_SWEPT, err)
+                    : clash_store_advance_par(sc, &run->exec, err)))
         return rc;
     st->vertices = sc->nv;
     region_close(run, st, CLASH_S0_MOTION, t0), t0 = region_open(run, CLASH_S1_BOXES);

@@ -200,19 +200,25 @@ static void turn_range(int64_t begin, int64_t end, int64_t step, int worker, voi
 /* keep_initial 0: with no state yet, state 0 is not computed, the caller
  * having checked that every object's next state is set from its own source
  * (none copies from the state before) and that a second advance follows at
- * once, which overwrites what state 0 would have become (px). */
-static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, clash_error *err)
+ * once, which overwrites what state 0 would have become (px).  positions 0:
+ * the poses, turns and state number advance but the positions are not
+ * computed (the caller's second advance at once makes them the state
+ * before, which its caller then does not read: prev_held says so). */
+static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, int positions, clash_error *err)
 {
     if (sc->state < 0) { /* no state yet: state 0, every object where it was added */
         if (keep_initial && compute(sc, 1, ex)) return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
         sc->state = 0;
+        sc->x_held = keep_initial;
     }
     float *t;
     t = sc->px, sc->px = sc->x, sc->x = t;
     t = sc->py, sc->py = sc->y, sc->y = t;
     t = sc->pz, sc->pz = sc->z, sc->z = t;
-    if (compute(sc, 0, ex)) {
-        sc->state = -1, sc->law_step = -1;
+    sc->prev_held = sc->x_held; /* px holds the state before when x held it */
+    sc->x_held = positions;
+    if (positions && compute(sc, 0, ex)) {
+        sc->state = -1, sc->law_step = -1, sc->x_held = sc->prev_held = 0;
         return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
     }
     const clash_exec e = clash_exec_sized(ex, (int64_t)sc->nobj * CLASH_OBJ_WORK);
@@ -224,7 +230,7 @@ static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, clas
     return CLASH_OK;
 }
 
-int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *err) { return advance(sc, ex, 1, err); }
+int clash_store_advance_par(clash_scene *sc, const clash_exec *ex, clash_error *err) { return advance(sc, ex, 1, 1, err); }
 
 /* ---- scene-file laws ------------------------------------------------------------------- */
 
@@ -269,28 +275,36 @@ int clash_scene_set_state(clash_scene *sc, int s, clash_error *err)
 
 int clash_scene_set_state_par(clash_scene *sc, int s, const clash_exec *ex, clash_error *err)
 {
+    return clash_scene_set_state_need(sc, s, ex, 1, err);
+}
+
+int clash_scene_set_state_need(clash_scene *sc, int s, const clash_exec *ex, int need_prev, clash_error *err)
+{
     if (s < 1) return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", sc->name, s);
     if (sc->frames && s >= sc->nframes)
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
                           sc->nframes);
-    if (sc->law_step == s) return CLASH_OK;
+    if (sc->law_step == s && (sc->prev_held || !need_prev)) return CLASH_OK;
+    const int jump = sc->law_step != s - 1; /* state s-1 first (also at s with its state before not held) */
     /* a scene may hold only some frames (a decomposed run's part: its epoch's) */
-    if (sc->frames && (!sc->frames[s] || (sc->law_step != s - 1 && !sc->frames[s - 1])))
+    if (sc->frames && (!sc->frames[s] || (jump && !sc->frames[s - 1])))
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frames %d and %d, not both held", sc->name, s, s - 1, s);
     int rc, laws = 0;
     for (int o = 0; o < sc->nobj && !laws; ++o) laws = sc->law[o] != CLASH_LAW_NONE;
-    if (sc->law_step != s - 1 && laws) { /* the laws' state s-1 first */
+    if (jump && laws) { /* the laws' state s-1 first */
         set_laws(sc, s - 1, ex);
         /* From no state (a new run's first step) state 0 would only be
          * swapped out by the two advances: skipped when every object
          * follows a law (its S0 was a third of a step from scratch on two
-         * 968-face meshes, issue 17). */
+         * 968-face meshes, issue 17).  So are the positions of state s-1
+         * when the caller reads none (static mode): the other half of S0 on
+         * such a step. */
         int all = 1;
         for (int o = 0; o < sc->nobj && all; ++o) all = sc->law[o] != CLASH_LAW_NONE;
-        if ((rc = advance(sc, ex, !all, err))) return rc;
+        if ((rc = advance(sc, ex, !all, need_prev || !all, err))) return rc;
     }
     set_laws(sc, s, ex);
-    if ((rc = clash_store_advance_par(sc, ex, err))) return rc;
+    if ((rc = advance(sc, ex, 1, 1, err))) return rc;
     sc->state = s;
     sc->law_step = s;
     return CLASH_OK;

@@ -125,6 +125,8 @@ struct clash_scene {
     int state;                           /* number of the state held in x/y/z (-1: none computed yet) */
     int law_step;                        /* s when x/y/z and px/py/pz hold the laws' states s and s-1
                                             (clash_scene_set_state_par), -1 otherwise */
+    int x_held, prev_held;               /* x/y/z, px/py/pz hold their states' positions (0: not
+                                            computed, clash_scene_set_state_need without need_prev) */
     int nruns;                           /* runs created on the scene and not destroyed */
     int morton_nobj;                     /* objects covered by the last Morton reordering */
     /* Store order against input order (reorder.c); NULL: the same.  Global
@@ -209,6 +211,9 @@ int clash_store_advance_par(clash_scene *sc, const struct clash_exec *ex, clash_
  * set-and-advance as above; objects without a law stay where they are. */
 int clash_scene_set_state(clash_scene *sc, int s, clash_error *err);
 int clash_scene_set_state_par(clash_scene *sc, int s, const struct clash_exec *ex, clash_error *err);
+/* The same; need_prev 0: the caller reads no positions of state s-1 (static
+ * mode), so on a jump to s they may be left uncomputed (prev_held 0). */
+int clash_scene_set_state_need(clash_scene *sc, int s, const struct clash_exec *ex, int need_prev, clash_error *err);
 
 /* Input (file) number of store face f, store number of input face g; vertices likewise. */
 /* The piece holding item i of a partition into n pieces by ascending
