@@ -42,7 +42,8 @@ typedef struct clash_exec {
     int64_t batch;      /* dynamic: units per grab (0: a default) */
     double *worker_seconds; /* optional per-worker busy-time slots, one cache line
                                (CLASH_CACHE_LINE/sizeof(double) doubles) per worker:
-                               clash_spmd adds each worker's time to its slot */
+                               clash_spmd adds each worker's time to its slot (a team
+                               of one or an inline team adds nothing: serial time) */
     clash_pool *pool;   /* the pthreads backend's workers (a run's own pool); NULL: a team
                            started and joined for the call */
     int inline_team;    /* 1: clash_spmd runs the team's shares one after another on the

@@ -405,7 +405,8 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
         fprintf(f, "midphase_fallback: {objects: %lld, reason: deforming, to: octree}\n",
                 (long long)t->mid_fallback_objects);
     fprintf(f, "stage_timer_note: \"min_s/max_s: fastest/slowest worker per step (its time in the stage's "
-               "parallel loops; serial stages: the stage's time), summed over steps\"\n");
+               "parallel loops; stages run on one thread, one worker or work too small to wake the team: the "
+               "stage's time), summed over steps\"\n");
     if (c->ccd) write_ccd(f, c, t);
     if (ri->extra_yaml) fputs(ri->extra_yaml, f);
     write_counters(f, ri->counters, t);
