@@ -314,6 +314,26 @@ static void check_reference(const clash_run *run, int s, const char *what)
             for (int i = 0; i < 6; ++i) box_ok &= b[(size_t)i * nf + run->kept[k]] == box[i][run->kept[k]];
     CHECK(box_ok, "%s: S1 face boxes differ from the serial reference", what);
     CHECK(obox_ok, "%s: S1 object boxes differ from the serial reference", what);
+    /* S3 by its definition, face by face on the reference boxes: kept iff
+     * some region of the face's object meets its box and the face (inside
+     * the region's box, or the exact test) */
+    size_t nref = 0, kept_ok = 1;
+    for (size_t f = 0; f < nf; ++f) {
+        const int32_t o = run->face_obj[f];
+        int keep = 0;
+        for (int64_t r = run->reg_ofs[o]; !keep && r < run->reg_ofs[o + 1]; ++r) {
+            const clash_box *R = &run->regs[r];
+            int meet = 1, inside = 1;
+            for (int d = 0; d < 3; ++d) {
+                const float l = b[(size_t)d * nf + f], h = b[(size_t)(3 + d) * nf + f];
+                meet &= l <= R->hi[d] && h >= R->lo[d], inside &= l >= R->lo[d] && h <= R->hi[d];
+            }
+            const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
+            keep = meet && (inside || clash_face_meets_box(run, (uint32_t)f, lo, hi));
+        }
+        if (keep) kept_ok &= nref < run->nkept && run->kept[nref] == f, ++nref;
+    }
+    CHECK(kept_ok && nref == run->nkept, "%s: S3 kept %zu faces, its definition %zu", what, run->nkept, nref);
     free(w), free(b);
 }
 

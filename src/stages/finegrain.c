@@ -374,13 +374,46 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
     return 0;
 }
 
+/* Faces [f0, f1) against nreg >= 2 regions R (face_kept's answers): the
+ * boxes classed against every region, CULL_VEC faces at a time (bit 0 of
+ * any[k]: inside some region's box, bit 1: straddling one); a face inside
+ * one is kept, a face straddling some takes the exact test against those
+ * in turn.  A face is kept iff some region keeps it, so the regions' order
+ * does not matter, and none is tested exactly where a box already says so. */
+static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R, int64_t nreg)
+{
+    uint8_t cls[CULL_VEC], any[CULL_VEC];
+    for (int64_t a = f0; a < f1; a += CULL_VEC) {
+        const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
+        memset(any, 0, (size_t)m);
+        for (int64_t r = 0; r < nreg; ++r) {
+            const float R6[6] = {R[r].lo[0], R[r].lo[1], R[r].lo[2], R[r].hi[0], R[r].hi[1], R[r].hi[2]};
+            ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
+                              R6, cls);
+            for (int64_t k = 0; k < m; ++k) any[k] |= (uint8_t)(1u << cls[k] >> 1); /* class 0, 1, 2 -> 0, 1, 2 */
+        }
+        for (int64_t k = 0; k < m; ++k) {
+            if (!any[k]) continue;
+            const uint32_t f = (uint32_t)(a + k);
+            int keep = any[k] & 1;
+            for (int64_t r = 0; !keep && r < nreg; ++r) {
+                if (run->lox[f] > R[r].hi[0] || run->hix[f] < R[r].lo[0] || run->loy[f] > R[r].hi[1] ||
+                    run->hiy[f] < R[r].lo[1] || run->loz[f] > R[r].hi[2] || run->hiz[f] < R[r].lo[2])
+                    continue;
+                const double lo[3] = {R[r].lo[0], R[r].lo[1], R[r].lo[2]}, hi[3] = {R[r].hi[0], R[r].hi[1], R[r].hi[2]};
+                keep = clash_face_meets_box(run, f, lo, hi);
+            }
+            if (keep && keep_push(sl, f)) return -1;
+        }
+    }
+    return 0;
+}
+
 /* Faces [f, e) of object o, which has nreg >= 1 regions. */
 static int cull_faces_of(clash_run *run, fg_slot *sl, int64_t f, int64_t e, int32_t o, int64_t nreg)
 {
-    if (nreg == 1) return cull_one_region(run, sl, f, e, &run->regs[run->reg_ofs[o]]);
-    for (int64_t g = f; g < e; ++g)
-        if (face_kept(run, g) && keep_push(sl, (uint32_t)g)) return -1;
-    return 0;
+    const clash_box *R = &run->regs[run->reg_ofs[o]];
+    return nreg == 1 ? cull_one_region(run, sl, f, e, R) : cull_regions(run, sl, f, e, R, nreg);
 }
 
 /* With boxes deferred, one object's faces are taken DEFER_PIECE at a time. */
