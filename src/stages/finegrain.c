@@ -382,7 +382,7 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
  * does not matter, and none is tested exactly where a box already says so. */
 static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R, int64_t nreg)
 {
-    uint8_t cls[CULL_VEC], any[CULL_VEC];
+    uint8_t cls[CULL_VEC], any[CULL_VEC + 8];
     for (int64_t a = f0; a < f1; a += CULL_VEC) {
         const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
         memset(any, 0, (size_t)m);
@@ -390,9 +390,18 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
             const float R6[6] = {R[r].lo[0], R[r].lo[1], R[r].lo[2], R[r].hi[0], R[r].hi[1], R[r].hi[2]};
             ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
                               R6, cls);
-            for (int64_t k = 0; k < m; ++k) any[k] |= (uint8_t)(1u << cls[k] >> 1); /* class 0, 1, 2 -> 0, 1, 2 */
+            for (int64_t k = 0; k < m; ++k) any[k] |= cls[k]; /* classes 1, 2 are bits 0, 1 */
         }
+        for (int64_t k = m; k & 7; ++k) any[k] = 0; /* whole words of 8 below */
         for (int64_t k = 0; k < m; ++k) {
+            if (!(k & 7)) { /* most faces are apart from every region: skip 8 at a time */
+                uint64_t w8;
+                memcpy(&w8, any + k, sizeof w8);
+                if (!w8) {
+                    k += 7;
+                    continue;
+                }
+            }
             if (!any[k]) continue;
             const uint32_t f = (uint32_t)(a + k);
             int keep = any[k] & 1;
