@@ -63,20 +63,9 @@
 
 #include "check.h"
 #include "kernels/kernels.h"
+#include "rng.h"
 
 typedef int64_t i64;
-
-/* ---- random numbers (splitmix64) ---------------------------------------- */
-
-static uint64_t rng_state = 0x243F6A8885A308D3ull;
-static uint64_t rng_u64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
 
 /* ---- exact oracle ------------------------------------------------------- */
 
@@ -525,6 +514,7 @@ static void test_oracle(void)
 
 int main(int argc, char **argv)
 {
+    rng_seed(0x243F6A8885A308D3ull);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     long n = argc > 1 ? atol(argv[1]) : 2000; /* sanitizers: ~20x slower */
 #else

@@ -28,18 +28,7 @@
 
 #include "check.h"
 #include "kernels/kernels.h"
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-static uint64_t rng_u64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
-static double rng_range(double lo, double hi) { return lo + (hi - lo) * (double)(rng_u64() >> 11) * 0x1p-53; }
+#include "rng.h"
 
 enum { FAM_RANDOM, FAM_CONTACT, FAM_GRID, FAM_SHEAR, FAM_NONFINITE, NFAM };
 static const char *const FAM_NAME[NFAM] = {"random", "contact", "grid", "sheared", "non-finite"};
@@ -123,6 +112,7 @@ static void gen_pair(int fam, float a[3][3], float b[3][3])
 
 int main(int argc, char **argv)
 {
+    rng_seed(0x2545F4914F6CDD1Dull);
     long n = argc > 1 ? atol(argv[1]) : 400000;
     if (n < 800) n = 800;
     for (int fam = 0; fam < NFAM; ++fam) {

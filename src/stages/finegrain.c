@@ -339,6 +339,19 @@ static int keep_push(fg_slot *sl, uint32_t f)
     return 0;
 }
 
+/* At a multiple of 8, flags c[*k .. *k+8) all zero: *k moves to the last
+ * of them and 1 is returned (the caller's loop steps past them); else 0.
+ * The flags are padded with zeros to a whole word of 8. */
+static inline int skip8(const uint8_t *c, int64_t *k)
+{
+    if (*k & 7) return 0;
+    uint64_t w8;
+    memcpy(&w8, c + *k, sizeof w8);
+    if (w8) return 0;
+    *k += 7;
+    return 1;
+}
+
 /* Faces [f0, f1) of one object with a single region R: each face's box is
  * classed against R in a vector loop over the contiguous box arrays (0:
  * apart, 1: inside, 2: straddling, exactly face_kept's comparisons), and
@@ -358,15 +371,7 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
                           cls);
         for (int64_t k = m; k & 7; ++k) cls[k] = 0; /* whole words of 8 classes below */
         for (int64_t k = 0; k < m; ++k) {
-            if (!(k & 7)) { /* most faces are apart: skip 8 at a time */
-                uint64_t w8;
-                memcpy(&w8, cls + k, sizeof w8);
-                if (!w8) {
-                    k += 7;
-                    continue;
-                }
-            }
-            if (!cls[k]) continue;
+            if (skip8(cls, &k) || !cls[k]) continue; /* most faces are apart */
             const uint32_t f = (uint32_t)(a + k);
             if ((cls[k] == 1 || clash_face_meets_box(run, f, lo, hi)) && keep_push(sl, f)) return -1;
         }
@@ -394,15 +399,7 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
         }
         for (int64_t k = m; k & 7; ++k) any[k] = 0; /* whole words of 8 below */
         for (int64_t k = 0; k < m; ++k) {
-            if (!(k & 7)) { /* most faces are apart from every region: skip 8 at a time */
-                uint64_t w8;
-                memcpy(&w8, any + k, sizeof w8);
-                if (!w8) {
-                    k += 7;
-                    continue;
-                }
-            }
-            if (!any[k]) continue;
+            if (skip8(any, &k) || !any[k]) continue; /* most faces are apart from every region */
             const uint32_t f = (uint32_t)(a + k);
             int keep = any[k] & 1;
             for (int64_t r = 0; !keep && r < nreg; ++r) {
