@@ -284,6 +284,19 @@ static void check_reference(const clash_run *run, int s, const char *what)
     CHECK(!memcmp(w, sc->x, nv * 4) && !memcmp(w + nv, sc->y, nv * 4) && !memcmp(w + 2 * nv, sc->z, nv * 4),
           "%s: S0 positions differ from the serial reference", what);
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    if (swept && sc->nturning) { /* the faces' local radii (the arc margins' lever), from the coordinates */
+        int r_ok = run->face_r != NULL;
+        for (size_t f = 0; r_ok && f < nf; ++f) {
+            const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+            double r2 = 0;
+            for (int k = 0; k < 3; ++k) {
+                const double a = sc->lx[v[k]], c = sc->ly[v[k]], e = sc->lz[v[k]], q = a * a + c * c + e * e;
+                r2 = q > r2 ? q : r2;
+            }
+            r_ok &= run->face_r[f] == ck_f32_up(sqrt(r2) * (1 + 1e-15));
+        }
+        CHECK(r_ok, "%s: the faces' radii differ from their definition", what);
+    }
     int obox_ok = 1;
     for (int o = 0; o < sc->nobj; ++o) {
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
