@@ -128,6 +128,18 @@ void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], u
  * the number of lanes left to ck_tritri.  _plain: the portable path. */
 int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
 int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
+/* A batch of up to eight triangle pairs for ck_tritri_f32x8, filled pair by
+ * pair from eight-lane layouts like the float filter's (ck_tri8_add: lane l
+ * of p and q, points 0..2, as the next pair; returns the pairs now held)
+ * and tested when full or at the end (ck_tri8_flush: meet[0..n) for the n
+ * pairs held, the lanes past n padded with pair 0; empties the batch and
+ * returns n).  Zero-initialise it before the first pair. */
+typedef struct ck_tri8_batch {
+    float p[3][3][8], q[3][3][8];
+    int n;
+} ck_tri8_batch;
+int ck_tri8_add(ck_tri8_batch *b, const float (*p)[3][8], const float (*q)[3][8], int l);
+int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8]);
 
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
 

@@ -168,8 +168,6 @@ static inline __attribute__((always_inline)) void t8_test(const float p[3][3][8]
     t8_pick((const v8(*)[3])A, i1[0], P1), t8_pick((const v8(*)[3])A, i1[1], Q1), t8_pick((const v8(*)[3])A, i1[2], R1);
     t8_pick((const v8(*)[3])B, i2[0], P2), t8_pick((const v8(*)[3])B, i2[1], Q2), t8_pick((const v8(*)[3])B, i2[2], R2);
     v8 ea, sa, eb, sb, dn, mt;
-#pragma omp simd
-    LANES dn[l] = 0, mt[l] = 0;
     t8_orient(P1, Q1, P2, Q2, ea, sa);
     t8_orient(P1, R1, R2, P2, eb, sb);
 #pragma omp simd
@@ -225,4 +223,23 @@ int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8
 int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
 {
     return t8_run(0, p, q, n, meet);
+}
+
+int ck_tri8_add(ck_tri8_batch *b, const float (*p)[3][8], const float (*q)[3][8], int l)
+{
+    for (int k = 0; k < 3; ++k)
+        for (int c = 0; c < 3; ++c) b->p[k][c][b->n] = p[k][c][l], b->q[k][c][b->n] = q[k][c][l];
+    return ++b->n;
+}
+
+int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8])
+{
+    const int n = b->n;
+    if (!n) return 0;
+    for (int l = n; l < 8; ++l) /* lanes past n: pair 0 again (their answers are dropped) */
+        for (int k = 0; k < 3; ++k)
+            for (int c = 0; c < 3; ++c) b->p[k][c][l] = b->p[k][c][0], b->q[k][c][l] = b->q[k][c][0];
+    ck_tritri_f32x8((const float(*)[3][8])b->p, (const float(*)[3][8])b->q, n, meet);
+    b->n = 0;
+    return n;
 }

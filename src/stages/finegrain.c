@@ -424,15 +424,8 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(any, &k) || !any[k]) continue; /* most faces are apart from every region */
             const uint32_t f = (uint32_t)(a + k);
-            int keep = any[k] & 1;
-            for (int64_t r = 0; !keep && r < nreg; ++r) {
-                if (run->lox[f] > R[r].hi[0] || run->hix[f] < R[r].lo[0] || run->loy[f] > R[r].hi[1] ||
-                    run->hiy[f] < R[r].lo[1] || run->loz[f] > R[r].hi[2] || run->hiz[f] < R[r].lo[2])
-                    continue;
-                const double lo[3] = {R[r].lo[0], R[r].lo[1], R[r].lo[2]}, hi[3] = {R[r].hi[0], R[r].hi[1], R[r].hi[2]};
-                keep = clash_face_meets_box(run, f, lo, hi);
-            }
-            if (keep && keep_push(sl, f)) return -1;
+            /* inside some region's box, or the straddled regions' exact tests (face_kept's, in turn) */
+            if (((any[k] & 1) || face_kept(run, f)) && keep_push(sl, f)) return -1;
         }
     }
     return 0;

@@ -36,13 +36,12 @@ typedef struct narrow_ctx {
     int64_t off;
 } narrow_ctx;
 
-/* Static mode: the exact test of the n pairs the filter left (tp, tq: their
- * triangles; tat: their candidates), eight at a time (ck_tritri_f32x8:
- * ck_tritri's answers). */
-static void tris_left(clash_run *run, const float tp[3][3][8], const float tq[3][3][8], const int64_t tat[8], int n)
+/* Static mode: the exact test of the pairs the filter left (b, eight at a
+ * time; tat: their candidates). */
+static void tris_left(clash_run *run, ck_tri8_batch *b, const int64_t tat[8])
 {
     uint8_t meet[8];
-    ck_tritri_f32x8(tp, tq, n, meet);
+    const int n = ck_tri8_flush(b, meet);
     for (int l = 0; l < n; ++l) run->hit[tat[l]] = meet[l];
 }
 
@@ -55,8 +54,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
     uint8_t apart[8];
     int64_t at[8], tat[8];
-    float tp[3][3][8] = {{{0}}}, tq[3][3][8] = {{{0}}}; /* static: the pairs the filter left */
-    int tn = 0;
+    ck_tri8_batch tb = {.n = 0}; /* static: the pairs the filter left */
     double tol[8] = {0};
     float tolf[8] = {0};
     for (int64_t i = first; i < last;) {
@@ -99,10 +97,9 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 continue;
             }
             if (!swept) { /* static: the pairs left wait for the exact test, eight at a time */
-                for (int j = 0; j < 3; ++j)
-                    for (int c = 0; c < 3; ++c) tp[j][c][tn] = p[j][c][l], tq[j][c][tn] = q[j][c][l];
-                tat[tn] = at[l];
-                if (++tn == 8) tris_left(run, tp, tq, tat, tn), tn = 0;
+                tat[tb.n] = at[l];
+                if (ck_tri8_add(&tb, (const float(*)[3][8])p, (const float(*)[3][8])q, l) == 8)
+                    tris_left(run, &tb, tat);
                 continue;
             }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
@@ -112,7 +109,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
             run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
         }
     }
-    if (tn) tris_left(run, tp, tq, tat, tn);
+    tris_left(run, &tb, tat);
 }
 
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
