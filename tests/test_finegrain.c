@@ -342,7 +342,7 @@ static void check_reference(const clash_run *run, int s, const char *what)
                 meet &= l <= R->hi[d] && h >= R->lo[d], inside &= l >= R->lo[d] && h <= R->hi[d];
             }
             const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
-            keep = meet && (inside || clash_face_meets_box(run, (uint32_t)f, lo, hi));
+            keep = meet && (inside || clash_face_meets_box_full(run, (uint32_t)f, lo, hi));
         }
         if (keep) kept_ok &= nref < run->nkept && run->kept[nref] == f, ++nref;
     }

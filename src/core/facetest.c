@@ -5,7 +5,7 @@
  */
 #include "core/facetest.h"
 
-int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
+int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
 {
     double p[6][3];
     const int np = clash_face_points(run, f, p);
