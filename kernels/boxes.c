@@ -439,3 +439,122 @@ void ck_vertex_bounds(VBOUNDS_ARGS)
 #endif
     vbounds_plain(n, x, y, z, olo, ohi);
 }
+
+/* ---- deferred boxes: sub-blocks carried into the world (stages/deferred.c) -------------- */
+
+/* Eight local boxes S (S[8c + j]: coordinate c = lo x, y, z, hi x, y, z of
+ * box j) carried by the map P = {V[9], |V|[9], o[3], pad}: centre V c + o,
+ * half extents |V| h, widened by pad + 2^-20 (|centre| + half extent), in
+ * double, in the operations and order of carry1 (the AVX2 path does the
+ * same four lanes at a time, without contraction: the same bits). */
+static inline void carry1(const float *S, const double *P, int j, double lo[3], double hi[3])
+{
+    const double c[3] = {0.5 * ((double)S[j] + S[24 + j]), 0.5 * ((double)S[8 + j] + S[32 + j]),
+                         0.5 * ((double)S[16 + j] + S[40 + j])};
+    const double h[3] = {0.5 * ((double)S[24 + j] - S[j]), 0.5 * ((double)S[32 + j] - S[8 + j]),
+                         0.5 * ((double)S[40 + j] - S[16 + j])};
+    for (int i = 0; i < 3; ++i) {
+        const double cc = P[3 * i] * c[0] + P[3 * i + 1] * c[1] + P[3 * i + 2] * c[2] + P[18 + i];
+        const double e = P[9 + 3 * i] * h[0] + P[10 + 3 * i] * h[1] + P[11 + 3 * i] * h[2];
+        const double m = P[21] + 0x1p-20 * (fabs(cc) + e);
+        lo[i] = cc - e - m, hi[i] = cc + e + m;
+    }
+}
+
+#if CK_X86
+/* Lanes j0 .. j0+3 of carry1: L[i], H[i] per axis. */
+static inline CK_AVX2 void carry4(const float *S, const double *P, int j0, __m256d L[3], __m256d H[3])
+{
+    const __m256d half = _mm256_set1_pd(0.5), sign = _mm256_set1_pd(-0.0), k20 = _mm256_set1_pd(0x1p-20);
+    __m256d c[3], h[3];
+    for (int a = 0; a < 3; ++a) {
+        const __m256d l = _mm256_cvtps_pd(_mm_loadu_ps(S + 8 * a + j0));
+        const __m256d u = _mm256_cvtps_pd(_mm_loadu_ps(S + 24 + 8 * a + j0));
+        c[a] = _mm256_mul_pd(half, _mm256_add_pd(l, u)), h[a] = _mm256_mul_pd(half, _mm256_sub_pd(u, l));
+    }
+    const __m256d pad = _mm256_set1_pd(P[21]);
+    for (int i = 0; i < 3; ++i) {
+        __m256d cc = _mm256_mul_pd(_mm256_set1_pd(P[3 * i]), c[0]);
+        cc = _mm256_add_pd(cc, _mm256_mul_pd(_mm256_set1_pd(P[3 * i + 1]), c[1]));
+        cc = _mm256_add_pd(cc, _mm256_mul_pd(_mm256_set1_pd(P[3 * i + 2]), c[2]));
+        cc = _mm256_add_pd(cc, _mm256_set1_pd(P[18 + i]));
+        __m256d e = _mm256_mul_pd(_mm256_set1_pd(P[9 + 3 * i]), h[0]);
+        e = _mm256_add_pd(e, _mm256_mul_pd(_mm256_set1_pd(P[10 + 3 * i]), h[1]));
+        e = _mm256_add_pd(e, _mm256_mul_pd(_mm256_set1_pd(P[11 + 3 * i]), h[2]));
+        const __m256d m = _mm256_add_pd(pad, _mm256_mul_pd(k20, _mm256_add_pd(_mm256_andnot_pd(sign, cc), e)));
+        L[i] = _mm256_sub_pd(_mm256_sub_pd(cc, e), m), H[i] = _mm256_add_pd(_mm256_add_pd(cc, e), m);
+    }
+}
+
+static CK_AVX2 void carry_avx2(const float *S, const double *P, double *L, double *H)
+{
+    for (int j0 = 0; j0 < 8; j0 += 4) {
+        __m256d l[3], u[3];
+        carry4(S, P, j0, l, u);
+        for (int i = 0; i < 3; ++i) _mm256_storeu_pd(L + 8 * i + j0, l[i]), _mm256_storeu_pd(H + 8 * i + j0, u[i]);
+    }
+}
+
+static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const float *R, int64_t nr)
+{
+    unsigned mask = 0;
+    for (int j0 = 0; j0 < 8; j0 += 4) {
+        __m256d l[3], u[3];
+        carry4(S, P, j0, l, u);
+        for (int64_t r = 0; r < nr; ++r) {
+            const float *B = R + 6 * r;
+            __m256d m = _mm256_and_pd(_mm256_cmp_pd(l[0], _mm256_set1_pd(B[3]), _CMP_LE_OQ),
+                                      _mm256_cmp_pd(u[0], _mm256_set1_pd(B[0]), _CMP_GE_OQ));
+            for (int i = 1; i < 3; ++i)
+                m = _mm256_and_pd(m, _mm256_and_pd(_mm256_cmp_pd(l[i], _mm256_set1_pd(B[3 + i]), _CMP_LE_OQ),
+                                                   _mm256_cmp_pd(u[i], _mm256_set1_pd(B[i]), _CMP_GE_OQ)));
+            mask |= (unsigned)_mm256_movemask_pd(m) << j0;
+        }
+    }
+    return mask;
+}
+#endif
+
+void ck_carry_boxes8(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H)
+{
+#if CK_X86
+    if (have_avx2()) {
+        carry_avx2(S, P, L, H);
+        return;
+    }
+#endif
+    ck_carry_boxes8_ref(S, P, L, H);
+}
+
+void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H)
+{
+    for (int j = 0; j < 8; ++j) {
+        double lo[3], hi[3];
+        carry1(S, P, j, lo, hi);
+        for (int i = 0; i < 3; ++i) L[8 * i + j] = lo[i], H[8 * i + j] = hi[i];
+    }
+}
+
+unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr)
+{
+#if CK_X86
+    if (have_avx2()) return carry_meet_avx2(S, P, R, nr);
+#endif
+    return ck_carry_meet8_ref(S, P, R, nr);
+}
+
+unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr)
+{
+    unsigned mask = 0;
+    for (int j = 0; j < 8; ++j) {
+        double lo[3], hi[3];
+        carry1(S, P, j, lo, hi);
+        for (int64_t r = 0; r < nr; ++r) {
+            const float *B = R + 6 * r;
+            mask |= (unsigned)(lo[0] <= B[3] && hi[0] >= B[0] && lo[1] <= B[4] && hi[1] >= B[1] && lo[2] <= B[5] &&
+                               hi[2] >= B[2])
+                    << j;
+        }
+    }
+    return mask;
+}

@@ -234,6 +234,19 @@ void ck_classify_boxes(int64_t m, const float *restrict lx, const float *restric
                        const float *restrict hx, const float *restrict hy, const float *restrict hz,
                        const float R6[6], uint8_t *restrict cls);
 
+/* ck_carry_boxes8 (boxes.c; S3's deferred boxes, stages/deferred.c): eight
+ * local boxes S (S[8c + j], c = lo x, y, z, hi x, y, z) carried into the
+ * world by P = {V[9], |V|[9], o[3], pad}: centre V c + o, half extents |V|
+ * h, each side widened by pad + 2^-20 (|centre| + half extent), in double;
+ * box j on axis i is [L[8i + j], H[8i + j]].  ck_carry_meet8: the mask
+ * (bit j) of those that meet some box of R (nr boxes, 6 floats each, lo
+ * then hi; closed boxes).  AVX2 where the CPU has it, the same bits as the
+ * plain paths (_ref). */
+void ck_carry_boxes8(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
+void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
+unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr);
+unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr);
+
 /* ---- the octree's binning passes (cells.c) ----------------------------------
  * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces
  * idx[0..n).  The AVX2 paths and the _ref paths return identical results.

@@ -8,10 +8,14 @@
  * faces, scales 0.3 to 3, any rotation, overlapping partly, moved as a
  * whole up to 10^4 from the origin so that float roundings are large):
  *   - every face box S1 would make (ck_face_boxes_ref on S0's positions)
- *     lies inside the world box S3 gives its block;
+ *     lies inside the world box S3 gives its block and its sub-block;
+ *   - S3 boxes no more faces than the blocks that meet a region hold, and
+ *     fewer in most scenes (the sub-blocks leave faces out);
  *   - the kept faces, candidates and pairs equal those of the same run with
  *     every face boxed in S1 (run->eager_boxes), at 1 and 2 threads;
- *   - blocks are left out in most scenes (else the test says nothing).
+ *   - blocks are left out in most scenes (else the test says nothing);
+ *   - ck_carry_boxes8 and ck_carry_meet8 give the bits of their plain
+ *     paths on random boxes and maps.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +33,7 @@ typedef struct result {
     uint32_t *kept;
     size_t nkept, npairs;
     clash_pair *pairs;
-    int64_t cand, boxed;
+    int64_t cand, boxed, in_blocks; /* in_blocks: faces of the blocks that meet a region */
 } result;
 
 static int run_once(clash_scene *sc, int threads, int eager, result *r, int check_blocks)
@@ -67,13 +71,27 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
                 ++carried;
                 const int64_t f0 = sc->fofs[o] + k * CLASH_BLOCK;
                 const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
-                for (int64_t f = f0; f < f1; ++f)
-                    for (int d = 0; d < 3; ++d)
-                        outside += b[(size_t)d * (size_t)nf + (size_t)f] < wl[d] ||
-                                   b[(size_t)(3 + d) * (size_t)nf + (size_t)f] > wh[d];
+                for (int64_t f = f0; f < f1; ++f) {
+                    double sl[3], sh[3];
+                    CHECK(clash_defer_sub_world(run, o, k, (int)((f - f0) / CLASH_SUB), sl, sh), "sub-block world box");
+                    for (int d = 0; d < 3; ++d) {
+                        const float fl = b[(size_t)d * (size_t)nf + (size_t)f], fh = b[(size_t)(3 + d) * (size_t)nf + (size_t)f];
+                        outside += fl < wl[d] || fh > wh[d];
+                        outside += fl < sl[d] || fh > sh[d];
+                    }
+                }
+                int meets = 0;
+                for (int64_t g = run->reg_ofs[o]; g < run->reg_ofs[o + 1]; ++g) {
+                    const clash_box *R = &run->regs[g];
+                    meets |= wl[0] <= R->hi[0] && wh[0] >= R->lo[0] && wl[1] <= R->hi[1] && wh[1] >= R->lo[1] &&
+                             wl[2] <= R->hi[2] && wh[2] >= R->lo[2];
+                }
+                r->in_blocks += meets ? f1 - f0 : 0;
             }
+            if (run->reg_ofs[o + 1] > run->reg_ofs[o] && !clash_defer_block_world(run, o, 0, (double[3]){0}, (double[3]){0}))
+                r->in_blocks += sc->fofs[o + 1] - sc->fofs[o]; /* not carried: every face boxed */
         }
-        CHECK(outside == 0, "%ld face box sides outside their block's world box", outside);
+        CHECK(outside == 0, "%ld face box sides outside their block's or sub-block's world box", outside);
         CHECK(carried > 0, "no block carried into the world: the test says nothing");
         free(b);
     }
@@ -81,9 +99,47 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
     return 0;
 }
 
+/* The carry kernels against their plain paths, bit for bit. */
+static void carry_kernels(void)
+{
+    long bad = 0;
+    for (int t = 0; t < 2000; ++t) {
+        float S[48], R[18];
+        double P[22], L[24], H[24], Lr[24], Hr[24];
+        const double mag = t % 3 == 0 ? 1e4 : t % 3 == 1 ? 1 : 1e-3;
+        for (int j = 0; j < 8; ++j)
+            for (int c = 0; c < 3; ++c) {
+                const float a = (float)(mag * srand1()), w = (float)(mag * urand() * 0.1);
+                S[8 * c + j] = a, S[24 + 8 * c + j] = a + w;
+            }
+        for (int k = 0; k < 9; ++k) P[k] = srand1() * (1 + t % 4), P[9 + k] = fabs(P[k]);
+        for (int k = 0; k < 3; ++k) P[18 + k] = mag * srand1();
+        P[21] = 1e-12 * mag;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                const float a = (float)(3 * mag * srand1()), w = (float)(mag * urand());
+                R[6 * r + c] = a, R[6 * r + 3 + c] = a + w;
+            }
+        ck_carry_boxes8(S, P, L, H);
+        ck_carry_boxes8_ref(S, P, Lr, Hr);
+        bad += memcmp(L, Lr, sizeof L) != 0 || memcmp(H, Hr, sizeof H) != 0;
+        for (int nr = 0; nr <= 3; ++nr) {
+            unsigned want = 0;
+            for (int j = 0; j < 8; ++j)
+                for (int r = 0; r < nr; ++r)
+                    want |= (unsigned)(Lr[j] <= R[6 * r + 3] && Hr[j] >= R[6 * r] && Lr[8 + j] <= R[6 * r + 4] &&
+                                       Hr[8 + j] >= R[6 * r + 1] && Lr[16 + j] <= R[6 * r + 5] && Hr[16 + j] >= R[6 * r + 2])
+                            << j;
+            bad += ck_carry_meet8(S, P, R, nr) != want || ck_carry_meet8_ref(S, P, R, nr) != want;
+        }
+    }
+    CHECK(bad == 0, "carry kernels: %ld of 2000 cases differ from the plain paths", bad);
+}
+
 int main(void)
 {
-    int skipping = 0, scenes = 0, with_pairs = 0;
+    carry_kernels();
+    int skipping = 0, scenes = 0, with_pairs = 0, sub_skipping = 0;
     for (int i = 0; i < 40; ++i) {
         const int nobj = 2 + i % 2, ka = 16 + (int)(urand() * 24), kb = 16 + (int)(urand() * 16); /* 4k(k-1) faces */
         clash_mesh_desc md[2] = {{.name = "a", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * ka * (ka - 1),
@@ -122,13 +178,17 @@ int main(void)
             CHECK(e.boxed == sc->nf && a.boxed == b.boxed && a.boxed <= sc->nf,
                   "scene %d: faces boxed %lld (eager), %lld and %lld (deferred) of %lld", i, (long long)e.boxed,
                   (long long)a.boxed, (long long)b.boxed, (long long)sc->nf);
-            skipping += a.boxed < sc->nf, with_pairs += e.npairs > 0, ++scenes;
+            CHECK(a.boxed <= a.in_blocks, "scene %d: %lld faces boxed, the blocks that meet a region hold %lld", i,
+                  (long long)a.boxed, (long long)a.in_blocks);
+            skipping += a.boxed < sc->nf, with_pairs += e.npairs > 0, ++scenes, sub_skipping += a.boxed < a.in_blocks;
         }
         free(e.kept), free(e.pairs), free(a.kept), free(a.pairs), free(b.kept), free(b.pairs);
         clash_scene_destroy(sc);
     }
-    printf("deferred boxes: %d scenes, %d with pairs, blocks left out in %d\n", scenes, with_pairs, skipping);
+    printf("deferred boxes: %d scenes, %d with pairs, blocks left out in %d, sub-blocks of blocks met in %d\n",
+           scenes, with_pairs, skipping, sub_skipping);
     CHECK(skipping >= scenes / 2, "blocks left out in only %d of %d scenes", skipping, scenes);
+    CHECK(sub_skipping >= scenes / 2, "sub-blocks left out in only %d of %d scenes", sub_skipping, scenes);
     CHECK(with_pairs >= scenes / 4, "only %d of %d scenes have pairs", with_pairs, scenes);
     return check_finish("test_deferred");
 }

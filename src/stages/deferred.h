@@ -13,10 +13,10 @@
  * world by their pose this step, and the maps that carry them.  Returns -1
  * when out of memory. */
 int clash_defer_prepare(clash_run *run);
-/* S3: the faces of [f, e) (one object's, which has regions) not in a block
- * beyond the union of its regions, as runs [r[2i], r[2i+1]), boxed (S1's
- * kernel, the same bits); returns the number of runs (at most (e - f) /
- * CLASH_BLOCK + 2) and adds the faces boxed to *boxed. */
+/* S3: the faces of [f, e) (one object's, which has regions) not in a
+ * sub-block beyond the union of its regions, as runs [r[2i], r[2i+1]),
+ * boxed (S1's kernel, the same bits); returns the number of runs (at most
+ * (e - f) / CLASH_SUB + 2) and adds the faces boxed to *boxed. */
 int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, size_t *boxed);
 /* Face f of object o (which has regions): 1 when its block is not beyond
  * them, and then boxed. */
@@ -25,6 +25,8 @@ int clash_defer_face(clash_run *run, int o, int64_t f);
  * in this step, which holds the boxes S1 would give its faces; 0 when o's
  * blocks are not carried (deforming, not posed, or without regions). */
 int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3]);
+/* The same for sub-block j of that block (faces j CLASH_SUB onward). */
+int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double lo[3], double hi[3]);
 size_t clash_defer_bytes(const clash_run *run);
 void clash_defer_free(clash_run *run);
 

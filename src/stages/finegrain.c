@@ -463,7 +463,7 @@ static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->reg_ofs[o + 1] - run->reg_ofs[o];
             if (nreg >= 1 && run->boxes_deferred) { /* the faces not left out, boxed, as runs */
                 for (int64_t q = f; q < e; q += DEFER_PIECE) {
-                    int64_t r[2 * (DEFER_PIECE / CLASH_BLOCK + 2)];
+                    int64_t r[2 * (DEFER_PIECE / CLASH_SUB + 2)];
                     const int nr = clash_defer_runs(run, o, q, q + DEFER_PIECE < e ? q + DEFER_PIECE : e, r, &sl->nboxed);
                     for (int i = 0; i < nr; ++i)
                         if (cull_faces_of(run, sl, r[2 * i], r[2 * i + 1], o, nreg)) return;

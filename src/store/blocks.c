@@ -6,7 +6,10 @@
  * the store (reorder.c), so a block is a compact patch of the surface.  The
  * face octree's S3 carries a rigid object's block boxes into the world by
  * its pose and leaves out the blocks beyond its overlap regions without
- * boxing their faces (stages/deferred.c).
+ * boxing their faces (stages/deferred.c).  Each block also has the boxes
+ * of its CLASH_SUBS sub-blocks of CLASH_SUB faces, stored side by side by
+ * coordinate (sbox), which S3 carries eight at a time: where two objects
+ * graze, a block that reaches a region mostly holds faces that do not.
  *
  * Made on first use for each layout of the scene (objects added or faces
  * reordered bump sc->layout_gen; neither is allowed while a run exists) and
@@ -24,7 +27,7 @@ void clash_blocks_free(clash_blocks *b)
 {
     while (b) {
         clash_blocks *older = b->older;
-        free(b->bofs), free(b->box), free(b->radius), free(b);
+        free(b->bofs), free(b->box), free(b->sbox), free(b->radius), free(b);
         b = older;
     }
 }
@@ -43,7 +46,8 @@ static clash_blocks *make(const clash_scene *sc)
         b->bofs[sc->nobj] = nb;
     }
     b->box = malloc(sizeof(float) * 6 * (size_t)(nb + 1));
-    if (!b->bofs || !b->radius || !b->box) {
+    b->sbox = calloc(6 * CLASH_SUBS * (size_t)(nb + 1), sizeof(float)); /* sub-blocks past an object's end: 0 */
+    if (!b->bofs || !b->radius || !b->box || !b->sbox) {
         clash_blocks_free(b);
         return NULL;
     }
@@ -59,13 +63,22 @@ static clash_blocks *make(const clash_scene *sc)
         for (int64_t k = b->bofs[o]; k < b->bofs[o + 1]; ++k) {
             const int64_t f0 = sc->fofs[o] + (k - b->bofs[o]) * CLASH_BLOCK;
             const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
-            float *B = b->box + 6 * k;
+            float *B = b->box + 6 * k, *S = b->sbox + 6 * CLASH_SUBS * k;
             for (int d = 0; d < 3; ++d) B[d] = INFINITY, B[3 + d] = -INFINITY;
-            for (int64_t f = f0; f < f1; ++f) {
-                const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-                for (int j = 0; j < 3; ++j) {
-                    const float p[3] = {sc->lx[v[j]], sc->ly[v[j]], sc->lz[v[j]]};
-                    for (int d = 0; d < 3; ++d) B[d] = p[d] < B[d] ? p[d] : B[d], B[3 + d] = p[d] > B[3 + d] ? p[d] : B[3 + d];
+            for (int64_t g = f0; g < f1; g += CLASH_SUB) {
+                const int64_t g1 = g + CLASH_SUB < f1 ? g + CLASH_SUB : f1;
+                float L[3] = {INFINITY, INFINITY, INFINITY}, H[3] = {-INFINITY, -INFINITY, -INFINITY};
+                for (int64_t f = g; f < g1; ++f) {
+                    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+                    for (int j = 0; j < 3; ++j) {
+                        const float p[3] = {sc->lx[v[j]], sc->ly[v[j]], sc->lz[v[j]]};
+                        for (int d = 0; d < 3; ++d) L[d] = p[d] < L[d] ? p[d] : L[d], H[d] = p[d] > H[d] ? p[d] : H[d];
+                    }
+                }
+                const int64_t j = (g - f0) / CLASH_SUB;
+                for (int d = 0; d < 3; ++d) {
+                    S[d * CLASH_SUBS + j] = L[d], S[(3 + d) * CLASH_SUBS + j] = H[d];
+                    B[d] = L[d] < B[d] ? L[d] : B[d], B[3 + d] = H[d] > B[3 + d] ? H[d] : B[3 + d];
                 }
             }
         }
