@@ -180,6 +180,15 @@ static void box_range(clash_run *run, int64_t a, int64_t b)
                   run->hix, run->hiy, run->hiz, lo, hi);
 }
 
+/* Appends [a, z) to the runs r[0 .. 2 *nr), extending the last one when
+ * they touch. */
+static inline void add_run(int64_t *r, int *nr, int64_t a, int64_t z)
+{
+    if (a >= z) return;
+    if (*nr && r[2 * *nr - 1] == a) r[2 * *nr - 1] = z;
+    else r[2 * *nr] = a, r[2 * *nr + 1] = z, ++*nr;
+}
+
 int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, size_t *boxed)
 {
     const struct clash_defer *d = run->defer;
@@ -193,12 +202,14 @@ int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, si
             const int64_t k = (g - base) / CLASH_BLOCK, b0 = base + k * CLASH_BLOCK;
             const int64_t ge = b0 + CLASH_BLOCK < e ? b0 + CLASH_BLOCK : e;
             const int nsub = (int)(((b0 + CLASH_BLOCK < fe ? b0 + CLASH_BLOCK : fe) - b0 + CLASH_SUB - 1) / CLASH_SUB);
-            for (unsigned m = subs_meeting(run, d, o, k0 + k, nsub); m; m &= m - 1) {
-                const int64_t s0 = b0 + (int64_t)__builtin_ctz(m) * CLASH_SUB;
-                const int64_t a = s0 > g ? s0 : g, z = s0 + CLASH_SUB < ge ? s0 + CLASH_SUB : ge;
-                if (a >= z) continue;
-                if (nr && r[2 * nr - 1] == a) r[2 * nr - 1] = z; /* extends the last run */
-                else r[2 * nr] = a, r[2 * nr + 1] = z, ++nr;
+            const unsigned mk = subs_meeting(run, d, o, k0 + k, nsub);
+            if (mk == (1u << nsub) - 1) { /* every sub-block: one run */
+                add_run(r, &nr, g, ge);
+            } else {
+                for (unsigned m = mk; m; m &= m - 1) {
+                    const int64_t s0 = b0 + (int64_t)__builtin_ctz(m) * CLASH_SUB;
+                    add_run(r, &nr, s0 > g ? s0 : g, s0 + CLASH_SUB < ge ? s0 + CLASH_SUB : ge);
+                }
             }
             g = ge;
         }
