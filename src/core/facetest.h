@@ -94,25 +94,44 @@ int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b);
  * clash_face_meets_box. */
 int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[3], const double hi[3]);
 
-/* The same answer, with the report's own first accept in line: in static
- * mode a vertex inside the grown box (ck_tribox's step 2, on the same
- * doubles: lo - delta and hi + delta, the float vertex widened exactly)
- * means the triangle meets it, with no gather into a point array and no
- * call.  Most faces that straddle an overlap region's or a leaf's boundary
- * have a vertex inside (two suzannes: every one of about 120 a step). */
+/* The same answer, with the exact tests' own first decisions in line: no
+ * gather into a point array and no call for most faces that straddle an
+ * overlap region's boundary (S3; the octree's leaves call the full test).
+ *   static: a vertex inside the grown box (ck_tribox's step 2, on the same
+ *     doubles: lo - delta and hi + delta, the float vertex widened exactly)
+ *     means the triangle meets it; two suzannes: every straddler;
+ *   swept: ck_hull_box's prefix on the 6 points, operation for operation
+ *     (tol = delta + the arc margin): the bounds' reject, then a point
+ *     inside the box grown by tol; 300 x 3,024 swept spheres: 91% of the
+ *     faces that pass the reject. */
 static inline int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
 {
+    const clash_scene *sc = run->sc;
+    const double d = run->delta;
+    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
     if (run->cfg.mode != CLASH_MODE_SWEPT) {
-        const clash_scene *sc = run->sc;
-        const double d = run->delta;
         const double l0 = lo[0] - d, l1 = lo[1] - d, l2 = lo[2] - d, h0 = hi[0] + d, h1 = hi[1] + d, h2 = hi[2] + d;
-        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
         int in = 0;
         for (int k = 0; k < 3; ++k) {
             const double x = sc->x[v[k]], y = sc->y[v[k]], z = sc->z[v[k]];
             in |= (x >= l0) & (x <= h0) & (y >= l1) & (y <= h1) & (z >= l2) & (z <= h2);
         }
         if (in) return 1;
+    } else {
+        const double tol = d + (sc->nturning ? clash_face_margin(run, f) : 0);
+        if (tol >= 0) {
+            const double ttol = tol * (1.0 + 0x1p-40);
+            const float *const C[3] = {sc->x, sc->y, sc->z}, *const Pv[3] = {sc->px, sc->py, sc->pz};
+            unsigned in = 0x3f;
+            for (int k = 0; k < 3; ++k) {
+                const double q[6] = {C[k][v[0]], C[k][v[1]], C[k][v[2]], Pv[k][v[0]], Pv[k][v[1]], Pv[k][v[2]]};
+                double pl = q[0], ph = pl;
+                for (int i = 1; i < 6; ++i) pl = q[i] < pl ? q[i] : pl, ph = q[i] > ph ? q[i] : ph;
+                if (lo[k] - ph > ttol || pl - hi[k] > ttol) return 0;
+                for (int i = 0; i < 6; ++i) in &= ~((unsigned)!(q[i] >= lo[k] - tol && q[i] <= hi[k] + tol) << i);
+            }
+            if (in) return 1;
+        }
     }
     return clash_face_meets_box_full(run, f, lo, hi);
 }

@@ -107,7 +107,10 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
     if (*st == LEAF_UNKNOWN) {
         const int inside = run->lox[f] >= lo[0] && run->hix[f] <= hi[0] && run->loy[f] >= lo[1] &&
                            run->hiy[f] <= hi[1] && run->loz[f] >= lo[2] && run->hiz[f] <= hi[2];
-        *st = inside || clash_face_meets_box(run, f, lo, hi) ? LEAF_MEETS : LEAF_MISSES;
+        /* (the full test: a leaf cube is small, few faces have a point in
+         * it, and the in-line prefix of clash_face_meets_box costs more here
+         * than it saves: +7% S4 instructions on 300 x 3,024 swept spheres) */
+        *st = inside || clash_face_meets_box_full(run, f, lo, hi) ? LEAF_MEETS : LEAF_MISSES;
     }
     return *st == LEAF_MEETS;
 }
