@@ -495,9 +495,9 @@ static CK_AVX2 void carry_avx2(const float *S, const double *P, double *L, doubl
     }
 }
 
-static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const float *R, int64_t nr)
+static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const float *R, int64_t nr, unsigned *inside)
 {
-    unsigned mask = 0;
+    unsigned mask = 0, in = 0;
     for (int j0 = 0; j0 < 8; j0 += 4) {
         __m256d l[3], u[3];
         carry4(S, P, j0, l, u);
@@ -509,8 +509,16 @@ static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const f
                 m = _mm256_and_pd(m, _mm256_and_pd(_mm256_cmp_pd(l[i], _mm256_set1_pd(B[3 + i]), _CMP_LE_OQ),
                                                    _mm256_cmp_pd(u[i], _mm256_set1_pd(B[i]), _CMP_GE_OQ)));
             mask |= (unsigned)_mm256_movemask_pd(m) << j0;
+            if (!inside) continue;
+            __m256d w = _mm256_and_pd(_mm256_cmp_pd(l[0], _mm256_set1_pd(B[0]), _CMP_GE_OQ),
+                                      _mm256_cmp_pd(u[0], _mm256_set1_pd(B[3]), _CMP_LE_OQ));
+            for (int i = 1; i < 3; ++i)
+                w = _mm256_and_pd(w, _mm256_and_pd(_mm256_cmp_pd(l[i], _mm256_set1_pd(B[i]), _CMP_GE_OQ),
+                                                   _mm256_cmp_pd(u[i], _mm256_set1_pd(B[3 + i]), _CMP_LE_OQ)));
+            in |= (unsigned)_mm256_movemask_pd(w) << j0;
         }
     }
+    if (inside) *inside = in;
     return mask;
 }
 #endif
@@ -535,17 +543,19 @@ void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, doub
     }
 }
 
-unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr)
+unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
+                        unsigned *inside)
 {
 #if CK_X86
-    if (have_avx2()) return carry_meet_avx2(S, P, R, nr);
+    if (have_avx2()) return carry_meet_avx2(S, P, R, nr, inside);
 #endif
-    return ck_carry_meet8_ref(S, P, R, nr);
+    return ck_carry_meet8_ref(S, P, R, nr, inside);
 }
 
-unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr)
+unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
+                            unsigned *inside)
 {
-    unsigned mask = 0;
+    unsigned mask = 0, in = 0;
     for (int j = 0; j < 8; ++j) {
         double lo[3], hi[3];
         carry1(S, P, j, lo, hi);
@@ -554,7 +564,11 @@ unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, c
             mask |= (unsigned)(lo[0] <= B[3] && hi[0] >= B[0] && lo[1] <= B[4] && hi[1] >= B[1] && lo[2] <= B[5] &&
                                hi[2] >= B[2])
                     << j;
+            in |= (unsigned)(lo[0] >= B[0] && hi[0] <= B[3] && lo[1] >= B[1] && hi[1] <= B[4] && lo[2] >= B[2] &&
+                             hi[2] <= B[5])
+                  << j;
         }
     }
+    if (inside) *inside = in;
     return mask;
 }

@@ -240,12 +240,15 @@ void ck_classify_boxes(int64_t m, const float *restrict lx, const float *restric
  * h, each side widened by pad + 2^-20 (|centre| + half extent), in double;
  * box j on axis i is [L[8i + j], H[8i + j]].  ck_carry_meet8: the mask
  * (bit j) of those that meet some box of R (nr boxes, 6 floats each, lo
- * then hi; closed boxes).  AVX2 where the CPU has it, the same bits as the
- * plain paths (_ref). */
+ * then hi; closed boxes), and when inside is not NULL, in *inside the mask
+ * of those that lie inside some box of R.  AVX2 where the CPU has it, the
+ * same bits as the plain paths (_ref). */
 void ck_carry_boxes8(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
 void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
-unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr);
-unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr);
+unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
+                        unsigned *inside);
+unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
+                            unsigned *inside);
 
 /* ---- the octree's binning passes (cells.c) ----------------------------------
  * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces

@@ -67,7 +67,10 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
                               NULL, b, b + nf, b + 2 * nf, b + 3 * nf, b + 4 * nf, b + 5 * nf, lo, hi);
             for (int64_t k = 0; sc->fofs[o] + k * CLASH_BLOCK < sc->fofs[o + 1]; ++k) {
                 double wl[3], wh[3];
-                if (!clash_defer_block_world(run, o, k, wl, wh)) continue;
+                const int carried_k = clash_defer_block_world(run, o, k, wl, wh);
+                if (!carried_k) continue;
+                CHECK(carried_k == 1, "object %d block %lld: the tile's and the stride path's carries differ", o,
+                      (long long)k);
                 ++carried;
                 const int64_t f0 = sc->fofs[o] + k * CLASH_BLOCK;
                 const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
@@ -88,7 +91,7 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
                 }
                 r->in_blocks += meets ? f1 - f0 : 0;
             }
-            if (run->reg_ofs[o + 1] > run->reg_ofs[o] && !clash_defer_block_world(run, o, 0, (double[3]){0}, (double[3]){0}))
+            if (run->reg_ofs[o + 1] > run->reg_ofs[o] && clash_defer_block_world(run, o, 0, (double[3]){0}, (double[3]){0}) == 0)
                 r->in_blocks += sc->fofs[o + 1] - sc->fofs[o]; /* not carried: every face boxed */
         }
         CHECK(outside == 0, "%ld face box sides outside their block's or sub-block's world box", outside);
@@ -102,7 +105,7 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
 /* The carry kernels against their plain paths, bit for bit. */
 static void carry_kernels(void)
 {
-    long bad = 0;
+    long bad = 0, insides = 0;
     for (int t = 0; t < 2000; ++t) {
         float S[48], R[18];
         double P[22], L[24], H[24], Lr[24], Hr[24];
@@ -120,6 +123,9 @@ static void carry_kernels(void)
                 const float a = (float)(3 * mag * srand1()), w = (float)(mag * urand());
                 R[6 * r + c] = a, R[6 * r + 3 + c] = a + w;
             }
+        if (t % 4 < 2) /* a region that holds all or some of the boxes (inside masks) */
+            for (int c = 0; c < 3; ++c)
+                R[c] = (float)(-40 * mag), R[3 + c] = c || t % 4 == 0 ? (float)(40 * mag) : (float)(P[18] * urand());
         ck_carry_boxes8(S, P, L, H);
         ck_carry_boxes8_ref(S, P, Lr, Hr);
         bad += memcmp(L, Lr, sizeof L) != 0 || memcmp(H, Hr, sizeof H) != 0;
@@ -130,10 +136,19 @@ static void carry_kernels(void)
                     want |= (unsigned)(Lr[j] <= R[6 * r + 3] && Hr[j] >= R[6 * r] && Lr[8 + j] <= R[6 * r + 4] &&
                                        Hr[8 + j] >= R[6 * r + 1] && Lr[16 + j] <= R[6 * r + 5] && Hr[16 + j] >= R[6 * r + 2])
                             << j;
-            bad += ck_carry_meet8(S, P, R, nr) != want || ck_carry_meet8_ref(S, P, R, nr) != want;
+            unsigned in_want = 0, in1 = 0, in2 = 0;
+            for (int j = 0; j < 8; ++j)
+                for (int r = 0; r < nr; ++r)
+                    in_want |= (unsigned)(Lr[j] >= R[6 * r] && Hr[j] <= R[6 * r + 3] && Lr[8 + j] >= R[6 * r + 1] &&
+                                          Hr[8 + j] <= R[6 * r + 4] && Lr[16 + j] >= R[6 * r + 2] && Hr[16 + j] <= R[6 * r + 5])
+                               << j;
+            bad += ck_carry_meet8(S, P, R, nr, &in1) != want || ck_carry_meet8_ref(S, P, R, nr, &in2) != want;
+            bad += in1 != in_want || in2 != in_want || ck_carry_meet8(S, P, R, nr, NULL) != want;
+            insides += in_want != 0;
         }
     }
     CHECK(bad == 0, "carry kernels: %ld of 2000 cases differ from the plain paths", bad);
+    CHECK(insides > 100, "carry kernels: only %ld cases with a box inside a region", insides);
 }
 
 int main(void)

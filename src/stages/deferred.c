@@ -135,8 +135,19 @@ static unsigned subs_meeting(const clash_run *run, const struct clash_defer *d, 
 {
     const int64_t r0 = run->reg_ofs[o];
     const unsigned m = ck_carry_meet8(d->bl->sbox + 6 * CLASH_SUBS * k, d->view[o].P,
-                                      (const float *)(run->regs + r0), run->reg_ofs[o + 1] - r0);
+                                      (const float *)(run->regs + r0), run->reg_ofs[o + 1] - r0, NULL);
     return m & ((1u << nsub) - 1);
+}
+
+/* Tile t of object o (blocks 8 (t - tofs[o]) onward within o): the mask of
+ * its blocks whose world box meets some region of o, and in *inside of
+ * those inside one (all their faces are boxed: their sub-blocks meet it
+ * too, and boxing more faces than needed changes nothing but the time). */
+static unsigned tile_meeting(const clash_run *run, const struct clash_defer *d, int o, int64_t t, unsigned *inside)
+{
+    const int64_t r0 = run->reg_ofs[o];
+    return ck_carry_meet8(d->bl->tbox + 6 * CLASH_TILE * t, d->view[o].P, (const float *)(run->regs + r0),
+                          run->reg_ofs[o + 1] - r0, inside);
 }
 
 int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double lo[3], double hi[3])
@@ -153,8 +164,14 @@ int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3]
 {
     const struct clash_defer *d = run->defer;
     if (!d || !d->posed[o]) return 0;
-    block_world(d, o, d->bl->bofs[o] + k, lo, hi);
-    return 1;
+    double L[24], H[24], bl[3], bh[3];
+    const int j = (int)(k % CLASH_TILE);
+    ck_carry_boxes8(d->bl->tbox + 6 * CLASH_TILE * (d->bl->tofs[o] + k / CLASH_TILE), d->view[o].P, L, H);
+    block_world(d, o, d->bl->bofs[o] + k, bl, bh); /* the stride path's: the same arithmetic, so the same box */
+    int same = 1;
+    for (int i = 0; i < 3; ++i)
+        lo[i] = L[8 * i + j], hi[i] = H[8 * i + j], same &= lo[i] == bl[i] && hi[i] == bh[i];
+    return same ? 1 : -1;
 }
 
 /* Block k of posed object o lies beyond every region of o: its world box is
@@ -197,21 +214,35 @@ int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, si
     if (!d->posed[o]) {
         r[0] = f, r[1] = e, nr = 1;
     } else {
+        /* tiles of 8 blocks first: a block apart from every region is left
+         * out, a block inside one is boxed whole, the others by sub-block */
         const int64_t base = sc->fofs[o], k0 = d->bl->bofs[o], fe = sc->fofs[o + 1];
-        for (int64_t g = f; g < e;) {
-            const int64_t k = (g - base) / CLASH_BLOCK, b0 = base + k * CLASH_BLOCK;
-            const int64_t ge = b0 + CLASH_BLOCK < e ? b0 + CLASH_BLOCK : e;
-            const int nsub = (int)(((b0 + CLASH_BLOCK < fe ? b0 + CLASH_BLOCK : fe) - b0 + CLASH_SUB - 1) / CLASH_SUB);
-            const unsigned mk = subs_meeting(run, d, o, k0 + k, nsub);
-            if (mk == (1u << nsub) - 1) { /* every sub-block: one run */
-                add_run(r, &nr, g, ge);
-            } else {
-                for (unsigned m = mk; m; m &= m - 1) {
-                    const int64_t s0 = b0 + (int64_t)__builtin_ctz(m) * CLASH_SUB;
-                    add_run(r, &nr, s0 > g ? s0 : g, s0 + CLASH_SUB < ge ? s0 + CLASH_SUB : ge);
+        const int64_t kf = (f - base) / CLASH_BLOCK, kl = (e - 1 - base) / CLASH_BLOCK;
+        for (int64_t t = kf / CLASH_TILE; t <= kl / CLASH_TILE; ++t) {
+            unsigned inside;
+            const unsigned meet = tile_meeting(run, d, o, d->bl->tofs[o] + t, &inside);
+            const int64_t ka = t * CLASH_TILE > kf ? t * CLASH_TILE : kf;
+            const int64_t kb = (t + 1) * CLASH_TILE - 1 < kl ? (t + 1) * CLASH_TILE - 1 : kl;
+            for (int64_t k = ka; k <= kb; ++k) {
+                const int j = (int)(k % CLASH_TILE);
+                if (!(meet >> j & 1)) continue;
+                const int64_t b0 = base + k * CLASH_BLOCK, g = b0 > f ? b0 : f;
+                const int64_t ge = b0 + CLASH_BLOCK < e ? b0 + CLASH_BLOCK : e;
+                if (inside >> j & 1) {
+                    add_run(r, &nr, g, ge);
+                    continue;
+                }
+                const int nsub = (int)(((b0 + CLASH_BLOCK < fe ? b0 + CLASH_BLOCK : fe) - b0 + CLASH_SUB - 1) / CLASH_SUB);
+                const unsigned mk = subs_meeting(run, d, o, k0 + k, nsub);
+                if (mk == (1u << nsub) - 1) { /* every sub-block: one run */
+                    add_run(r, &nr, g, ge);
+                } else {
+                    for (unsigned m = mk; m; m &= m - 1) {
+                        const int64_t s0 = b0 + (int64_t)__builtin_ctz(m) * CLASH_SUB;
+                        add_run(r, &nr, s0 > g ? s0 : g, s0 + CLASH_SUB < ge ? s0 + CLASH_SUB : ge);
+                    }
                 }
             }
-            g = ge;
         }
     }
     for (int i = 0; i < nr; ++i) box_range(run, r[2 * i], r[2 * i + 1]), *boxed += (size_t)(r[2 * i + 1] - r[2 * i]);

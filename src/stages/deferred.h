@@ -22,8 +22,10 @@ int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, si
  * them, and then boxed. */
 int clash_defer_face(clash_run *run, int o, int64_t f);
 /* The world box S3 gives block k (0-based within the object) of object o
- * in this step, which holds the boxes S1 would give its faces; 0 when o's
- * blocks are not carried (deforming, not posed, or without regions). */
+ * in this step, which holds the boxes S1 would give its faces (the tiles'
+ * carry); 1, or -1 when the stride path's carry of the block (block_world)
+ * gives other bits; 0 when o's blocks are not carried (deforming, not
+ * posed, or without regions). */
 int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3]);
 /* The same for sub-block j of that block (faces j CLASH_SUB onward). */
 int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double lo[3], double hi[3]);

@@ -9,7 +9,9 @@
  * boxing their faces (stages/deferred.c).  Each block also has the boxes
  * of its CLASH_SUBS sub-blocks of CLASH_SUB faces, stored side by side by
  * coordinate (sbox), which S3 carries eight at a time: where two objects
- * graze, a block that reaches a region mostly holds faces that do not.
+ * graze, a block that reaches a region mostly holds faces that do not.  The
+ * block boxes are also stored eight blocks of one object to a tile, side
+ * by side by coordinate (tbox), which S3 carries first.
  *
  * Made on first use for each layout of the scene (objects added or faces
  * reordered bump sc->layout_gen; neither is allowed while a run exists) and
@@ -27,7 +29,7 @@ void clash_blocks_free(clash_blocks *b)
 {
     while (b) {
         clash_blocks *older = b->older;
-        free(b->bofs), free(b->box), free(b->sbox), free(b->radius), free(b);
+        free(b->bofs), free(b->tofs), free(b->box), free(b->sbox), free(b->tbox), free(b->radius), free(b);
         b = older;
     }
 }
@@ -38,16 +40,20 @@ static clash_blocks *make(const clash_scene *sc)
     if (!b) return NULL;
     b->gen = sc->layout_gen, b->nobj = sc->nobj, b->nf = sc->nf;
     b->bofs = malloc(sizeof(int64_t) * ((size_t)sc->nobj + 1));
+    b->tofs = malloc(sizeof(int64_t) * ((size_t)sc->nobj + 1));
     b->radius = malloc(sizeof(double) * ((size_t)sc->nobj + 1));
-    int64_t nb = 0;
-    if (b->bofs) {
-        for (int o = 0; o < sc->nobj; ++o)
-            b->bofs[o] = nb, nb += (sc->fofs[o + 1] - sc->fofs[o] + CLASH_BLOCK - 1) / CLASH_BLOCK;
-        b->bofs[sc->nobj] = nb;
+    int64_t nb = 0, nt = 0;
+    if (b->bofs && b->tofs) {
+        for (int o = 0; o < sc->nobj; ++o) {
+            const int64_t k = (sc->fofs[o + 1] - sc->fofs[o] + CLASH_BLOCK - 1) / CLASH_BLOCK;
+            b->bofs[o] = nb, b->tofs[o] = nt, nb += k, nt += (k + CLASH_TILE - 1) / CLASH_TILE;
+        }
+        b->bofs[sc->nobj] = nb, b->tofs[sc->nobj] = nt;
     }
     b->box = malloc(sizeof(float) * 6 * (size_t)(nb + 1));
     b->sbox = calloc(6 * CLASH_SUBS * (size_t)(nb + 1), sizeof(float)); /* sub-blocks past an object's end: 0 */
-    if (!b->bofs || !b->radius || !b->box || !b->sbox) {
+    b->tbox = calloc(6 * CLASH_TILE * (size_t)(nt + 1), sizeof(float));  /* blocks past an object's end: 0 */
+    if (!b->bofs || !b->tofs || !b->radius || !b->box || !b->sbox || !b->tbox) {
         clash_blocks_free(b);
         return NULL;
     }
@@ -81,6 +87,8 @@ static clash_blocks *make(const clash_scene *sc)
                     B[d] = L[d] < B[d] ? L[d] : B[d], B[3 + d] = H[d] > B[3 + d] ? H[d] : B[3 + d];
                 }
             }
+            const int64_t kk = k - b->bofs[o], t = b->tofs[o] + kk / CLASH_TILE, j = kk % CLASH_TILE;
+            for (int c = 0; c < 6; ++c) b->tbox[6 * CLASH_TILE * t + CLASH_TILE * c + j] = B[c];
         }
     }
     return b;
