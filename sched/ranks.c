@@ -159,6 +159,7 @@ static int cmp_cost(const void *x, const void *y)
 
 int clash_order_by_cost(int64_t *ids, int64_t n, const double *cost)
 {
+    if (n <= 1) return 0; /* (one unit: a tiny octree's root alone) */
     cost_item *it = malloc(sizeof *it * (size_t)(n > 0 ? n : 1));
     if (!it) return -1;
     for (int64_t i = 0; i < n; ++i) it[i] = (cost_item){cost[ids[i]], ids[i]};
