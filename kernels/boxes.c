@@ -374,25 +374,59 @@ void ck_face_boxes_strided(int64_t f0, int64_t f1, int64_t step, const int32_t *
 /* ---- the cull's classification (S3) --------------------------------------------------- */
 
 /* Boxes [lo, hi] against R6 = {lo x, y, z, hi x, y, z}: 0 apart, 1 inside,
- * 2 straddling.  Plain, and compiled for AVX2 (8 boxes a vector instead of
- * 4; the same comparisons, so the same classes), picked at run time. */
-#define CLASSIFY_BODY                                                                                            \
-    const float l0 = R6[0], l1 = R6[1], l2 = R6[2], h0 = R6[3], h1 = R6[4], h2 = R6[5];                         \
-    for (int64_t k = 0; k < m; ++k) {                                                                            \
-        /* meets: not apart (the boxes are never NaN); no branch, so that it vectorizes */                        \
-        const int32_t meet = (lx[k] <= h0) & (hx[k] >= l0) & (ly[k] <= h1) & (hy[k] >= l1) & (lz[k] <= h2) &     \
-                             (hz[k] >= l2);                                                                      \
-        const int32_t inside = (lx[k] >= l0) & (hx[k] <= h0) & (ly[k] >= l1) & (hy[k] <= h1) & (lz[k] >= l2) &   \
-                               (hz[k] <= h2);                                                                    \
-        cls[k] = (uint8_t)(meet + (meet & ~inside));                                                             \
-    }
+ * 2 straddling, and 0 in cls[m .. m rounded up to 8).  Plain, and AVX2
+ * written out (eight boxes a step, the last step's lanes past m masked:
+ * S3 calls it on runs of 8 to 64 faces, where the compiler's vector loop
+ * spent more on its prologue and remainder than on the boxes), with the
+ * same comparisons, so the same classes, picked at run time. */
 #define CLASSIFY_ARGS                                                                                            \
     int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,                    \
         const float *restrict hx, const float *restrict hy, const float *restrict hz, const float R6[6],       \
         uint8_t *restrict cls
-static void classify_plain(CLASSIFY_ARGS) { CLASSIFY_BODY }
+void ck_classify_boxes_ref(CLASSIFY_ARGS)
+{
+    const float l0 = R6[0], l1 = R6[1], l2 = R6[2], h0 = R6[3], h1 = R6[4], h2 = R6[5];
+    int64_t k = 0;
+    for (; k < m; ++k) {
+        /* meets: not apart (the boxes are never NaN) */
+        const int32_t meet = (lx[k] <= h0) & (hx[k] >= l0) & (ly[k] <= h1) & (hy[k] >= l1) & (lz[k] <= h2) &
+                             (hz[k] >= l2);
+        const int32_t inside = (lx[k] >= l0) & (hx[k] <= h0) & (ly[k] >= l1) & (hy[k] <= h1) & (lz[k] >= l2) &
+                               (hz[k] <= h2);
+        cls[k] = (uint8_t)(meet + (meet & ~inside));
+    }
+    for (; k & 7; ++k) cls[k] = 0;
+}
 #if CK_X86
-static CK_AVX2 void classify_avx2(CLASSIFY_ARGS) { CLASSIFY_BODY }
+static CK_AVX2 void classify_avx2(CLASSIFY_ARGS)
+{
+    const __m256 l0 = _mm256_set1_ps(R6[0]), l1 = _mm256_set1_ps(R6[1]), l2 = _mm256_set1_ps(R6[2]);
+    const __m256 h0 = _mm256_set1_ps(R6[3]), h1 = _mm256_set1_ps(R6[4]), h2 = _mm256_set1_ps(R6[5]);
+    const __m256i one = _mm256_set1_epi32(1), lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int64_t k = 0; k < m; k += 8) {
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(m - k < 8 ? m - k : 8)), lane);
+        __m256 a, b, c, d, e, f;
+        if (m - k >= 8) {
+            a = _mm256_loadu_ps(lx + k), b = _mm256_loadu_ps(ly + k), c = _mm256_loadu_ps(lz + k);
+            d = _mm256_loadu_ps(hx + k), e = _mm256_loadu_ps(hy + k), f = _mm256_loadu_ps(hz + k);
+        } else { /* the lanes past m are not read */
+            a = _mm256_maskload_ps(lx + k, live), b = _mm256_maskload_ps(ly + k, live), c = _mm256_maskload_ps(lz + k, live);
+            d = _mm256_maskload_ps(hx + k, live), e = _mm256_maskload_ps(hy + k, live), f = _mm256_maskload_ps(hz + k, live);
+        }
+        __m256 meet = _mm256_and_ps(_mm256_cmp_ps(a, h0, _CMP_LE_OQ), _mm256_cmp_ps(d, l0, _CMP_GE_OQ));
+        meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(b, h1, _CMP_LE_OQ), _mm256_cmp_ps(e, l1, _CMP_GE_OQ)));
+        meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(c, h2, _CMP_LE_OQ), _mm256_cmp_ps(f, l2, _CMP_GE_OQ)));
+        __m256 in = _mm256_and_ps(_mm256_cmp_ps(a, l0, _CMP_GE_OQ), _mm256_cmp_ps(d, h0, _CMP_LE_OQ));
+        in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(b, l1, _CMP_GE_OQ), _mm256_cmp_ps(e, h1, _CMP_LE_OQ)));
+        in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(c, l2, _CMP_GE_OQ), _mm256_cmp_ps(f, h2, _CMP_LE_OQ)));
+        const __m256i mt = _mm256_and_si256(_mm256_castps_si256(meet), live);
+        /* meet + (meet & ~inside), as 0, 1, 2 in each 32-bit lane, packed to bytes */
+        const __m256i cl = _mm256_add_epi32(_mm256_and_si256(mt, one),
+                                            _mm256_and_si256(_mm256_andnot_si256(_mm256_castps_si256(in), mt), one));
+        const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(cl), _mm256_extracti128_si256(cl, 1));
+        _mm_storel_epi64((__m128i *)(cls + k), _mm_packus_epi16(w, w));
+    }
+}
 #endif
 void ck_classify_boxes(CLASSIFY_ARGS)
 {
@@ -402,7 +436,7 @@ void ck_classify_boxes(CLASSIFY_ARGS)
         return;
     }
 #endif
-    classify_plain(m, lx, ly, lz, hx, hy, hz, R6, cls);
+    ck_classify_boxes_ref(m, lx, ly, lz, hx, hy, hz, R6, cls);
 }
 
 /* ---- deferred boxes: the octree's S1 (stages/deferred.c) -------------------------------- */

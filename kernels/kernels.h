@@ -228,11 +228,15 @@ void ck_vertex_bounds(int64_t n, const float *restrict x, const float *restrict 
                       float olo[3], float ohi[3]);
 
 /* S3's classification of m face boxes [lo, hi] against a region R6 = {lo
- * x, y, z, hi x, y, z}: cls[k] = 0 apart, 1 inside, 2 straddling (boxes.c;
- * AVX2 where the CPU has it, the same comparisons). */
+ * x, y, z, hi x, y, z}: cls[k] = 0 apart, 1 inside, 2 straddling, and 0 in
+ * cls[m .. m rounded up to a multiple of 8), which must be writable
+ * (boxes.c; AVX2 where the CPU has it, the same classes as the _ref). */
 void ck_classify_boxes(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
                        const float *restrict hx, const float *restrict hy, const float *restrict hz,
                        const float R6[6], uint8_t *restrict cls);
+void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                           const float *restrict hx, const float *restrict hy, const float *restrict hz,
+                           const float R6[6], uint8_t *restrict cls);
 
 /* ck_carry_boxes8 (boxes.c; S3's deferred boxes, stages/deferred.c): eight
  * local boxes S (S[8c + j], c = lo x, y, z, hi x, y, z) carried into the

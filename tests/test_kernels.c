@@ -1182,6 +1182,53 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
+/* ck_classify_boxes (boxes.c, S3) against its portable form and against
+ * the classes worked out box by box: boxes on a quarter grid (many touch
+ * the region exactly), every length 0..40 at odd offsets, and the classes
+ * past m zero up to a whole word of 8 (the arrays end at m: under
+ * AddressSanitizer a read past them would be caught). */
+static void test_classify(long n)
+{
+    long bad = 0, wrong = 0, pad = 0, rows = 0, cnt[3] = {0};
+    for (long t = 0; t < n / 200 + 50; ++t) {
+        const int64_t m = t % 41, off = t % 5;
+        float *a[6];
+        for (int c = 0; c < 6; ++c) a[c] = malloc(sizeof(float) * (size_t)(m + off + 1));
+        for (int64_t k = off; k < m + off; ++k)
+            for (int d = 0; d < 3; ++d) {
+                const float l = (float)rng_int(0, 8) * 0.25f, h = l + (float)rng_int(0, 4) * 0.25f;
+                a[d][k] = l, a[3 + d][k] = h;
+            }
+        float R6[6];
+        for (int d = 0; d < 3; ++d) R6[d] = (float)rng_int(0, 6) * 0.25f, R6[3 + d] = R6[d] + (float)rng_int(0, 6) * 0.25f;
+        uint8_t c1[48], c2[48];
+        memset(c1, 0xee, sizeof c1), memset(c2, 0xee, sizeof c2);
+        ck_classify_boxes(m, a[0] + off, a[1] + off, a[2] + off, a[3] + off, a[4] + off, a[5] + off, R6, c1);
+        ck_classify_boxes_ref(m, a[0] + off, a[1] + off, a[2] + off, a[3] + off, a[4] + off, a[5] + off, R6, c2);
+        const int64_t w = (m + 7) / 8 * 8;
+        bad += memcmp(c1, c2, (size_t)w) != 0;
+        for (int64_t k = m; k < w; ++k) pad += c1[k] != 0 || c2[k] != 0;
+        for (int64_t k = w; k < 48; ++k) pad += c1[k] != 0xee || c2[k] != 0xee;
+        for (int64_t k = 0; k < m; ++k) {
+            int meet = 1, in = 1;
+            for (int d = 0; d < 3; ++d) {
+                const float l = a[d][k + off], h = a[3 + d][k + off];
+                meet &= l <= R6[3 + d] && h >= R6[d], in &= l >= R6[d] && h <= R6[3 + d];
+            }
+            const int want = meet ? (in ? 1 : 2) : 0;
+            wrong += c1[k] != want, cnt[want]++;
+        }
+        for (int c = 0; c < 6; ++c) free(a[c]);
+        ++rows;
+    }
+    CHECK(bad == 0, "classify: AVX2 and portable classes differ in %ld rows", bad);
+    CHECK(wrong == 0, "classify: %ld classes disagree with the box comparison", wrong);
+    CHECK(pad == 0, "classify: %ld bytes past m not zero up to the word, or written past it", pad);
+    CHECK(cnt[0] > 0 && cnt[1] > 0 && cnt[2] > 0, "classify: a class never seen (%ld %ld %ld)", cnt[0], cnt[1], cnt[2]);
+    printf("classify: %ld rows, AVX2 == portable == the comparison (%ld apart, %ld inside, %ld straddling)\n", rows,
+           cnt[0], cnt[1], cnt[2]);
+}
+
 /* ck_child_masks (cells.c, the octree's descent) against its portable
  * form and against the children worked out box by box: boxes on a quarter
  * grid (so many lie exactly on the planes), read through a shuffled index
@@ -1467,6 +1514,7 @@ int main(int argc, char **argv)
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);
+    test_classify(n);
     test_child_masks(n);
     test_grow_boxes(n);
     test_f32_round(n);

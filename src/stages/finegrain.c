@@ -390,9 +390,9 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
     uint8_t cls[CULL_VEC];
     for (int64_t a = f0; a < f1; a += CULL_VEC) {
         const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
+        /* (zeros up to a whole word of 8 classes, for skip8) */
         ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6,
                           cls);
-        for (int64_t k = m; k & 7; ++k) cls[k] = 0; /* whole words of 8 classes below */
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(cls, &k) || !cls[k]) continue; /* most faces are apart */
             const uint32_t f = (uint32_t)(a + k);
