@@ -398,33 +398,39 @@ void ck_classify_boxes_ref(CLASSIFY_ARGS)
     for (; k & 7; ++k) cls[k] = 0;
 }
 #if CK_X86
+/* Eight classes from eight boxes (lanes where live is all ones; the others
+ * class 0), stored as 8 bytes at c. */
+static inline CK_AVX2 void classify8(__m256 a, __m256 b, __m256 c, __m256 d, __m256 e, __m256 f, const __m256 R[6],
+                                     __m256i live, uint8_t *out)
+{
+    __m256 meet = _mm256_and_ps(_mm256_cmp_ps(a, R[3], _CMP_LE_OQ), _mm256_cmp_ps(d, R[0], _CMP_GE_OQ));
+    meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(b, R[4], _CMP_LE_OQ), _mm256_cmp_ps(e, R[1], _CMP_GE_OQ)));
+    meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(c, R[5], _CMP_LE_OQ), _mm256_cmp_ps(f, R[2], _CMP_GE_OQ)));
+    __m256 in = _mm256_and_ps(_mm256_cmp_ps(a, R[0], _CMP_GE_OQ), _mm256_cmp_ps(d, R[3], _CMP_LE_OQ));
+    in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(b, R[1], _CMP_GE_OQ), _mm256_cmp_ps(e, R[4], _CMP_LE_OQ)));
+    in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(c, R[2], _CMP_GE_OQ), _mm256_cmp_ps(f, R[5], _CMP_LE_OQ)));
+    const __m256i mt = _mm256_and_si256(_mm256_castps_si256(meet), live);
+    /* -(meet + (meet & ~inside)) with true = -1: 0, 1, 2 in each 32-bit lane, packed to bytes */
+    const __m256i cl = _mm256_sub_epi32(_mm256_setzero_si256(),
+                                        _mm256_add_epi32(mt, _mm256_andnot_si256(_mm256_castps_si256(in), mt)));
+    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(cl), _mm256_extracti128_si256(cl, 1));
+    _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(w, w));
+}
+
 static CK_AVX2 void classify_avx2(CLASSIFY_ARGS)
 {
-    const __m256 l0 = _mm256_set1_ps(R6[0]), l1 = _mm256_set1_ps(R6[1]), l2 = _mm256_set1_ps(R6[2]);
-    const __m256 h0 = _mm256_set1_ps(R6[3]), h1 = _mm256_set1_ps(R6[4]), h2 = _mm256_set1_ps(R6[5]);
-    const __m256i one = _mm256_set1_epi32(1), lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (int64_t k = 0; k < m; k += 8) {
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(m - k < 8 ? m - k : 8)), lane);
-        __m256 a, b, c, d, e, f;
-        if (m - k >= 8) {
-            a = _mm256_loadu_ps(lx + k), b = _mm256_loadu_ps(ly + k), c = _mm256_loadu_ps(lz + k);
-            d = _mm256_loadu_ps(hx + k), e = _mm256_loadu_ps(hy + k), f = _mm256_loadu_ps(hz + k);
-        } else { /* the lanes past m are not read */
-            a = _mm256_maskload_ps(lx + k, live), b = _mm256_maskload_ps(ly + k, live), c = _mm256_maskload_ps(lz + k, live);
-            d = _mm256_maskload_ps(hx + k, live), e = _mm256_maskload_ps(hy + k, live), f = _mm256_maskload_ps(hz + k, live);
-        }
-        __m256 meet = _mm256_and_ps(_mm256_cmp_ps(a, h0, _CMP_LE_OQ), _mm256_cmp_ps(d, l0, _CMP_GE_OQ));
-        meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(b, h1, _CMP_LE_OQ), _mm256_cmp_ps(e, l1, _CMP_GE_OQ)));
-        meet = _mm256_and_ps(meet, _mm256_and_ps(_mm256_cmp_ps(c, h2, _CMP_LE_OQ), _mm256_cmp_ps(f, l2, _CMP_GE_OQ)));
-        __m256 in = _mm256_and_ps(_mm256_cmp_ps(a, l0, _CMP_GE_OQ), _mm256_cmp_ps(d, h0, _CMP_LE_OQ));
-        in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(b, l1, _CMP_GE_OQ), _mm256_cmp_ps(e, h1, _CMP_LE_OQ)));
-        in = _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(c, l2, _CMP_GE_OQ), _mm256_cmp_ps(f, h2, _CMP_LE_OQ)));
-        const __m256i mt = _mm256_and_si256(_mm256_castps_si256(meet), live);
-        /* meet + (meet & ~inside), as 0, 1, 2 in each 32-bit lane, packed to bytes */
-        const __m256i cl = _mm256_add_epi32(_mm256_and_si256(mt, one),
-                                            _mm256_and_si256(_mm256_andnot_si256(_mm256_castps_si256(in), mt), one));
-        const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(cl), _mm256_extracti128_si256(cl, 1));
-        _mm_storel_epi64((__m128i *)(cls + k), _mm_packus_epi16(w, w));
+    const __m256 R[6] = {_mm256_set1_ps(R6[0]), _mm256_set1_ps(R6[1]), _mm256_set1_ps(R6[2]),
+                         _mm256_set1_ps(R6[3]), _mm256_set1_ps(R6[4]), _mm256_set1_ps(R6[5])};
+    const __m256i all = _mm256_set1_epi32(-1);
+    int64_t k = 0;
+    for (; k + 8 <= m; k += 8)
+        classify8(_mm256_loadu_ps(lx + k), _mm256_loadu_ps(ly + k), _mm256_loadu_ps(lz + k), _mm256_loadu_ps(hx + k),
+                  _mm256_loadu_ps(hy + k), _mm256_loadu_ps(hz + k), R, all, cls + k);
+    if (k < m) { /* the last lanes: those past m are not read */
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(m - k)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        classify8(_mm256_maskload_ps(lx + k, live), _mm256_maskload_ps(ly + k, live), _mm256_maskload_ps(lz + k, live),
+                  _mm256_maskload_ps(hx + k, live), _mm256_maskload_ps(hy + k, live), _mm256_maskload_ps(hz + k, live),
+                  R, live, cls + k);
     }
 }
 #endif
