@@ -221,7 +221,7 @@ int clash_bench_bvh(int argc, char **argv)
             continue;
         }
         const double med = median(t[v], repeat);
-        printf("  %-18s step %.6f (%.6f)  pairs=%zu%s\n", names[v], med, t[v][0], np[v],
+        printf("  %-18s step %.7f (%.7f)  pairs=%zu%s\n", names[v], med, t[v][0], np[v],
                np[v] == np[first] ? "" : "  DIFFERS");
         if (np[v] != np[first]) rc = 1;
         free(t[v]);
@@ -243,7 +243,7 @@ int clash_bench_bvh(int argc, char **argv)
         if (want >> w & 1) {
             printf("  octree scratch %dT by stage, medians:", w);
             for (int k = 0; k < CLASH_NSTAGES; ++k)
-                printf(" %s %.6f", clash_stage_name(k), median(sr[w == 1 ? 3 : 2][k], repeat));
+                printf(" %s %.7f", clash_stage_name(k), median(sr[w == 1 ? 3 : 2][k], repeat));
             printf("\n");
         }
     for (int k = 0; k < CLASH_NSTAGES; ++k) free(sr[0][k]), free(sr[1][k]), free(sr[2][k]), free(sr[3][k]);

@@ -50,7 +50,7 @@ for m in "${MESHES[@]}"; do
     "$P" "$m" --repeat "$R" --expect "$pairs" >"$T/p.txt" || { cat "$T/p.txt"; exit 1; }
     q=$(awk -F'query_median=' '/^peer=/{split($2, a, " "); print a[1]}' "$T/p.txt")
     echo "$name $k $pairs $o1 $o2 $b1 $b2 $q" | tee -a "$T/$name.rows" |
-      awk '{printf "%-16s round %d pairs=%s  octree 1T %.6f 2T %.6f  bvh-kept 1T %.6f 2T %.6f  fcl %.6f  ratios %.3f %.3f %.3f %.3f\n",
+      awk '{printf "%-16s round %d pairs=%s  octree 1T %.7f 2T %.7f  bvh-kept 1T %.7f 2T %.7f  fcl %.7f  ratios %.3f %.3f %.3f %.3f\n",
             $1, $2, $3, $4, $5, $6, $7, $8, $4/$8, $5/$8, $6/$8, $7/$8}'
   done
   awk '{print $4/$8}' "$T/$name.rows" | med >"$T/r1"

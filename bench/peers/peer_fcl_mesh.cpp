@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     std::sort(tb.begin(), tb.end()), std::sort(tq.begin(), tq.end());
     const bool ok = expect < 0 || pairs == expect;
     std::printf("fcl OBBRSS: %zu faces per mesh, build best=%.6f median=%.6f\n", t.size(), tb[0], tb[tb.size() / 2]);
-    std::printf("peer=fcl-obbrss pairs=%lld query_best=%.6f query_median=%.6f%s\n", pairs, tq[0], tq[tq.size() / 2],
+    std::printf("peer=fcl-obbrss pairs=%lld query_best=%.7f query_median=%.7f%s\n", pairs, tq[0], tq[tq.size() / 2],
                 expect < 0 ? "" : ok ? " (equals clash)" : " (DIFFERS from clash)");
     return ok ? 0 : 1;
 }
