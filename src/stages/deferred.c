@@ -6,18 +6,21 @@
  * boxes deferred (run->boxes_deferred: the octree midphase in static mode
  * without self-collision) S1 makes the object boxes straight from the
  * vertices, and S3, for each object with overlap regions,
- *   1. carries each sub-block of 8 consecutive faces (store/blocks.c: its
- *      box in the object's frame, made once per scene) into the world by
- *      the object's pose (centre and half extents, widened as below), eight
- *      sub-blocks (a block of 64 faces) at a time, when the object is rigid
- *      and posed (kernels/boxes.c, ck_carry_meet8);
- *   2. leaves out the sub-blocks whose world box is apart from each of the
- *      object's regions, and boxes the faces of the others
- *      with S1's kernel (the same bits), which S3 then classes and tests as
- *      before.
- * A face of a sub-block left out has its box, made by S1, apart from each
- * region too, so S3 would have found it so: the kept faces,
- * and every result after them, are the eager path's.  The widening: S0's
+ *   1. carries the boxes of its blocks of 64 consecutive faces, eight
+ *      blocks (a tile) at a time, into the world by the object's pose
+ *      (centre and half extents, widened as below; store/blocks.c keeps the
+ *      boxes in the object's frame, made once per scene; kernels/boxes.c,
+ *      ck_carry_meet8), when the object is rigid and posed;
+ *   2. leaves out the blocks whose world box is apart from each of the
+ *      object's regions, keeps whole those inside one, and carries the
+ *      eight sub-blocks of 8 faces of each other block the same way,
+ *      leaving out those apart from each region;
+ *   3. boxes the faces kept with S1's kernel (the same bits), which S3
+ *      then classes and tests as before.
+ * A face of a block or sub-block left out has its box, made by S1, apart
+ * from each region too, so S3 would have found it so: the kept faces, and
+ * every result after them, are the eager path's (boxing more faces than
+ * needed, as for a block inside a region, changes nothing but the time).  The widening: S0's
  * world vertex differs from the exact image of its local one by the double
  * arithmetic (within 1e-12 (|t|_1 + 3 s radius), as bvh_frames.c bounds
  * it) and its float rounding, and S1 rounds a face box outward by one more
