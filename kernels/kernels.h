@@ -289,6 +289,14 @@ void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], con
 void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                         const float up[3], const float dn[3], uint8_t *mask);
 
+/* ck_mask_counts (cells.c; the octree's descent): cnt[c] += how many of
+ * the masks mask[0 .. n) have bit c set, for c = 0..7; returns the OR of
+ * the masks.  AVX2 where the CPU has it, the same counts as the _ref.
+ * ck_mask_or: the OR of mask[0 .. n). */
+uint8_t ck_mask_counts(size_t n, const uint8_t *mask, size_t cnt[8]);
+uint8_t ck_mask_counts_ref(size_t n, const uint8_t *mask, size_t cnt[8]);
+uint8_t ck_mask_or(size_t n, const uint8_t *mask);
+
 /* ck_leaf_overlaps (cells.c): ov[k] = 1 where box a6 = {lo x, y, z, hi x,
  * y, z} overlaps box k of [0, n) (lo <= other's hi on every axis, the
  * other's lo <= hi), else 0; AVX2 where the CPU has it, the same flags as

@@ -1229,6 +1229,38 @@ static void test_classify(long n)
            cnt[0], cnt[1], cnt[2]);
 }
 
+/* ck_mask_counts and ck_mask_or (cells.c, the octree's descent) against
+ * the counts made mask by mask: every length 0..100 at odd offsets (the
+ * AVX2 steps of 32, the words of 8 and the last partial word), masks
+ * sparse and dense, in arrays that end at n (a read past them would be
+ * caught under AddressSanitizer). */
+static void test_mask_counts(long n)
+{
+    long bad = 0, rows = 0, set = 0;
+    for (long t = 0; t < n / 100 + 200; ++t) {
+        const size_t m = (size_t)(t % 101), off = (size_t)(t % 3);
+        uint8_t *a = malloc(m + off + 1);
+        const int dense = (int)(t % 4);
+        uint8_t want_or = 0;
+        size_t want[8] = {0}, c1[8] = {1, 2, 3, 4, 5, 6, 7, 8}, c2[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        for (size_t k = 0; k < m; ++k) {
+            uint8_t v = (uint8_t)rng_u64();
+            if (dense == 0) v &= (uint8_t)rng_u64() & (uint8_t)rng_u64(); /* sparse */
+            if (dense == 3) v = (uint8_t)(1u << (rng_u64() % 8));         /* one child each */
+            a[off + k] = v, want_or |= v;
+            for (int c = 0; c < 8; ++c) want[c] += (size_t)(v >> c & 1), set += v >> c & 1;
+        }
+        const uint8_t o1 = ck_mask_counts(m, a + off, c1), o2 = ck_mask_counts_ref(m, a + off, c2);
+        for (int c = 0; c < 8; ++c) bad += c1[c] != want[c] + (size_t)(c + 1) || c2[c] != want[c] + (size_t)(c + 1);
+        bad += o1 != want_or || o2 != want_or || ck_mask_or(m, a + off) != want_or;
+        free(a);
+        ++rows;
+    }
+    CHECK(bad == 0, "mask counts: %ld counts or ORs differ from the mask-by-mask ones", bad);
+    CHECK(set > 0, "mask counts: no bit set");
+    printf("mask counts: %ld lists, AVX2 == portable == mask by mask\n", rows);
+}
+
 /* ck_child_masks (cells.c, the octree's descent) against its portable
  * form and against the children worked out box by box: boxes on a quarter
  * grid (so many lie exactly on the planes), read through a shuffled index
@@ -1515,6 +1547,7 @@ int main(int argc, char **argv)
     test_cells(n);
     test_leaf_overlaps(n);
     test_classify(n);
+    test_mask_counts(n);
     test_child_masks(n);
     test_grow_boxes(n);
     test_f32_round(n);

@@ -179,19 +179,22 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
 
 /* Children of a cell: bit c of a mask is child c = x + 2y + 4z (1 for the
  * upper half); ck_child_masks (kernels/cells.c) makes the masks. */
-/* EXPAND[k]: byte c is bit c of k */
-#define EXP1(k)                                                                                              \
-    ((uint64_t)((k)&1) | (uint64_t)((k) >> 1 & 1) << 8 | (uint64_t)((k) >> 2 & 1) << 16 |                   \
-     (uint64_t)((k) >> 3 & 1) << 24 | (uint64_t)((k) >> 4 & 1) << 32 | (uint64_t)((k) >> 5 & 1) << 40 |     \
-     (uint64_t)((k) >> 6 & 1) << 48 | (uint64_t)((k) >> 7 & 1) << 56)
-#define EXP4(k) EXP1(k), EXP1((k) + 1), EXP1((k) + 2), EXP1((k) + 3)
-#define EXP16(k) EXP4(k), EXP4((k) + 4), EXP4((k) + 8), EXP4((k) + 12)
-#define EXP64(k) EXP16(k), EXP16((k) + 16), EXP16((k) + 32), EXP16((k) + 48)
-static const uint64_t EXPAND[256] = {EXP64(0), EXP64(64), EXP64(128), EXP64(192)};
-#undef EXP64
-#undef EXP16
-#undef EXP4
-#undef EXP1
+
+/* The end of the run of faces V[i..) below face number lim (V ascends):
+ * the first j > i with j == n or V[j] >= lim, by doubling steps, then
+ * halving (a run costs the log of its length, not its length). */
+static inline size_t run_end(const uint32_t *V, size_t i, size_t n, int64_t lim)
+{
+    size_t a = i + 1, b = i + 1, step = 1; /* V[a - 1] < lim */
+    while (b < n && (int64_t)V[b] < lim) a = b + 1, b += step, step *= 2;
+    if (b > n) b = n;
+    while (a < b) {
+        const size_t m = a + (b - a) / 2;
+        if ((int64_t)V[m] < lim) a = m + 1;
+        else b = m;
+    }
+    return a;
+}
 
 /* Descends cell (lo, size, level) holding faces [ofs, ofs+n) of s, which may
  * pair.  One pass gives each face the mask of the children its grown box
@@ -208,42 +211,33 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     const double up[3] = {m[0] + d, m[1] + d, m[2] + d}, dn[3] = {m[0] - d, m[1] - d, m[2] - d};
     if (scratch_bytes(s, n)) return -1;
     uint8_t *mk = s->st;
-    /* Counts as eight byte counters in one word (EXPAND: bit c of a mask
-     * to byte c), folded into cnt every 128 faces; "two objects" from the
-     * masks of the runs of one object's faces (the list is ascending, so
-     * each object's faces are one run): a child is mixed when two runs
-     * reach it.  No branch per child, none per face but the run change. */
-    size_t cnt[8] = {0};
-    uint64_t acc = 0;
-    uint8_t mixed = 0, seen = 0, runm = 0;
-    int32_t prev = n ? run->face_obj[s->v[ofs]] : 0;
-    const int self = run->cfg.self_collision;
     /* The masks first, eight faces at a time (ck_child_masks), with the
      * planes as floats that give the double comparisons' answers exactly: a
      * float b has b <= up iff b <= upf, the largest float <= up, and b >= dn
-     * iff b >= dnf, the smallest float >= dn.  Then the counts and "two
-     * objects", through restrict locals (MK's byte loads would otherwise
-     * reload the run's pointers for every face). */
-    const int32_t *restrict FO = run->face_obj;
+     * iff b >= dnf, the smallest float >= dn.  Then each child's count, 32
+     * masks at a time (ck_mask_counts), and "two objects": the list is
+     * ascending and each object owns one range of face numbers, so its
+     * faces are one run, found by its end (run_end); a child is mixed when
+     * the ORs of two runs' masks reach it. */
+    size_t cnt[8] = {0};
+    uint8_t mixed = 0;
+    const int self = run->cfg.self_collision;
     const uint32_t *restrict V = s->v + ofs;
-    uint8_t *restrict MK = mk;
     float upf[3], dnf[3];
     for (int a = 0; a < 3; ++a) upf[a] = ck_f32_down(up[a]), dnf[a] = ck_f32_up(dn[a]);
     const float *const LO[3] = {run->lox, run->loy, run->loz}, *const HI[3] = {run->hix, run->hiy, run->hiz};
-    ck_child_masks(n, V, LO, HI, upf, dnf, MK); /* eight faces at a time (kernels/cells.c) */
-    for (size_t i = 0; i < n; ++i) {
-        const uint8_t k = MK[i];
-        const int32_t o = FO[V[i]];
-        if (o != prev) mixed |= seen & runm, seen |= runm, runm = 0, prev = o;
-        runm |= k;
-        acc += EXPAND[k];
-        if ((i & 127) == 127) {
-            for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
-            acc = 0;
+    ck_child_masks(n, V, LO, HI, upf, dnf, mk); /* eight faces at a time (kernels/cells.c) */
+    const uint8_t reached = ck_mask_counts(n, mk, cnt);
+    if (!self) {
+        const int64_t *fofs = run->sc->fofs;
+        uint8_t seen = 0;
+        for (size_t i = 0; i < n && mixed != reached;) { /* (stops once every child reached is mixed) */
+            const size_t e = run_end(V, i, n, fofs[run->face_obj[V[i]] + 1]);
+            const uint8_t runm = ck_mask_or(e - i, mk + i);
+            mixed |= seen & runm, seen |= runm;
+            i = e;
         }
     }
-    for (int c = 0; c < 8; ++c) cnt[c] += acc >> 8 * c & 0xff;
-    mixed |= seen & runm;
     size_t total = 0, at[8];
     for (int c = 0; c < 8; ++c) {
         const int pairs = self ? cnt[c] >= 2 : (mixed >> c) & 1;
