@@ -485,9 +485,9 @@ void ck_vertex_bounds(VBOUNDS_ARGS)
 /* Eight local boxes S (S[8c + j]: coordinate c = lo x, y, z, hi x, y, z of
  * box j) carried by the map P = {V[9], |V|[9], o[3], pad}: centre V c + o,
  * half extents |V| h, widened by pad + 2^-20 (|centre| + half extent), in
- * double, in the operations and order of carry1 (the AVX2 path does the
+ * double, in the operations and order of ck_carry_box1 (the AVX2 path does the
  * same four lanes at a time, without contraction: the same bits). */
-static inline void carry1(const float *S, const double *P, int j, double lo[3], double hi[3])
+void ck_carry_box1(const float *S, const double *P, int j, double lo[3], double hi[3])
 {
     const double c[3] = {0.5 * ((double)S[j] + S[24 + j]), 0.5 * ((double)S[8 + j] + S[32 + j]),
                          0.5 * ((double)S[16 + j] + S[40 + j])};
@@ -502,7 +502,7 @@ static inline void carry1(const float *S, const double *P, int j, double lo[3], 
 }
 
 #if CK_X86
-/* Lanes j0 .. j0+3 of carry1: L[i], H[i] per axis. */
+/* Lanes j0 .. j0+3 of ck_carry_box1: L[i], H[i] per axis. */
 static inline CK_AVX2 void carry4(const float *S, const double *P, int j0, __m256d L[3], __m256d H[3])
 {
     const __m256d half = _mm256_set1_pd(0.5), sign = _mm256_set1_pd(-0.0), k20 = _mm256_set1_pd(0x1p-20);
@@ -578,7 +578,7 @@ void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, doub
 {
     for (int j = 0; j < 8; ++j) {
         double lo[3], hi[3];
-        carry1(S, P, j, lo, hi);
+        ck_carry_box1(S, P, j, lo, hi);
         for (int i = 0; i < 3; ++i) L[8 * i + j] = lo[i], H[8 * i + j] = hi[i];
     }
 }
@@ -598,7 +598,7 @@ unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, c
     unsigned mask = 0, in = 0;
     for (int j = 0; j < 8; ++j) {
         double lo[3], hi[3];
-        carry1(S, P, j, lo, hi);
+        ck_carry_box1(S, P, j, lo, hi);
         for (int64_t r = 0; r < nr; ++r) {
             const float *B = R + 6 * r;
             mask |= (unsigned)(lo[0] <= B[3] && hi[0] >= B[0] && lo[1] <= B[4] && hi[1] >= B[1] && lo[2] <= B[5] &&

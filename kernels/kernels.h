@@ -248,6 +248,8 @@ void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *res
  * of those that lie inside some box of R.  AVX2 where the CPU has it, the
  * same bits as the plain paths (_ref). */
 void ck_carry_boxes8(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
+/* Box j of the eight alone, in plain double (the same bits). */
+void ck_carry_box1(const float *S, const double *P, int j, double lo[3], double hi[3]);
 void ck_carry_boxes8_ref(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H);
 unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
                         unsigned *inside);

@@ -105,21 +105,13 @@ int clash_defer_prepare(clash_run *run)
     return 0;
 }
 
-/* Block k's box carried into the world (centre V c + o, half extents |V|
- * h, in double; the widening of the top of this file). */
+/* Block k (within object o) carried into the world (centre V c + o, half
+ * extents |V| h, in double; the widening of the top of this file), alone:
+ * its lane of its tile (ck_carry_box1). */
 static void block_world(const struct clash_defer *d, int o, int64_t k, double lo[3], double hi[3])
 {
-    const pview *v = &d->view[o];
-    const float *B = d->bl->box + 6 * k;
-    const double c[3] = {0.5 * ((double)B[0] + B[3]), 0.5 * ((double)B[1] + B[4]), 0.5 * ((double)B[2] + B[5])};
-    const double h[3] = {0.5 * ((double)B[3] - B[0]), 0.5 * ((double)B[4] - B[1]), 0.5 * ((double)B[5] - B[2])};
-    for (int i = 0; i < 3; ++i) {
-        const double *r = v->V + 3 * i, *a = v->aV + 3 * i;
-        const double cc = r[0] * c[0] + r[1] * c[1] + r[2] * c[2] + v->o[i];
-        const double e = a[0] * h[0] + a[1] * h[1] + a[2] * h[2];
-        const double m = v->pad + 0x1p-20 * (fabs(cc) + e);
-        lo[i] = cc - e - m, hi[i] = cc + e + m;
-    }
+    ck_carry_box1(d->bl->tbox + 6 * CLASH_TILE * (d->bl->tofs[o] + k / CLASH_TILE), d->view[o].P,
+                  (int)(k % CLASH_TILE), lo, hi);
 }
 
 /* Block k's sub-blocks carried into the world as block_world carries a
@@ -170,15 +162,15 @@ int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3]
     double L[24], H[24], bl[3], bh[3];
     const int j = (int)(k % CLASH_TILE);
     ck_carry_boxes8(d->bl->tbox + 6 * CLASH_TILE * (d->bl->tofs[o] + k / CLASH_TILE), d->view[o].P, L, H);
-    block_world(d, o, d->bl->bofs[o] + k, bl, bh); /* the stride path's: the same arithmetic, so the same box */
+    block_world(d, o, k, bl, bh); /* the stride path's: one lane in plain double, the same bits */
     int same = 1;
     for (int i = 0; i < 3; ++i)
         lo[i] = L[8 * i + j], hi[i] = H[8 * i + j], same &= lo[i] == bl[i] && hi[i] == bh[i];
     return same ? 1 : -1;
 }
 
-/* Block k of posed object o lies beyond every region of o: its world box is
- * apart from each of them. */
+/* Block k (within posed object o) lies beyond every region of o: its world
+ * box is apart from each of them. */
 static int block_beyond(const clash_run *run, const struct clash_defer *d, int o, int64_t k)
 {
     double lo[3], hi[3];
@@ -256,7 +248,7 @@ int clash_defer_face(clash_run *run, int o, int64_t f)
 {
     const struct clash_defer *d = run->defer;
     const clash_scene *sc = run->sc;
-    if (d->posed[o] && block_beyond(run, d, o, d->bl->bofs[o] + (f - sc->fofs[o]) / CLASH_BLOCK))
+    if (d->posed[o] && block_beyond(run, d, o, (f - sc->fofs[o]) / CLASH_BLOCK))
         return 0;
     box_range(run, f, f + 1);
     return 1;

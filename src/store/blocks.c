@@ -6,12 +6,12 @@
  * the store (reorder.c), so a block is a compact patch of the surface.  The
  * face octree's S3 carries a rigid object's block boxes into the world by
  * its pose and leaves out the blocks beyond its overlap regions without
- * boxing their faces (stages/deferred.c).  Each block also has the boxes
- * of its CLASH_SUBS sub-blocks of CLASH_SUB faces, stored side by side by
- * coordinate (sbox), which S3 carries eight at a time: where two objects
- * graze, a block that reaches a region mostly holds faces that do not.  The
- * block boxes are also stored eight blocks of one object to a tile, side
- * by side by coordinate (tbox), which S3 carries first.
+ * boxing their faces (stages/deferred.c).  The block boxes are stored
+ * eight blocks of one object to a tile, side by side by coordinate (tbox),
+ * which S3 carries first; each block also has the boxes of its CLASH_SUBS
+ * sub-blocks of CLASH_SUB faces, stored the same way (sbox), which S3
+ * carries where a block straddles a region: where two objects graze, a
+ * block that reaches a region mostly holds faces that do not.
  *
  * Made on first use for each layout of the scene (objects added or faces
  * reordered bump sc->layout_gen; neither is allowed while a run exists) and
@@ -29,7 +29,7 @@ void clash_blocks_free(clash_blocks *b)
 {
     while (b) {
         clash_blocks *older = b->older;
-        free(b->bofs), free(b->tofs), free(b->box), free(b->sbox), free(b->tbox), free(b->radius), free(b);
+        free(b->bofs), free(b->tofs), free(b->sbox), free(b->tbox), free(b->radius), free(b);
         b = older;
     }
 }
@@ -50,10 +50,9 @@ static clash_blocks *make(const clash_scene *sc)
         }
         b->bofs[sc->nobj] = nb, b->tofs[sc->nobj] = nt;
     }
-    b->box = malloc(sizeof(float) * 6 * (size_t)(nb + 1));
     b->sbox = calloc(6 * CLASH_SUBS * (size_t)(nb + 1), sizeof(float)); /* sub-blocks past an object's end: 0 */
     b->tbox = calloc(6 * CLASH_TILE * (size_t)(nt + 1), sizeof(float));  /* blocks past an object's end: 0 */
-    if (!b->bofs || !b->tofs || !b->radius || !b->box || !b->sbox || !b->tbox) {
+    if (!b->bofs || !b->tofs || !b->radius || !b->sbox || !b->tbox) {
         clash_blocks_free(b);
         return NULL;
     }
@@ -69,7 +68,7 @@ static clash_blocks *make(const clash_scene *sc)
         for (int64_t k = b->bofs[o]; k < b->bofs[o + 1]; ++k) {
             const int64_t f0 = sc->fofs[o] + (k - b->bofs[o]) * CLASH_BLOCK;
             const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
-            float *B = b->box + 6 * k, *S = b->sbox + 6 * CLASH_SUBS * k;
+            float B[6], *S = b->sbox + 6 * CLASH_SUBS * k;
             for (int d = 0; d < 3; ++d) B[d] = INFINITY, B[3 + d] = -INFINITY;
             for (int64_t g = f0; g < f1; g += CLASH_SUB) {
                 const int64_t g1 = g + CLASH_SUB < f1 ? g + CLASH_SUB : f1;

@@ -140,13 +140,13 @@ struct clash_scene {
 
 /* Each object's faces in blocks of CLASH_BLOCK (the last one shorter):
  * block k of object o (bofs[o] <= k < bofs[o+1]) holds faces fofs[o] +
- * (k - bofs[o]) * CLASH_BLOCK onward; box[6k..6k+6): its vertices' local
- * bounds (lo x, y, z, hi x, y, z); sbox[6 CLASH_SUBS k + CLASH_SUBS c + j]:
- * coordinate c of the same bounds of its sub-block j, faces j CLASH_SUB
- * onward (0 where the block has fewer faces); tbox[6 CLASH_TILE t +
- * CLASH_TILE c + j]: the same of block bofs[o] + CLASH_TILE (t - tofs[o]) +
- * j, tiles tofs[o] <= t < tofs[o+1] (0 past the object's last block);
- * radius[o]: the object's largest |local coordinate|.  clash_scene_blocks
+ * (k - bofs[o]) * CLASH_BLOCK onward; tbox[6 CLASH_TILE t + CLASH_TILE c +
+ * j]: coordinate c (lo x, y, z, hi x, y, z) of the local bounds of the
+ * vertices of block bofs[o] + CLASH_TILE (t - tofs[o]) + j, tiles tofs[o]
+ * <= t < tofs[o+1] (0 past the object's last block); sbox[6 CLASH_SUBS k +
+ * CLASH_SUBS c + j]: the same of block k's sub-block j, faces j CLASH_SUB
+ * onward (0 where the block has fewer faces); radius[o]: the object's
+ * largest |local coordinate|.  clash_scene_blocks
  * makes them on first use for the scene's current layout (blocks.c; no
  * lock); NULL when out of memory. */
 enum { CLASH_BLOCK = 64, CLASH_SUB = 8, CLASH_SUBS = CLASH_BLOCK / CLASH_SUB, CLASH_TILE = 8 };
@@ -155,7 +155,7 @@ typedef struct clash_blocks {
     int nobj;
     int64_t nf;
     int64_t *bofs, *tofs;
-    float *box, *sbox, *tbox;
+    float *sbox, *tbox;
     double *radius;
     struct clash_blocks *older; /* the copy of the layout before, kept until the scene goes */
 } clash_blocks;
