@@ -107,15 +107,18 @@ static inline int h_separates_box(const double d[3], const double (*a)[3], int n
  * when something is not finite. */
 static inline double h_shift(const double (*in)[3], int n, const double c[3], double (*out)[3], double M)
 {
+    /* without a branch a coordinate: a NaN fails every comparison, so
+     * "finite" is |t| <= DBL_MAX, gathered by AND and tested once */
+    int finite = 1;
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < 3; ++k) {
             const double t = in[i][k] - c[k];
-            if (!isfinite(t)) return -1.0;
             out[i][k] = t;
             const double at = fabs(t);
+            finite &= at <= DBL_MAX;
             M = at > M ? at : M;
         }
-    return M;
+    return finite ? M : -1.0;
 }
 
 /* Exact test on the coordinate axes: projecting on e_k is reading the
