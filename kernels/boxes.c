@@ -535,12 +535,27 @@ static CK_AVX2 void carry_avx2(const float *S, const double *P, double *L, doubl
     }
 }
 
-static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const float *R, int64_t nr, unsigned *inside)
+static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const double *P0, double g, const float *R,
+                                        int64_t nr, unsigned *inside)
 {
     unsigned mask = 0, in = 0;
+    const __m256d sign = _mm256_set1_pd(-0.0), gm = _mm256_set1_pd(g * (1 + 0x1p-19)),
+                  k20 = _mm256_set1_pd(0x1p-20), tiny = _mm256_set1_pd(0x1p-126);
     for (int j0 = 0; j0 < 8; j0 += 4) {
         __m256d l[3], u[3];
         carry4(S, P, j0, l, u);
+        if (P0) { /* swept: joined with the carry by the other pose, grown by g */
+            __m256d l0[3], u0[3];
+            carry4(S, P0, j0, l0, u0);
+            for (int i = 0; i < 3; ++i) {
+                l[i] = _mm256_min_pd(l0[i], l[i]), u[i] = _mm256_max_pd(u0[i], u[i]);
+                if (g > 0) {
+                    const __m256d A = _mm256_max_pd(_mm256_andnot_pd(sign, l[i]), _mm256_andnot_pd(sign, u[i]));
+                    const __m256d G = _mm256_add_pd(_mm256_add_pd(gm, _mm256_mul_pd(k20, A)), tiny);
+                    l[i] = _mm256_sub_pd(l[i], G), u[i] = _mm256_add_pd(u[i], G);
+                }
+            }
+        }
         for (int64_t r = 0; r < nr; ++r) {
             const float *B = R + 6 * r;
             __m256d m = _mm256_and_pd(_mm256_cmp_pd(l[0], _mm256_set1_pd(B[3]), _CMP_LE_OQ),
@@ -587,18 +602,45 @@ unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const
                         unsigned *inside)
 {
 #if CK_X86
-    if (have_avx2()) return carry_meet_avx2(S, P, R, nr, inside);
+    if (have_avx2()) return carry_meet_avx2(S, P, NULL, 0, R, nr, inside);
 #endif
     return ck_carry_meet8_ref(S, P, R, nr, inside);
+}
+
+unsigned ck_carry_meet8_swept(const float *restrict S, const double *restrict P, const double *restrict P0, double g,
+                              const float *restrict R, int64_t nr, unsigned *inside)
+{
+#if CK_X86
+    if (have_avx2()) return carry_meet_avx2(S, P, P0, g, R, nr, inside);
+#endif
+    return ck_carry_meet8_swept_ref(S, P, P0, g, R, nr, inside);
 }
 
 unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
                             unsigned *inside)
 {
+    return ck_carry_meet8_swept_ref(S, P, NULL, 0, R, nr, inside);
+}
+
+unsigned ck_carry_meet8_swept_ref(const float *restrict S, const double *restrict P, const double *restrict P0,
+                                  double g, const float *restrict R, int64_t nr, unsigned *inside)
+{
     unsigned mask = 0, in = 0;
+    const double gm = g * (1 + 0x1p-19);
     for (int j = 0; j < 8; ++j) {
-        double lo[3], hi[3];
+        double lo[3], hi[3], lo0[3], hi0[3];
         ck_carry_box1(S, P, j, lo, hi);
+        if (P0) {
+            ck_carry_box1(S, P0, j, lo0, hi0);
+            for (int i = 0; i < 3; ++i) {
+                lo[i] = lo0[i] < lo[i] ? lo0[i] : lo[i], hi[i] = hi0[i] > hi[i] ? hi0[i] : hi[i];
+                if (g > 0) {
+                    const double A = fabs(hi[i]) > fabs(lo[i]) ? fabs(hi[i]) : fabs(lo[i]);
+                    const double G = (gm + 0x1p-20 * A) + 0x1p-126;
+                    lo[i] -= G, hi[i] += G;
+                }
+            }
+        }
         for (int64_t r = 0; r < nr; ++r) {
             const float *B = R + 6 * r;
             mask |= (unsigned)(lo[0] <= B[3] && hi[0] >= B[0] && lo[1] <= B[4] && hi[1] >= B[1] && lo[2] <= B[5] &&

@@ -255,6 +255,14 @@ unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const
                         unsigned *inside);
 unsigned ck_carry_meet8_ref(const float *restrict S, const double *restrict P, const float *restrict R, int64_t nr,
                             unsigned *inside);
+/* Swept (S3's deferred boxes in swept mode): each box carried by P and by
+ * P0 (the pose at s-1), the two joined, then, when g > 0, each side moved
+ * out by g (1 + 2^-19) + 2^-20 max(|lo|, |hi|) + 2^-126 (the arc margins:
+ * stages/deferred.c), before the same tests; the same bits on both paths. */
+unsigned ck_carry_meet8_swept(const float *restrict S, const double *restrict P, const double *restrict P0, double g,
+                              const float *restrict R, int64_t nr, unsigned *inside);
+unsigned ck_carry_meet8_swept_ref(const float *restrict S, const double *restrict P, const double *restrict P0,
+                                  double g, const float *restrict R, int64_t nr, unsigned *inside);
 
 /* ---- the octree's binning passes (cells.c) ----------------------------------
  * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces

@@ -289,10 +289,9 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     /* (--midphase bvh: once its trees exist, their refit computes the boxes) */
     const int fg = run->cfg.midphase == CLASH_MID_BVH ? clash_bvh_stage_boxes(run) : 1;
     /* (the face octree reads the kept faces' boxes alone: S3 makes those,
-     * stages/deferred.c; in static mode without self-collision, where an
-     * object's own box is a region and every face is kept) */
-    run->boxes_deferred = !run->eager_boxes && run->cfg.midphase == CLASH_MID_OCTREE && !run->cfg.self_collision &&
-                          run->cfg.mode == CLASH_MODE_STATIC;
+     * stages/deferred.c; not with self-collision, where an object's own box
+     * is a region and every face is kept) */
+    run->boxes_deferred = !run->eager_boxes && run->cfg.midphase == CLASH_MID_OCTREE && !run->cfg.self_collision;
     if (fg < 0 || clash_stage_boxes(run, fg)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
     st->faces_boxed = run->boxes_deferred ? 0 : sc->nf;
     region_close(run, st, CLASH_S1_BOXES, t0);

@@ -85,6 +85,12 @@ static inline int clash_pair_test(const clash_run *run, uint32_t a, uint32_t b)
     return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, clash_pair_tol(run, a, b));
 }
 
+/* Swept mode, faces [f, e) (by step) of one object that turns, boxed by
+ * S1's kernel: their boxes grown in place by the arc margins (as
+ * clash_grow_side grows a side); lo/hi become the grown boxes' bounds.  S1
+ * (stages/finegrain.c) and S3's deferred boxes (stages/deferred.c). */
+void clash_grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, float lo[3], float hi[3]);
+
 /* The same, out of line (for callers outside the hot loops). */
 int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b);
 

@@ -9,6 +9,10 @@
 
 #include "core/run.h"
 
+/* S1 in swept mode, after the vertices' bounds over both states: each
+ * turning object's box grown by the largest arc margin of its faces (which
+ * S3's carried blocks are grown by too).  Returns -1 when out of memory. */
+int clash_defer_grow_objects(clash_run *run);
 /* S3, before the face loop: which objects' blocks can be carried into the
  * world by their pose this step, and the maps that carry them.  Returns -1
  * when out of memory. */
@@ -29,6 +33,12 @@ int clash_defer_face(clash_run *run, int o, int64_t f);
 int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3]);
 /* The same for sub-block j of that block (faces j CLASH_SUB onward). */
 int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double lo[3], double hi[3]);
+/* 1 when block k of object o (j < 0), or its sub-block j, carried into the
+ * world this step as S3 carries it (swept: by both poses, joined and grown
+ * for the arc margins), meets the box R6 (lo x, y, z, hi x, y, z), 0 when
+ * not; -1 when o's blocks are not carried.  (For the tests: a face box lies
+ * in it when its two corners, as boxes, meet it.) */
+int clash_defer_meets(const clash_run *run, int o, int64_t k, int j, const float R6[6]);
 size_t clash_defer_bytes(const clash_run *run);
 void clash_defer_free(clash_run *run);
 

@@ -121,30 +121,6 @@ static struct clash_finegrain *fg_get(clash_run *run)
  * --chunk 16). */
 #define FG_NT_MIN_RANGE 4096
 
-/* Swept mode, an object that turns: its faces [f, e) (by step) leave their
- * hulls by up to their arc margins (core/facetest.h), so their boxes grow
- * by them (clash_grow_side, outward); lo/hi become the grown boxes' bounds.
- * The piece is one object's: its turn is read once. */
-static void grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, float lo[3], float hi[3])
-{
-    float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
-    const clash_turn *t = &run->sc->turn[run->face_obj[f]];
-    const double k = t->k, eps = t->eps;
-    const float *r = run->face_r;
-    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face (kernels/grow.c) */
-        ck_grow_boxes(f, e, step, r, k, eps, L[0], L[1], L[2], H[0], H[1], H[2], lo, hi);
-        return;
-    }
-    for (int d = 0; d < 3; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
-    for (; f < e; f += step) { /* the screw: the margin from the vertices' chords, once per face */
-        const double m = clash_face_margin(run, (uint32_t)f);
-        for (int d = 0; d < 3; ++d) {
-            clash_grow_side(&L[d][f], &H[d][f], m);
-            lo[d] = L[d][f] < lo[d] ? L[d][f] : lo[d], hi[d] = H[d][f] > hi[d] ? H[d][f] : hi[d];
-        }
-    }
-}
-
 /* A worker's partial object boxes are live for the objects [olo, ohi] it
  * has touched this step (olo > ohi: none); widening the interval to take
  * [a, b] in empties the boxes it adds.  A worker of the chunk partition
@@ -195,7 +171,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
                 ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
                                       swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
                                       run->hiy, run->hiz, lo, hi);
-            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) grow_turning(run, f, oe, step, lo, hi);
+            if (swept && sc->turn[o].kind != CLASH_TURN_NONE) clash_grow_turning(run, f, oe, step, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
             f += (oe - f + step - 1) / step * step;
@@ -310,7 +286,10 @@ static void vbounds_worker(int w, int T, void *p)
     slot_cover(sl, first, clash_object_of(sc->vofs, sc->nobj, e - 1));
     for (int o = first; o < sc->nobj && sc->vofs[o] < e; ++o) {
         const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
-        if (v0 < v1) ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
+        if (v0 >= v1) continue;
+        ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
+        if (run->cfg.mode == CLASH_MODE_SWEPT) /* and the state before: a swept box covers both */
+            ck_vertex_bounds(v1 - v0, sc->px + v0, sc->py + v0, sc->pz + v0, sl->obox[o].lo, sl->obox[o].hi);
     }
 }
 
@@ -318,11 +297,12 @@ int clash_fg_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
+    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     slot_reset(fg);
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
     clash_spmd(&ex, vbounds_worker, run);
     fold_object_boxes(run);
-    return 0;
+    return run->cfg.mode == CLASH_MODE_SWEPT ? clash_defer_grow_objects(run) : 0;
 }
 
 /* ---- S3 ------------------------------------------------------------------------------ */

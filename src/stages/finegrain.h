@@ -19,6 +19,8 @@ int clash_fg_boxes_stores(clash_run *run, int streaming);
  * from the vertices; S3 then boxes the faces it looks at (run->nboxed of
  * them; deferred.c).  Returns -1 when out of memory. */
 int clash_fg_object_boxes(clash_run *run);
+/* (In swept mode the vertices' bounds over both states, grown by each
+ * turning object's largest arc margin: clash_defer_grow_objects.) */
 /* S3: run->kept / run->nkept = the faces f with keep(run, f) != 0, ascending,
  * where keep is the exact face-against-regions test (run->reg_ofs/regs).
  * Returns -1 when out of memory. */
