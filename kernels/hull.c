@@ -478,6 +478,18 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
     if (M >= 0) M = h_shift((const double(*)[3])lo, 1, p[0], B, M);
     if (M >= 0) M = h_shift((const double(*)[3])hi, 1, p[0], B + 1, M);
     if (!(M >= 0)) return 1;
+    /* the boolean GJK first (hull_bool.c), against the box's eight corners:
+     * it answers only with a fact, the hulls sharing a point (then no
+     * certificate of separation exists, and the answer below would be 1)
+     * or a direction that separates them by more than tol and the
+     * rounding margin (which the distance GJK below certifies too, but for
+     * gaps within a few rounding margins); else on as before */
+    double C[8][3];
+    for (int c = 0; c < 8; ++c)
+        for (int k = 0; k < 3; ++k) C[c][k] = B[c >> k & 1][k];
+    int last;
+    const int b = ck_hulls_bool((const double(*)[3])P, np, (const double(*)[3])C, 8, M, tol, &last);
+    if (b >= 0) return b;
     /* start from p0 minus its closest box point */
     double v0[3];
     for (int k = 0; k < 3; ++k) {
