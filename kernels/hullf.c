@@ -275,3 +275,54 @@ void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t
     if (hf_avx2()) tris_avx2(p, q, apart);
     else ck_tris_apart_f32x8_plain(p, q, apart);
 }
+
+/* ---- the filter's input from rows (S5, swept: stages/narrow.c) -------------
+ * out[c][l] = base[CK_ROW idx[l] + c] for c < 24, l < 8: eight rows of 18
+ * floats (a face's six positions) turned into the lanes of the filter's
+ * layout, three 8 x 8 transposes on AVX2 (unpack, shuffle, swap of
+ * halves), the plain path element by element.  Rows 18..23 of out are the
+ * next row's first floats (unused): base holds 24 readable floats from the
+ * start of every row, the last one included. */
+void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
+{
+    for (int l = 0; l < 8; ++l) {
+        const float *r = base + (size_t)CK_ROW * (size_t)idx[l];
+        for (int c = 0; c < 24; ++c) out[c][l] = r[c];
+    }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+static HF_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float out[24][8])
+{
+    const float *r[8];
+    for (int l = 0; l < 8; ++l) r[l] = base + (size_t)CK_ROW * (size_t)idx[l];
+    for (int b = 0; b < 24; b += 8) {
+        __m256 a[8], t[8];
+        for (int l = 0; l < 8; ++l) a[l] = _mm256_loadu_ps(r[l] + b);
+        for (int l = 0; l < 8; l += 2)
+            t[l] = _mm256_unpacklo_ps(a[l], a[l + 1]), t[l + 1] = _mm256_unpackhi_ps(a[l], a[l + 1]);
+        for (int l = 0; l < 8; l += 4) {
+            a[l] = _mm256_shuffle_ps(t[l], t[l + 2], 0x44), a[l + 1] = _mm256_shuffle_ps(t[l], t[l + 2], 0xee);
+            a[l + 2] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0x44), a[l + 3] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0xee);
+        }
+        /* a[0..3]: columns 0 1 2 3 of rows 0-3 (low half) and 4 5 6 7 (high
+         * half); a[4..7] the same for rows 4-7 */
+        for (int c = 0; c < 4; ++c) {
+            _mm256_storeu_ps(out[b + c], _mm256_permute2f128_ps(a[c], a[4 + c], 0x20));
+            _mm256_storeu_ps(out[b + 4 + c], _mm256_permute2f128_ps(a[c], a[4 + c], 0x31));
+        }
+    }
+}
+#endif
+
+void ck_rows8(const float *base, const int32_t idx[8], float out[24][8])
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (hf_avx2()) {
+        rows8_avx2(base, idx, out);
+        return;
+    }
+#endif
+    ck_rows8_plain(base, idx, out);
+}

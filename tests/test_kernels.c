@@ -1527,6 +1527,27 @@ static void test_tris_filter(long n)
     CHECK(filt > apart / 2, "triangles filter certified only %ld of %ld apart pairs", filt, apart);
 }
 
+/* ck_rows8: the rows' floats in the filter's lanes, AVX2 path and plain
+ * path against the definition, rows in any order (repeated, the last one). */
+static void test_rows8(long n)
+{
+    enum { NR = 64 };
+    float base[NR * CK_ROW + 8];
+    for (int i = 0; i < NR * CK_ROW + 8; ++i) base[i] = (float)rng_range(-1e3, 1e3);
+    long bad = 0;
+    for (long it = 0; it < n; ++it) {
+        int32_t idx[8];
+        for (int l = 0; l < 8; ++l) idx[l] = it % 5 == 0 ? NR - 1 : rng_int(0, NR - 1);
+        float a[24][8], b[24][8];
+        ck_rows8(base, idx, a);
+        ck_rows8_plain(base, idx, b);
+        for (int c = 0; c < 24; ++c)
+            for (int l = 0; l < 8; ++l)
+                bad += a[c][l] != base[CK_ROW * idx[l] + c] || b[c][l] != base[CK_ROW * idx[l] + c];
+    }
+    CHECK(bad == 0, "ck_rows8: %ld values differ from the rows", bad);
+}
+
 int main(int argc, char **argv)
 {
     long n = 1000000;
@@ -1543,6 +1564,7 @@ int main(int argc, char **argv)
     test_hulls_float(n / 10);
     test_hulls_filter(n / 4);
     test_tris_filter(n / 4);
+    test_rows8(n / 100);
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);

@@ -117,6 +117,15 @@ struct clash_run {
                                       clash_mid_gather does not sort it, S6 sorts the hits instead */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
+    /* S5 in swept mode with the face octree on one rank (narrow.c): each
+     * kept face's six positions as a row of CK_ROW = 18 floats (x y z of the
+     * points at s, then at s-1), its arc margin, and each kept face's place
+     * in run->kept (read for kept faces only) */
+    float *frow;
+    double *fmar;
+    int32_t *fplace;
+    size_t cap_frow;
+    int frow_ready;                /* this step's rows are made: S5 reads them */
     /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
      * built on the first step and kept; the stage's buffers; the step's
      * contacts, sorted and unique, in input numbering (rank 0 only). */
