@@ -78,6 +78,17 @@ int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int 
  * box accept, then GJK with the box's support mapping. */
 int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
 
+/* ---- a certificate of meeting in front of ck_hulls_meet (hullx.c) ---------
+ * ck_paths_cross_f32x8: eight pairs of moving faces, laid out as for
+ * ck_hulls_apart_f32x8 (points 0..2 at s, 3..5 at s-1); meet[l] = 1 when a
+ * vertex path of one face certainly crosses the other face's triangle at s
+ * or at s-1, so the two six-point hulls share a point and
+ * ck_hulls_meet(p, 6, q, 6, t) is 1 for every t; 0: not shown (ask
+ * ck_hulls_meet).  _plain: the portable path (the AVX2 one where the CPU has
+ * it gives the same answers). */
+void ck_paths_cross_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8]);
+void ck_paths_cross_f32x8_plain(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8]);
+
 /* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------
  * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):
  * 1 when they are certainly apart (along the centroid difference or either

@@ -1527,6 +1527,89 @@ static void test_tris_filter(long n)
     CHECK(filt > apart / 2, "triangles filter certified only %ld of %ld apart pairs", filt, apart);
 }
 
+/* The crossing certificate (ck_paths_cross_f32x8, hullx.c): a 1 only for
+ * pairs whose hulls meet by the reference (the complete axis set, in
+ * double), on overlapping random pairs, pairs built so that a vertex's path
+ * pierces the other face at s, and pairs moved apart by relative gaps from
+ * 1e-9 to 1; most of the pierced pairs certified; the path the CPU takes
+ * answers as the portable one in every lane. */
+static void test_paths_cross(long n)
+{
+    long wrong = 0, lanes_differ = 0, pierced = 0, pierced_cert = 0, cert = 0, meets = 0;
+    float P[8][6][3], Q[8][6][3], p8[6][3][8], q8[6][3][8];
+    uint8_t out[8], ref[8];
+    for (long it = 0; it < n; it += 8) {
+        int kind[8];
+        for (int l = 0; l < 8; ++l) {
+            double c[3], s = pow(10.0, rng_range(-2, 1)), mv = rng_range(0, 1) * s;
+            for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
+            double dm[3] = {rng_range(-1, 1) * mv, rng_range(-1, 1) * mv, rng_range(-1, 1) * mv};
+            for (int t = 0; t < 2; ++t) {
+                float(*a)[3] = t ? Q[l] : P[l];
+                for (int i = 0; i < 3; ++i)
+                    for (int k = 0; k < 3; ++k) {
+                        a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
+                        a[3 + i][k] = (float)(a[i][k] + dm[k] + 0.1 * s * rng_range(-1, 1));
+                    }
+            }
+            kind[l] = (int)(it / 8 + l) % 4;
+            if (kind[l] == 1) { /* P's vertex 0 goes through Q's triangle at s, near a random inner point */
+                double w[3] = {rng_range(0.05, 1), rng_range(0.05, 1), rng_range(0.05, 1)}, x[3], e1[3], e2[3], nn[3];
+                const double ws = w[0] + w[1] + w[2];
+                for (int k = 0; k < 3; ++k) {
+                    x[k] = (w[0] * Q[l][0][k] + w[1] * Q[l][1][k] + w[2] * Q[l][2][k]) / ws;
+                    e1[k] = Q[l][1][k] - Q[l][0][k], e2[k] = Q[l][2][k] - Q[l][0][k];
+                }
+                nn[0] = e1[1] * e2[2] - e1[2] * e2[1], nn[1] = e1[2] * e2[0] - e1[0] * e2[2];
+                nn[2] = e1[0] * e2[1] - e1[1] * e2[0];
+                const double nl = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]), h = rng_range(0.05, 1) * s;
+                for (int k = 0; k < 3; ++k) {
+                    P[l][0][k] = (float)(x[k] + h * nn[k] / nl);
+                    P[l][3][k] = (float)(x[k] - h * nn[k] / nl);
+                }
+            }
+            if (kind[l] >= 2) { /* Q moved off P along a random direction by a relative gap */
+                double d[3], hp = -INFINITY, lq = INFINITY;
+                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+                for (int i = 0; i < 6; ++i) {
+                    hp = fmax(hp, d[0] * P[l][i][0] + d[1] * P[l][i][1] + d[2] * P[l][i][2]);
+                    lq = fmin(lq, d[0] * Q[l][i][0] + d[1] * Q[l][i][1] + d[2] * Q[l][i][2]);
+                }
+                const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                const double sh = (hp - lq + pow(10.0, rng_range(kind[l] == 2 ? -9 : -3, 0)) * s) / dd;
+                for (int i = 0; i < 6; ++i)
+                    for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
+            }
+            if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never certified */
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
+        }
+        ck_paths_cross_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, out);
+        ck_paths_cross_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, ref);
+        for (int l = 0; l < 8; ++l) {
+            lanes_differ += out[l] != ref[l];
+            double dp[6][3], dq[6][3];
+            int finite = 1;
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            if (!finite) {
+                wrong += out[l];
+                continue;
+            }
+            const int h = ck_hulls_meet_ref((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
+            wrong += out[l] && !h;
+            meets += h, cert += out[l];
+            if (kind[l] == 1) pierced += 1, pierced_cert += out[l];
+        }
+    }
+    printf("paths cross: %ld pairs, %ld meet by the reference, %ld certified; %ld pierced, %ld of them certified; "
+           "%ld certified but apart, %ld lanes differ\n",
+           n, meets, cert, pierced, pierced_cert, wrong, lanes_differ);
+    CHECK(wrong == 0, "crossing certificate: %ld pairs certified that the reference finds apart", wrong);
+    CHECK(lanes_differ == 0, "crossing certificate: %ld lanes differ from the portable path", lanes_differ);
+    CHECK(pierced_cert > pierced * 9 / 10, "crossing certificate: only %ld of %ld pierced pairs", pierced_cert, pierced);
+}
+
 /* ck_rows8: the rows' floats in the filter's lanes, AVX2 path and plain
  * path against the definition, rows in any order (repeated, the last one). */
 static void test_rows8(long n)
@@ -1565,6 +1648,7 @@ int main(int argc, char **argv)
     test_hulls_filter(n / 4);
     test_tris_filter(n / 4);
     test_rows8(n / 100);
+    test_paths_cross(n / 10);
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);
