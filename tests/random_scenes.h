@@ -2,6 +2,9 @@
  * random_scenes.h — the random small scenes the property tests compare
  * midphases on (test_pipeline_oracle.c, test_bvh.c).
  *
+ *   rs_spheres    two or three large UV spheres (1,000 to 6,000 faces)
+ *                 overlapping partly, anywhere up to 10^4 from the origin,
+ *                 at rest or moving and turning (the deferred boxes' tests)
  *   rs_rigid      2–5 spheres and boxes crowded together, random poses,
  *                 velocities and spins
  *   rs_deforming  two jittered spheres as one mesh, frames written as OBJ
@@ -74,6 +77,38 @@ static inline clash_scene *rs_deforming(const int faces[4], const char *dir, int
     for (int k = 0; k < nframes; ++k) remove(files[k]), free(files[k]);
     clash_mesh_free(&a), clash_mesh_free(&b), clash_mesh_free(&m);
     return rc ? NULL : sc;
+}
+
+/* Scene i of the deferred boxes' tests: 2 + i % 2 UV spheres of 4k(k-1)
+ * faces (k 16..39 and 16..31), scales 0.3..3, the others within spread
+ * times the first one's scale of it, the whole moved up to 300 (i % 4 ==
+ * 2) or 10^4 (i % 4 == 3) from the origin; speed > 0: velocities up to
+ * speed times the first scale a step, spin > 0: spins up to spin degrees a
+ * step about each axis. */
+static inline clash_scene *rs_spheres(int i, int mode, int steps, double spread, double speed, double spin,
+                                      clash_error *err)
+{
+    const int nobj = 2 + i % 2, ka = 16 + (int)(urand() * 24), kb = 16 + (int)(urand() * 16);
+    clash_mesh_desc md[2] = {{.name = "a", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * ka * (ka - 1), .scale = 1},
+                             {.name = "b", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * kb * (kb - 1), .scale = 1}};
+    clash_object_desc od[3];
+    memset(od, 0, sizeof od);
+    const double far = i % 4 == 3 ? 1e4 : i % 4 == 2 ? 300 : 0;
+    const double shift[3] = {far * srand1(), far * srand1(), far * srand1()};
+    for (int o = 0; o < nobj; ++o) {
+        od[o].mesh = o % 2;
+        od[o].scale = 0.3 + 2.7 * urand();
+        for (int d = 0; d < 3; ++d) {
+            od[o].position[d] = shift[d] + (o ? spread * srand1() * od[0].scale : 0);
+            od[o].rotation_deg[d] = 180 * srand1();
+            if (speed > 0) od[o].velocity[d] = speed * od[0].scale * srand1();
+            if (spin > 0) od[o].angular_velocity_deg[d] = spin * srand1();
+        }
+    }
+    clash_scene_desc d = {.name = "spheres", .steps = steps, .mode = mode, .nmeshes = 2, .meshes = md,
+                          .nobjects = nobj, .objects = od};
+    clash_scene *sc = NULL;
+    return clash_scene_build(&d, &sc, err) ? NULL : sc;
 }
 
 /* 2–5 objects from four spheres (faces[0..3]) and a box; min_steps..min_steps+2 steps. */

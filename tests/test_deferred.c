@@ -156,28 +156,9 @@ int main(void)
     carry_kernels();
     int skipping = 0, scenes = 0, with_pairs = 0, sub_skipping = 0;
     for (int i = 0; i < 40; ++i) {
-        const int nobj = 2 + i % 2, ka = 16 + (int)(urand() * 24), kb = 16 + (int)(urand() * 16); /* 4k(k-1) faces */
-        clash_mesh_desc md[2] = {{.name = "a", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * ka * (ka - 1),
-                                  .scale = 1},
-                                 {.name = "b", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * kb * (kb - 1),
-                                  .scale = 1}};
-        clash_object_desc od[3];
-        memset(od, 0, sizeof od);
-        const double far = i % 4 == 3 ? 1e4 : i % 4 == 2 ? 300 : 0;
-        const double shift[3] = {far * srand1(), far * srand1(), far * srand1()};
-        for (int o = 0; o < nobj; ++o) {
-            od[o].mesh = o % 2;
-            od[o].scale = 0.3 + 2.7 * urand();
-            for (int d = 0; d < 3; ++d) {
-                od[o].position[d] = shift[d] + (o ? 1.2 * srand1() * od[0].scale : 0);
-                od[o].rotation_deg[d] = 180 * srand1();
-            }
-        }
-        clash_scene_desc d = {.name = "deferred", .steps = 1, .mode = CLASH_MODE_STATIC, .nmeshes = 2, .meshes = md,
-                              .nobjects = nobj, .objects = od};
-        clash_scene *sc = NULL;
         clash_error err;
-        CHECK(clash_scene_build(&d, &sc, &err) == 0, "scene %d: %s", i, err.msg);
+        clash_scene *sc = rs_spheres(i, CLASH_MODE_STATIC, 1, 1.2, 0, 0, &err);
+        CHECK(sc != NULL, "scene %d: %s", i, err.msg);
         if (!sc) continue;
         result e = {0}, a = {0}, b = {0};
         if (!run_once(sc, 1, 1, &e, 0) && !run_once(sc, 1, 0, &a, 1) && !run_once(sc, 2, 0, &b, 0)) {

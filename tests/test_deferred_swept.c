@@ -102,28 +102,9 @@ static void swept_kernel(void)
 
 static clash_scene *scene(int i)
 {
-    const int nobj = 2 + i % 2, ka = 16 + (int)(urand() * 24), kb = 16 + (int)(urand() * 16); /* 4k(k-1) faces */
-    clash_mesh_desc md[2] = {{.name = "a", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * ka * (ka - 1), .scale = 1},
-                             {.name = "b", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * kb * (kb - 1), .scale = 1}};
-    clash_object_desc od[3];
-    memset(od, 0, sizeof od);
-    const double far = i % 4 == 3 ? 1e4 : i % 4 == 2 ? 300 : 0;
-    const double shift[3] = {far * srand1(), far * srand1(), far * srand1()};
-    for (int o = 0; o < nobj; ++o) {
-        od[o].mesh = o % 2;
-        od[o].scale = 0.3 + 2.7 * urand();
-        for (int d = 0; d < 3; ++d) {
-            od[o].position[d] = shift[d] + (o ? 1.4 * srand1() * od[0].scale : 0);
-            od[o].rotation_deg[d] = 180 * srand1();
-            od[o].velocity[d] = 0.1 * od[0].scale * srand1();
-            od[o].angular_velocity_deg[d] = i % 5 == 4 ? 0 : 12 * srand1(); /* every fifth scene: no turn */
-        }
-    }
-    clash_scene_desc d = {.name = "deferred-swept", .steps = 4, .mode = CLASH_MODE_SWEPT, .nmeshes = 2, .meshes = md,
-                          .nobjects = nobj, .objects = od};
-    clash_scene *sc = NULL;
     clash_error err;
-    CHECK(clash_scene_build(&d, &sc, &err) == 0, "scene %d: %s", i, err.msg);
+    clash_scene *sc = rs_spheres(i, CLASH_MODE_SWEPT, 4, 1.4, 0.1, i % 5 == 4 ? 0 : 12, &err); /* every fifth: no turn */
+    CHECK(sc != NULL, "scene %d: %s", i, err.msg);
     return sc;
 }
 

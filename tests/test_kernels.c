@@ -1390,6 +1390,51 @@ static void test_grow_boxes(long n)
  * The filter may say 1 (apart) only where ck_hulls_meet with that
  * tolerance says 0, and its eight-lane form must give the reference's
  * answer in every lane. */
+/* A pair of moving triangles near each other, for the float filter's and
+ * the crossing certificate's tests: points 0..2 at s, 3..5 at s-1 (moved
+ * together, each point a little more), around a random centre; returns
+ * their size. */
+static double gen_moving_pair(float P[6][3], float Q[6][3])
+{
+    double c[3], s = pow(10.0, rng_range(-2, 1)), mv = rng_range(0, 1) * s;
+    for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
+    double dm[3] = {rng_range(-1, 1) * mv, rng_range(-1, 1) * mv, rng_range(-1, 1) * mv};
+    for (int t = 0; t < 2; ++t) {
+        float(*a)[3] = t ? Q : P;
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) {
+                a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
+                a[3 + i][k] = (float)(a[i][k] + dm[k] + 0.1 * s * rng_range(-1, 1));
+            }
+    }
+    return s;
+}
+
+/* Q moved off P along a random direction until the two are apart along it
+ * by a gap of 10^[lo, 0] times s. */
+static void move_off(const float P[6][3], float Q[6][3], double s, double lo)
+{
+    double d[3], hp = -INFINITY, lq = INFINITY;
+    for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+    for (int i = 0; i < 6; ++i) {
+        hp = fmax(hp, d[0] * P[i][0] + d[1] * P[i][1] + d[2] * P[i][2]);
+        lq = fmin(lq, d[0] * Q[i][0] + d[1] * Q[i][1] + d[2] * Q[i][2]);
+    }
+    const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    const double sh = (hp - lq + pow(10.0, rng_range(lo, 0)) * s) / dd;
+    for (int i = 0; i < 6; ++i)
+        for (int k = 0; k < 3; ++k) Q[i][k] = (float)(Q[i][k] + sh * d[k]);
+}
+
+/* n points of one lane as doubles; 0 when some coordinate is not finite. */
+static int lane_doubles(const float (*a)[3], int n, double (*out)[3])
+{
+    int finite = 1;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) out[i][k] = a[i][k], finite &= isfinite(out[i][k]);
+    return finite;
+}
+
 static void test_hulls_filter(long n)
 {
     long apart = 0, filt = 0, wrong = 0, lanes_differ = 0, nonfinite_apart = 0, apart_tol = 0, filt_tol = 0;
@@ -1397,31 +1442,10 @@ static void test_hulls_filter(long n)
     uint8_t out[8];
     for (long it = 0; it < n; it += 8) {
         for (int l = 0; l < 8; ++l) {
-            double c[3], s = pow(10.0, rng_range(-2, 1)), mv = rng_range(0, 1) * s;
-            for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
-            double dm[3] = {rng_range(-1, 1) * mv, rng_range(-1, 1) * mv, rng_range(-1, 1) * mv};
-            for (int t = 0; t < 2; ++t) {
-                float(*a)[3] = t ? Q[l] : P[l];
-                for (int i = 0; i < 3; ++i)
-                    for (int k = 0; k < 3; ++k) {
-                        a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
-                        a[3 + i][k] = (float)(a[i][k] + dm[k] + 0.1 * s * rng_range(-1, 1));
-                    }
-            }
+            const double s = gen_moving_pair(P[l], Q[l]);
             const int kind = (int)(it / 8 + l) % 4;
             if (kind == 1) memcpy(Q[l][rng_int(0, 5)], P[l][rng_int(0, 5)], sizeof P[l][0]); /* touching */
-            if (kind >= 2) { /* Q moved off P along a random direction by a relative gap */
-                double d[3], hp = -INFINITY, lq = INFINITY;
-                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
-                for (int i = 0; i < 6; ++i) {
-                    hp = fmax(hp, d[0] * P[l][i][0] + d[1] * P[l][i][1] + d[2] * P[l][i][2]);
-                    lq = fmin(lq, d[0] * Q[l][i][0] + d[1] * Q[l][i][1] + d[2] * Q[l][i][2]);
-                }
-                const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                const double sh = (hp - lq + pow(10.0, rng_range(kind == 2 ? -9 : -3, 0)) * s) / dd;
-                for (int i = 0; i < 6; ++i)
-                    for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
-            }
+            if (kind >= 2) move_off(P[l], Q[l], s, kind == 2 ? -9 : -3); /* apart by a relative gap */
             tol[l] = l & 1 ? (float)(pow(10.0, rng_range(-6, 0)) * s) : 0.0f;
             if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never "apart" */
             for (int i = 0; i < 6; ++i)
@@ -1432,9 +1456,7 @@ static void test_hulls_filter(long n)
             const int r = ck_hulls_apart_f32_ref((const float(*)[3])P[l], (const float(*)[3])Q[l], tol[l]);
             lanes_differ += r != out[l];
             double dp[6][3], dq[6][3];
-            int finite = 1;
-            for (int i = 0; i < 6; ++i)
-                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            const int finite = lane_doubles((const float(*)[3])P[l], 6, dp) & lane_doubles((const float(*)[3])Q[l], 6, dq);
             if (!finite) {
                 nonfinite_apart += r;
                 continue;
@@ -1505,9 +1527,7 @@ static void test_tris_filter(long n)
         for (int l = 0; l < 8; ++l) {
             lanes_differ += out[l] != ref[l];
             double dp[3][3], dq[3][3];
-            int finite = 1;
-            for (int i = 0; i < 3; ++i)
-                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            const int finite = lane_doubles((const float(*)[3])P[l], 3, dp) & lane_doubles((const float(*)[3])Q[l], 3, dq);
             if (!finite) {
                 nonfinite_apart += out[l];
                 continue;
@@ -1541,17 +1561,7 @@ static void test_paths_cross(long n)
     for (long it = 0; it < n; it += 8) {
         int kind[8];
         for (int l = 0; l < 8; ++l) {
-            double c[3], s = pow(10.0, rng_range(-2, 1)), mv = rng_range(0, 1) * s;
-            for (int k = 0; k < 3; ++k) c[k] = rng_range(-30, 30);
-            double dm[3] = {rng_range(-1, 1) * mv, rng_range(-1, 1) * mv, rng_range(-1, 1) * mv};
-            for (int t = 0; t < 2; ++t) {
-                float(*a)[3] = t ? Q[l] : P[l];
-                for (int i = 0; i < 3; ++i)
-                    for (int k = 0; k < 3; ++k) {
-                        a[i][k] = (float)(c[k] + s * rng_range(-1, 1));
-                        a[3 + i][k] = (float)(a[i][k] + dm[k] + 0.1 * s * rng_range(-1, 1));
-                    }
-            }
+            const double s = gen_moving_pair(P[l], Q[l]);
             kind[l] = (int)(it / 8 + l) % 4;
             if (kind[l] == 1) { /* P's vertex 0 goes through Q's triangle at s, near a random inner point */
                 double w[3] = {rng_range(0.05, 1), rng_range(0.05, 1), rng_range(0.05, 1)}, x[3], e1[3], e2[3], nn[3];
@@ -1568,18 +1578,7 @@ static void test_paths_cross(long n)
                     P[l][3][k] = (float)(x[k] - h * nn[k] / nl);
                 }
             }
-            if (kind[l] >= 2) { /* Q moved off P along a random direction by a relative gap */
-                double d[3], hp = -INFINITY, lq = INFINITY;
-                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
-                for (int i = 0; i < 6; ++i) {
-                    hp = fmax(hp, d[0] * P[l][i][0] + d[1] * P[l][i][1] + d[2] * P[l][i][2]);
-                    lq = fmin(lq, d[0] * Q[l][i][0] + d[1] * Q[l][i][1] + d[2] * Q[l][i][2]);
-                }
-                const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                const double sh = (hp - lq + pow(10.0, rng_range(kind[l] == 2 ? -9 : -3, 0)) * s) / dd;
-                for (int i = 0; i < 6; ++i)
-                    for (int k = 0; k < 3; ++k) Q[l][i][k] = (float)(Q[l][i][k] + sh * d[k]);
-            }
+            if (kind[l] >= 2) move_off(P[l], Q[l], s, kind[l] == 2 ? -9 : -3); /* apart by a relative gap */
             if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never certified */
             for (int i = 0; i < 6; ++i)
                 for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
@@ -1589,9 +1588,7 @@ static void test_paths_cross(long n)
         for (int l = 0; l < 8; ++l) {
             lanes_differ += out[l] != ref[l];
             double dp[6][3], dq[6][3];
-            int finite = 1;
-            for (int i = 0; i < 6; ++i)
-                for (int k = 0; k < 3; ++k) dp[i][k] = P[l][i][k], dq[i][k] = Q[l][i][k], finite &= isfinite(dp[i][k]);
+            const int finite = lane_doubles((const float(*)[3])P[l], 6, dp) & lane_doubles((const float(*)[3])Q[l], 6, dq);
             if (!finite) {
                 wrong += out[l];
                 continue;
