@@ -205,8 +205,8 @@ static int same_rows(const row *a, size_t na, const row *b, size_t nb)
 
 /* clash_sort_u64 (all three of its paths: insertion under 64 keys, one
  * histogram per varying digit under 2048, all eight above) against qsort,
- * on keys that vary in few bytes (octree merge buckets), in all, and with
- * repeats. */
+ * on keys that vary in few bytes (octree merge buckets), in all, with
+ * repeats, and with a second half that fills 32 bits. */
 static int cmp_u64(const void *a, const void *b)
 {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -217,14 +217,16 @@ static void test_sort(void)
     static const size_t sizes[] = {0, 1, 2, 63, 64, 65, 200, 1000, 2047, 2048, 2049, 5000};
     uint64_t s = 0x9E3779B97F4A7C15u;
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; ++t)
-        for (int kind = 0; kind < 3; ++kind) {
+        for (int kind = 0; kind < 5; ++kind) {
             const size_t n = sizes[t];
             uint64_t *a = malloc((n + 1) * sizeof *a), *r = malloc((n + 1) * sizeof *r);
             for (size_t i = 0; i < n; ++i) {
                 s ^= s << 13, s ^= s >> 7, s ^= s << 17;
                 a[i] = kind == 0   ? (uint64_t)12345 << 32 | (s & 0x3ffff)     /* first face fixed, second 18 bits */
                        : kind == 1 ? s                                         /* every byte varies */
-                                   : (s % 7) << 40 | (s >> 20) % 3;            /* few values, many repeats */
+                       : kind == 2 ? (s % 7) << 40 | (s >> 20) % 3             /* few values, many repeats */
+                       : kind == 3 ? (uint64_t)7 << 32 | (uint32_t)(s >> 7)    /* the second spans 32 bits */
+                                   : (s % 1000 + 5) << 32 | (s >> 40) % 4000000; /* a merge bucket: 10 + 22 bits */
             }
             memcpy(r, a, n * sizeof *a);
             qsort(r, n, sizeof *r, cmp_u64);
