@@ -552,27 +552,38 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
         }
         return 0;
     }
+    /* the slot pairs that meet in a's frame first (mm[j]: the slots i of A
+     * that slot j of B meets there); none: done, without carrying A's
+     * children (a fifth of the items on the graded torus) */
+    unsigned mm[W] = {0}, any_i = 0, used_a = 0, used_b = 0;
+    for (unsigned m = ub; m; m &= m - 1) {
+        const int j = __builtin_ctz(m);
+        slot_of(q, j, b);
+        any_i |= mm[j] = bvh_node_overlap(A, b) & ua;
+    }
+    if (!any_i) return 0;
     /* two-sided: slot pair (i, j) also needs a's child i, carried into b's
-     * frame, to meet b's child j there (back[i]: the slots j it meets) */
-    unsigned back[W] = {0};
-    const int two = u->a != u->b;
-    if (two) {
+     * frame, to meet b's child j there (back[i]: the slots j it meets); only
+     * the children i that met some j above are carried */
+    if (u->a != u->b) {
         float p[6][W], e[6];
+        unsigned back[W] = {0};
         map_children(&u->ba, A, p);
-        for (unsigned m = ua; m; m &= m - 1) {
+        for (unsigned m = any_i; m; m &= m - 1) {
             const int i = __builtin_ctz(m);
             slot_of(p, i, e);
             back[i] = bvh_node_overlap(B, e);
         }
+        for (unsigned m = ub; m; m &= m - 1) {
+            const int j = __builtin_ctz(m);
+            unsigned keep = 0;
+            for (unsigned r = mm[j]; r; r &= r - 1)
+                if (back[__builtin_ctz(r)] >> j & 1) keep |= 1u << __builtin_ctz(r);
+            mm[j] = keep;
+        }
     }
-    unsigned mm[W] = {0}, used_a = 0, used_b = 0; /* mm[j]: the slots i of A that slot j of B meets */
     for (unsigned m = ub; m; m &= m - 1) {
         const int j = __builtin_ctz(m);
-        slot_of(q, j, b);
-        for (unsigned r = bvh_node_overlap(A, b) & ua; r; r &= r - 1) {
-            const int i = __builtin_ctz(r);
-            if (!two || back[i] >> j & 1) mm[j] |= 1u << i;
-        }
         if (mm[j]) used_a |= mm[j], used_b |= 1u << j;
     }
     /* the children's lines asked for before they are read (met at random) */
