@@ -15,14 +15,10 @@ int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[
         const double glo[3] = {lo[0] - d, lo[1] - d, lo[2] - d}, ghi[3] = {hi[0] + d, hi[1] + d, hi[2] + d};
         return ck_tribox(p[0], p[1], p[2], glo, ghi);
     }
-    /* the face at s or at s-1 meeting the box (the static test, cheaper
-     * than the hull's GJK) means the hull does: most faces that reach this test
-     * meet the box (on 300 x 3,024 swept spheres, 83 % of the octree's leaf
-     * tests, and only 7 % with a point inside), and the hull test would
-     * have to close a simplex around them; ck_tribox errs only within
-     * rounding of touching, far inside the hull test's tolerance d + m
-     * (d alone is some float ulps of the coordinates) */
-    if (ck_tribox(p[0], p[1], p[2], lo, hi) || ck_tribox(p[3], p[4], p[5], lo, hi)) return 1;
+    /* (ck_tribox of the face at s and at s-1 first settled most of the
+     * octree's leaf tests on the cluttered spheres, 2.7 % fewer instructions
+     * there, but made the oracle's random scenes 24 % slower, where faces
+     * are coarse and move far: not kept; bench/RESULTS.md) */
     const double m = run->sc->nturning ? clash_face_margin(run, f) : 0;
     return ck_hull_box((const double(*)[3])p, np, lo, hi, d + m);
 }
