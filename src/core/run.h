@@ -125,7 +125,6 @@ struct clash_run {
     double *fmar;
     int32_t *fplace;
     size_t cap_frow;
-    int frow_ready;                /* this step's rows are made: S5 reads them */
     /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
      * built on the first step and kept; the stage's buffers; the step's
      * contacts, sorted and unique, in input numbering (rank 0 only). */

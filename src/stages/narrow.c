@@ -49,6 +49,7 @@
 typedef struct narrow_ctx {
     clash_run *run;
     int64_t off;
+    int rows; /* swept, the face octree on one rank: this step's rows are made (narrow_rows) */
 } narrow_ctx;
 
 /* Static mode: the exact test of the pairs the filter left (b, eight at a
@@ -58,6 +59,16 @@ static void tris_left(clash_run *run, ck_tri8_batch *b, const int64_t tat[8])
     uint8_t meet[8];
     const int n = ck_tri8_flush(b, meet);
     for (int l = 0; l < n; ++l) run->hit[tat[l]] = meet[l];
+}
+
+/* Swept: the exact hull test of lane l of a batch in the filter's layout
+ * (the points already gathered, as clash_pair_test's doubles). */
+static uint8_t hull_test_lane(const float (*p)[3][8], const float (*q)[3][8], int l, double tol)
+{
+    double dp[6][3], dq[6][3];
+    for (int j = 0; j < 6; ++j)
+        for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
+    return (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol);
 }
 
 /* Candidates first..last (by step) eight at a time, the filter first. */
@@ -118,10 +129,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 continue;
             }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
-            double dp[6][3], dq[6][3];
-            for (int j = 0; j < 6; ++j)
-                for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-            run->hit[at[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
+            run->hit[at[l]] = hull_test_lane((const float(*)[3][8])p, (const float(*)[3][8])q, l, tol[l]);
         }
     }
     tris_left(run, &tb, tat);
@@ -184,10 +192,7 @@ static void cross_rows(clash_run *run, int32_t xa[8], int32_t xb[8], const int64
             run->hit[xat[l]] = 1;
             continue;
         }
-        double dp[6][3], dq[6][3];
-        for (int j = 0; j < 6; ++j)
-            for (int c = 0; c < 3; ++c) dp[j][c] = P[3 * j + c][l], dq[j][c] = Q[3 * j + c][l];
-        run->hit[xat[l]] = (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, xtol[l]);
+        run->hit[xat[l]] = hull_test_lane((const float(*)[3][8])P, (const float(*)[3][8])Q, l, xtol[l]);
     }
     *xn = 0;
 }
@@ -243,7 +248,7 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
     clash_run *run = ((narrow_ctx *)p)->run;
     const int64_t off = ((narrow_ctx *)p)->off;
     const clash_scene *sc = run->sc;
-    if (run->frow_ready) {
+    if (((narrow_ctx *)p)->rows) {
         narrow_rows(run, begin + off, end + off, step);
         return;
     }
@@ -293,9 +298,9 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
     }
     /* swept, the face octree on one rank: the candidates' faces are kept
      * faces, gathered once each */
-    run->frow_ready = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&
-                      ce > cb && rows_make(run) == 0;
-    narrow_ctx nc = {run, cb};
+    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&
+                     ce > cb && rows_make(run) == 0; /* (out of memory: the gathering path) */
+    narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;
     if (R > 1 && !run->cand_local) st->candidates = ce - cb; /* summed over ranks in the report */
