@@ -44,11 +44,11 @@
  * Inside a rank the coarse-grain strategy hands the units to the threads;
  * for dynamic, stealing and producer-consumer the units go largest first.
  * Each worker appends candidates to its own buffer (run->wbuf), and the
- * buffers are merged by a parallel bucket sort (merge_keys): count keys per
- * bucket of first face numbers (4096 buckets), scatter into place, sort
- * each bucket, de-duplicate each worker's run of buckets, then close the
- * gaps.  The sorted unique set is
- * the same whatever ran where.
+ * buffers are merged in parallel (octree_merge.c): counted and scattered by
+ * the first face's place among the kept faces, then each bucket
+ * de-duplicated by stamps (one rank: left unsorted, S6 sorts the hits) or
+ * sorted (under MPI, producer-consumer).  The unique set is the same
+ * whatever ran where.
  *
  * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
  * octree and pushes each unit's de-duplicated candidates, in batches, into
@@ -303,7 +303,8 @@ size_t clash_octree_bytes(const clash_run *run)
                W->uf.lbcap;
     for (int w = 0; w < run->threads; ++w) b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
-         clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap);
+         clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap) +
+         W->mcntcap * sizeof(uint32_t);
     return b;
 }
 
@@ -313,6 +314,7 @@ void clash_octree_free(clash_run *run)
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
         free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
+        free(W->mcnt);
     }
     free(W);
     run->oct_ws = NULL;
@@ -337,9 +339,12 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
      * cells, its tests): on the caller */
     const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
     if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
-    if (clash_oct_merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    run->cand_unsorted = run->ranks.size == 1; /* S6 sorts the hits; under MPI the ranks split one list */
+    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, &run->cand, &run->cap_cand,
+                              &run->ncand);
     clash_oct_unitset_free(&us);
-    return CLASH_OK;
+    if (rc == -2) return clash_fail(err, CLASH_EFAIL, "internal error: a candidate of a face that S3 did not keep");
+    return rc ? clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase") : CLASH_OK;
 oom:
     clash_oct_unitset_free(&us);
     return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
@@ -419,7 +424,13 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;
-    if (clash_oct_merge_keys(run, run->wbuf, run->threads, &run->cand, &run->cap_cand, &run->ncand)) goto oom;
+    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, &run->cand, &run->cap_cand, &run->ncand);
+    if (rc == -2) {
+        free(c.tested), free(c.stage.v);
+        clash_oct_unitset_free(&us);
+        return clash_fail(err, CLASH_EFAIL, "internal error: a candidate of a face that S3 did not keep");
+    }
+    if (rc) goto oom;
     for (int w = 0; w < run->threads; ++w) *tested += c.tested[(size_t)w * 8];
     free(c.tested), free(c.stage.v);
     clash_oct_unitset_free(&us);

@@ -62,8 +62,9 @@ typedef struct oct_ws {
     uint8_t *pair;       /* binning: cells that may pair */
     struct bin_stat *stat; /* binning: bounds and edge sum per block */
     uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
+    uint32_t *mcnt;      /* merge_keys: the buckets' counts and ends */
     struct cell_count *cc; /* binning: per worker and cell, its faces and objects */
-    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, cccap;
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, cccap, mcntcap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */
@@ -101,8 +102,10 @@ void clash_oct_unitset_free(unitset *us);
 /* Bytes of n per-block binning statistics (their type is octree_units.c's own). */
 size_t clash_oct_stat_bytes(size_t n);
 size_t clash_oct_cc_bytes(size_t n);
-/* Merges nb per-worker key buffers into *out (grown to *cap): sorted and
- * unique, *nout keys.  Returns 0, or -1 when out of memory. */
-int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout);
+/* Merges nb per-worker key buffers into *out (grown to *cap): unique, *nout
+ * keys, sorted when `sorted`, else grouped by first face in kept order.  Returns 0, -1 when out of memory, -2 when a key's
+ * first face is not a kept face (a broken invariant, never expected). */
+int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, uint64_t **out, size_t *cap,
+                         size_t *nout);
 
 #endif

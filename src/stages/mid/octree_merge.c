@@ -4,136 +4,247 @@
  * previously put there"; here each worker appends to its own buffer and the
  * buffers are merged, sorted and de-duplicated once, in parallel).
  *
- * A parallel bucket sort: count keys per bucket of first face numbers (4096
- * buckets), scatter into place, sort each bucket, de-duplicate each worker's
- * run of buckets, then close the gaps.  The sorted unique set is the same
- * whatever ran where.
+ * A parallel counting sort on the first face, then a small pass per
+ * bucket.  Every key (a << 32 | b, a < b) is a pair of kept faces, so its
+ * bucket is the place of a in run->kept (ascending; run->fplace, filled
+ * here for the kept faces): a bucket holds one face's keys, some 20 on the
+ * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
+ * (4096 over the face numbers) held a thousand keys on 3.0 M faces, and
+ * sorting them was 9 % of a swept step's instructions (bench/RESULTS.md).
+ * Beyond 8 workers, 2^s consecutive places share a bucket, so the count
+ * tables (a 32-bit count per worker and bucket) stay under 8 counts a kept
+ * face.
+ *
+ * On one rank the candidates need not be sorted (run->cand_unsorted: S6
+ * sorts the hits, as it does anyway for a Morton-ordered store): a bucket
+ * is de-duplicated in place, without a branch, by stamping each second
+ * face's place with the bucket (the count tables, spent by then, hold the
+ * stamps).  Buckets are uneven (a face that moves fast has a hundred keys),
+ * so a sort or a search per bucket cost as much as the sort it replaced.
+ * Under MPI the ranks split one list, which must be in the same order on
+ * each, and producer-consumer merges hits: every bucket is sorted (by
+ * insertion under 64 keys), which sorts the whole list.
+ *
+ * Phases, each over the team: the places (each worker its share of the
+ * kept faces), the counts (each worker its own buffer), the totals of each
+ * worker's run of buckets, the offsets, the scatter, then the sort and
+ * de-duplication of a run of whole buckets of about total/T keys; the gaps
+ * between the runs are closed at the end.  The sorted unique set is the
+ * same whatever ran where.
  */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/sort.h"
 #include "sched/sched.h"
 #include "stages/mid/octree.h"
 
-/* Buckets of the first face number: fine enough that a bucket holds a few
- * dozen keys (about 15 a bucket on cluttered-500), which are sorted in
- * place by insertion, and the buckets are already in order: with 256
- * buckets and a radix sort over each worker's run of them, sorting was most
- * of the merge (2 ms a step on cluttered-500, one thread). */
-enum { NBUCKET = 4096 };
-
 typedef struct merge_ctx {
     clash_keybuf *bufs;
     int nb;
-    uint64_t *out, *tmp;   /* tmp: the sort's scratch, maxb keys per worker */
-    size_t maxb;           /* the largest bucket */
-    uint64_t mul;          /* bucket_of: floor(2^32 NBUCKET / nf) */
-    size_t *cnt;           /* [nb][NBUCKET]: counts, then scatter offsets */
-    size_t *rb, *re, *ru;  /* per worker: range of out, unique count */
-    size_t *bend;          /* [NBUCKET]: where each bucket ends in out */
+    const uint32_t *kept;
+    size_t nkept;
+    int32_t *place;          /* run->fplace: each kept face's place in kept */
+    int sorted;              /* sort every bucket (else stamp its repeats, unsorted) */
+    int shift;               /* 2^shift places a bucket */
+    size_t nbk;              /* buckets */
+    uint32_t *cnt;           /* [nb][nbk]: counts, then scatter offsets */
+    uint32_t *bend;          /* [nbk]: where each bucket ends in out */
+    size_t *part;            /* per worker: keys in its run of buckets, then its base; max bucket */
+    size_t *rb, *re, *ru;    /* per worker: its range of out (whole buckets), unique count */
+    size_t *bb;              /* per worker: first bucket of its sort range (nb + 1) */
+    uint64_t *out, *tmp;     /* tmp: the sort's scratch, maxb keys per worker */
+    size_t maxb;
     int phase;
-    _Atomic int failed;
+    _Atomic int failed;      /* 1 out of memory, 2 a key whose first face is not kept */
 } merge_ctx;
 
-/* The bucket of a key: its first face a scaled to [0, NBUCKET), by a
- * multiplication (a division per key was half of the merge on cluttered-500).
- * Any bucket function non-decreasing in a keeps the concatenated buckets
- * sorted; a * mul < nf * 2^32 NBUCKET / nf, so it stays below NBUCKET. */
-static inline size_t bucket_of(uint64_t key, uint64_t mul) { return (size_t)(((key >> 32) * mul) >> 32); }
+/* Drops the repeats of the n keys at src (bucket bk), writing the unique
+ * ones to dst (dst <= src).  Unsorted (one first face a bucket): a key is a
+ * repeat when its second face's stamp already holds bk (stamp: the
+ * worker's own table, a 32-bit entry per kept face); sorted: a sort, then
+ * neighbours compared.  Returns the unique count, or (size_t)-1 when the
+ * sort failed or a second face was not kept. */
+static size_t bucket_unique(const merge_ctx *m, uint64_t *dst, uint64_t *src, size_t n, uint32_t bk, uint32_t *stamp,
+                            uint64_t *tmp)
+{
+    size_t u = 0;
+    if (!m->sorted) {
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t k = src[i];
+            uint32_t pb = (uint32_t)m->place[(uint32_t)k];
+            pb = pb < m->nkept ? pb : (uint32_t)m->nkept; /* never: b is a kept face; the sentinel */
+            dst[u] = k;
+            u += stamp[pb] != bk;
+            stamp[pb] = bk;
+        }
+        return stamp[m->nkept] == UINT32_MAX ? u : (size_t)-1;
+    }
+    if (n > 1 && clash_sort_u64(src, n, tmp)) return (size_t)-1;
+    for (size_t i = 0; i < n; ++i)
+        if (i == 0 || src[i] != src[i - 1]) dst[u++] = src[i];
+    return u;
+}
 
 static void merge_worker(int w, int T, void *p)
 {
     merge_ctx *m = p;
-    for (int b = w; b < m->nb; b += T) {
-        const clash_keybuf *kb = &m->bufs[b];
-        size_t *cnt = m->cnt + (size_t)b * NBUCKET;
-        if (m->phase == 0)
-            for (size_t i = 0; i < kb->n; ++i) cnt[bucket_of(kb->v[i], m->mul)]++;
-        else if (m->phase == 1)
-            for (size_t i = 0; i < kb->n; ++i) m->out[cnt[bucket_of(kb->v[i], m->mul)]++] = kb->v[i];
+    switch (m->phase) {
+    case 0: { /* the places of the kept faces */
+        const size_t k0 = m->nkept * (size_t)w / (size_t)T, k1 = m->nkept * (size_t)(w + 1) / (size_t)T;
+        for (size_t k = k0; k < k1; ++k) m->place[m->kept[k]] = (int32_t)k;
+        break;
     }
-    if (m->phase == 2 && w < m->nb) { /* sort each bucket of the worker's range, then de-duplicate it */
-        const size_t rb = m->rb[w], re = m->re[w];
-        for (size_t bk = 0, st = 0; bk < NBUCKET; st = m->bend[bk++])
-            if (st >= rb && m->bend[bk] <= re && m->bend[bk] - st > 1 &&
-                clash_sort_u64(m->out + st, m->bend[bk] - st, m->tmp + (size_t)w * m->maxb))
-                atomic_store(&m->failed, 1);
-        uint64_t *v = m->out + rb;
+    case 1: /* counts, each worker its buffer */
+        if (w < m->nb) {
+            const clash_keybuf *kb = &m->bufs[w];
+            uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
+            for (size_t i = 0; i < kb->n; ++i) {
+                const uint32_t r = (uint32_t)m->place[kb->v[i] >> 32];
+                cnt[r < m->nkept ? r >> m->shift : m->nbk - 1]++; /* never the sentinel: a is a kept face */
+            }
+            if (cnt[m->nbk - 1]) atomic_store(&m->failed, 2);
+        }
+        break;
+    case 2: { /* keys in the worker's run of buckets */
+        const size_t b0 = m->nbk * (size_t)w / (size_t)T, b1 = m->nbk * (size_t)(w + 1) / (size_t)T;
+        size_t s = 0;
+        for (int b = 0; b < m->nb; ++b) {
+            const uint32_t *c = m->cnt + (size_t)b * m->nbk;
+            for (size_t bk = b0; bk < b1; ++bk) s += c[bk];
+        }
+        m->part[w] = s;
+        break;
+    }
+    case 3: { /* offsets from the worker's base */
+        const size_t b0 = m->nbk * (size_t)w / (size_t)T, b1 = m->nbk * (size_t)(w + 1) / (size_t)T;
+        size_t pos = m->part[w], big = 0;
+        for (size_t bk = b0; bk < b1; ++bk) {
+            const size_t st = pos;
+            for (int b = 0; b < m->nb; ++b) {
+                uint32_t *c = m->cnt + (size_t)b * m->nbk + bk;
+                const uint32_t n = *c;
+                *c = (uint32_t)pos;
+                pos += n;
+            }
+            m->bend[bk] = (uint32_t)pos;
+            if (pos - st > big) big = pos - st;
+        }
+        m->part[T + w] = big;
+        break;
+    }
+    case 4: /* scatter */
+        if (w < m->nb) {
+            const clash_keybuf *kb = &m->bufs[w];
+            uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
+            for (size_t i = 0; i < kb->n; ++i) {
+                const uint64_t k = kb->v[i];
+                m->out[cnt[(uint32_t)m->place[k >> 32] >> m->shift]++] = k;
+            }
+        }
+        break;
+    case 5: { /* each bucket of the run, its unique keys packed from the run's start */
+        uint64_t *tmp = m->tmp ? m->tmp + (size_t)w * m->maxb : NULL, *v = m->out + m->rb[w];
+        uint32_t *stamp = m->cnt + (size_t)w * m->nbk; /* the counts are spent: the stamps */
+        if (!m->sorted && m->bb[w] < m->bb[w + 1]) memset(stamp, 0xff, (m->nkept + 1) * sizeof *stamp);
         size_t u = 0;
-        for (size_t i = 0; i < re - rb; ++i)
-            if (u == 0 || v[u - 1] != v[i]) v[u++] = v[i];
+        for (size_t bk = m->bb[w]; bk < m->bb[w + 1]; ++bk) {
+            const size_t st = bk ? m->bend[bk - 1] : 0;
+            const size_t k = bucket_unique(m, v + u, m->out + st, m->bend[bk] - st, (uint32_t)bk, stamp, tmp);
+            if (k == (size_t)-1) {
+                atomic_store(&m->failed, 1);
+                break;
+            }
+            u += k;
+        }
         m->ru[w] = u;
+        break;
+    }
     }
 }
 
-/* Merges bufs[0..nb) (nb = the team size) into *out, sorted and unique. */
-int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, uint64_t **out, size_t *cap, size_t *nout)
+/* Merges bufs[0..nb) (nb = the team size) into *out: unique, and sorted
+ * when asked, else grouped by first face. */
+int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, uint64_t **out, size_t *cap,
+                         size_t *nout)
 {
     size_t total = 0;
     for (int b = 0; b < nb; ++b) total += bufs[b].n;
     *nout = 0;
     if (total == 0) return 0;
+    if (run->nkept == 0) return -2;
+    if (total >= UINT32_MAX || run->nkept >= INT32_MAX) return -1; /* the 32-bit counts and places */
     if (total > *cap) {
         uint64_t *v = realloc(*out, total * sizeof *v);
         if (!v) return -1;
         *out = v, *cap = total;
     }
-    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out,
-                   .mul = ((uint64_t)NBUCKET << 32) / (uint64_t)run->sc->nf};
-    m.cnt = calloc((size_t)nb * NBUCKET + NBUCKET, sizeof(size_t));
-    m.rb = calloc((size_t)nb * 3, sizeof(size_t));
-    if (!m.cnt || !m.rb) {
-        free(m.cnt), free(m.rb);
+    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    oct_ws *W = run->oct_ws;
+    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
+                   .place = run->fplace, .sorted = sorted};
+    while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
+    if (m.shift) m.sorted = 1;                      /* a stamp tells one first face's repeats */
+    m.nbk = ((m.nkept - 1) >> m.shift) + 2; /* the last one a sentinel: a first face not kept */
+    size_t *part = calloc((size_t)nb * 6 + 1, sizeof(size_t));
+    if (!part || ws_grow(&W->mcnt, &W->mcntcap, (size_t)nb * m.nbk + m.nbk, sizeof(uint32_t))) {
+        free(part);
         return -1;
     }
-    m.re = m.rb + nb, m.ru = m.rb + 2 * nb, m.bend = m.cnt + (size_t)nb * NBUCKET;
+    m.cnt = W->mcnt, m.bend = W->mcnt + (size_t)nb * m.nbk;
+    memset(m.cnt, 0, (size_t)nb * m.nbk * sizeof(uint32_t));
+    m.part = part, m.rb = part + 2 * nb, m.re = part + 3 * nb, m.ru = part + 4 * nb, m.bb = part + 5 * nb;
     atomic_init(&m.failed, 0);
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)total); /* few keys: on the caller */
     ex.threads = nb;
-    clash_spmd(&ex, merge_worker, &m);
-    /* bucket starts; worker k takes a contiguous run of buckets of ~total/nb keys */
-    size_t pos = 0;
-    int k = 0;
-    m.rb[0] = 0;
-    for (int bk = 0; bk < NBUCKET; ++bk) {
-        const size_t st = pos;
-        for (int b = 0; b < nb; ++b) {
-            const size_t c = m.cnt[(size_t)b * NBUCKET + bk];
-            m.cnt[(size_t)b * NBUCKET + bk] = pos;
-            pos += c;
+    for (m.phase = 0; m.phase < 4; ++m.phase) {
+        clash_spmd(&ex, merge_worker, &m);
+        if (m.phase == 1 && atomic_load(&m.failed) == 2) {
+            free(part);
+            return -2;
         }
-        m.bend[bk] = pos;
-        if (pos - st > m.maxb) m.maxb = pos - st;
-        while (k < nb - 1 && pos >= total * (size_t)(k + 1) / (size_t)nb) {
-            m.re[k] = pos;
-            m.rb[++k] = pos;
-        }
+        if (m.phase == 2) /* each worker's base */
+            for (size_t w = 0, s = 0; w < (size_t)nb; ++w) {
+                const size_t t = m.part[w];
+                m.part[w] = s, s += t;
+            }
     }
-    for (; k < nb; ++k) m.re[k] = pos, m.rb[k] = k ? m.re[k - 1] : 0;
-    m.re[nb - 1] = pos;
-    /* The sort's scratch: one bucket's worth per worker, not the whole key
-     * set (buckets below 64 keys sort by insertion, with none); it lives in
-     * the workspace, as a fresh array every step meant page faults.  On a
-     * scene that collides a lot this was a third of the merge's memory. */
-    oct_ws *W = run->oct_ws;
+    for (int w = 0; w < nb; ++w)
+        if (m.part[nb + w] > m.maxb) m.maxb = m.part[nb + w];
+    /* runs of whole buckets of about total/nb keys each */
+    m.bb[0] = 0;
+    for (int w = 1; w < nb; ++w) {
+        size_t lo = m.bb[w - 1], hi = m.nbk;
+        const size_t want = total * (size_t)w / (size_t)nb;
+        while (lo < hi) { /* first bucket whose end passes want */
+            const size_t mid = lo + (hi - lo) / 2;
+            if (m.bend[mid] < want) lo = mid + 1;
+            else hi = mid;
+        }
+        m.bb[w] = lo < m.nbk ? lo + 1 : m.nbk;
+    }
+    m.bb[nb] = m.nbk;
+    for (int w = 0; w < nb; ++w) {
+        m.rb[w] = m.bb[w] ? m.bend[m.bb[w] - 1] : 0;
+        m.re[w] = m.bb[w + 1] ? m.bend[m.bb[w + 1] - 1] : 0;
+    }
+    /* The sort's scratch: one bucket's worth per worker (buckets below 64
+     * keys sort by insertion, with none); it lives in the workspace, as a
+     * fresh array every step meant page faults. */
     if (m.maxb >= 64 && ws_grow(&W->sorttmp, &W->sorttmpcap, (size_t)nb * m.maxb, sizeof(uint64_t))) {
-        free(m.cnt), free(m.rb);
+        free(part);
         return -1;
     }
-    m.tmp = W->sorttmp;
-    m.phase = 1;
-    clash_spmd(&ex, merge_worker, &m);
-    m.phase = 2;
-    clash_spmd(&ex, merge_worker, &m);
-    int rc = atomic_load(&m.failed) ? -1 : 0;
+    m.tmp = m.maxb >= 64 ? W->sorttmp : NULL;
+    for (m.phase = 4; m.phase < 6; ++m.phase) clash_spmd(&ex, merge_worker, &m);
+    const int rc = atomic_load(&m.failed) ? -1 : 0;
     size_t n = 0;
     for (int b = 0; b < nb && !rc; ++b) {
         if (m.ru[b] && n != m.rb[b]) memmove(*out + n, *out + m.rb[b], m.ru[b] * sizeof(uint64_t));
         n += m.ru[b];
     }
     *nout = n;
-    free(m.cnt), free(m.rb);
+    free(part);
     return rc;
 }
-
