@@ -91,8 +91,9 @@ static void merge_worker(int w, int T, void *p)
 {
     merge_ctx *m = p;
     switch (m->phase) {
-    case 0: { /* the places of the kept faces */
+    case 0: { /* the places of the kept faces; the worker's count table cleared */
         const size_t k0 = m->nkept * (size_t)w / (size_t)T, k1 = m->nkept * (size_t)(w + 1) / (size_t)T;
+        if (w < m->nb) memset(m->cnt + (size_t)w * m->nbk, 0, m->nbk * sizeof(uint32_t));
         for (size_t k = k0; k < k1; ++k) m->place[m->kept[k]] = (int32_t)k;
         break;
     }
@@ -193,7 +194,6 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
         return -1;
     }
     m.cnt = W->mcnt, m.bend = W->mcnt + (size_t)nb * m.nbk;
-    memset(m.cnt, 0, (size_t)nb * m.nbk * sizeof(uint32_t));
     m.part = part, m.rb = part + 2 * nb, m.re = part + 3 * nb, m.ru = part + 4 * nb, m.bb = part + 5 * nb;
     atomic_init(&m.failed, 0);
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)total); /* few keys: on the caller */
