@@ -237,7 +237,7 @@ size_t clash_run_work_bytes(const clash_run *run)
                + nobj * sizeof(clash_box) + (nobj + 1) * sizeof(int64_t)                        /* obox, reg_ofs */
                + run->cap_op * sizeof(clash_objpair) + (run->reg_ofs ? (size_t)run->reg_ofs[nobj] : 0) * sizeof(clash_box)
                + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
-               + 2 * run->cap_gkeys * sizeof(uint64_t)
+               + run->cap_gkeys * sizeof(uint64_t)
                + run->cap_frow * (18 * sizeof(float) + sizeof(double)) + (run->fplace ? nf * sizeof(int32_t) : 0);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
     b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run) + run->mid_bytes;

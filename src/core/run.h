@@ -66,7 +66,7 @@ struct clash_run {
     size_t cap_hit;
     clash_pair *pairs;             /* S6 */
     size_t npairs, cap_pairs;
-    uint64_t *gkeys;               /* S6 on one rank: the hit keys and their sort scratch, 2 x cap_gkeys */
+    uint64_t *gkeys;               /* S6 on one rank: the hit keys (their sort's scratch: cand) */
     size_t cap_gkeys;
     int boxes_deferred;            /* S1 makes the object boxes alone, S3 the boxes of the faces
                                       near the regions (the face octree; stages/deferred.c) */

@@ -207,7 +207,7 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const size_t nh = (size_t)off[T];
     int rc = CLASH_OK;
     if (nh > run->cap_gkeys) {
-        uint64_t *k = realloc(run->gkeys, 2 * nh * sizeof *k);
+        uint64_t *k = realloc(run->gkeys, nh * sizeof *k);
         if (!k) goto oom;
         run->gkeys = k, run->cap_gkeys = nh;
     }
@@ -216,10 +216,12 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         if (!p) goto oom;
         run->pairs = p, run->cap_pairs = nh;
     }
-    g.keys = run->gkeys, g.tmp = run->gkeys + nh;
+    /* the sort's scratch and the merge's output: the candidates, read by
+     * s6_write before (nh <= the candidates tested), not after */
+    g.keys = run->gkeys, g.tmp = run->cand;
     const clash_exec ek = clash_exec_sized(&run->exec, (int64_t)nh);
     clash_spmd(&ex, s6_write, &g);
-    if (g.remap || run->cand_unsorted) { /* the keys' order changed: sort each run, then merge them */
+    if ((g.remap || run->cand_unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
         clash_spmd(&ek, s6_sort, &g);
         uint64_t *merged = T > 1 && T <= S6_MAXT ? merge_team(&ek, g.keys, g.tmp, off, T) : NULL;
         g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, T);
