@@ -25,7 +25,19 @@
  * positions against the voxel (a GJK), passed 91 % of the faces it tested
  * and removed 0.8 % of the candidates on 300 cluttered spheres of 3,024
  * faces (10 steps) for 12 % of the run's instructions (bench/RESULTS.md);
- * the report (§4) does not say how a swept face meets a voxel.  The report puts
+ * the report (§4) does not say how a swept face meets a voxel.
+ *
+ * Swept mode also makes each pair once per unit.  A face carries, per axis,
+ * whether it also meets the cell below its cell (set when it goes to an
+ * upper child and its mask reaches the lower one; a lower child keeps its
+ * cell's bit; zero at the unit's root).  Two faces that both meet the
+ * lower half on an axis meet in a lower leaf of the unit too, where the
+ * same box test holds, so a leaf makes a pair only when their bits share
+ * no axis: the lowest common child at every split, one leaf in all.  (Not
+ * in static mode, where the exact voxel test may fail in that leaf and
+ * pass in another.)  The units' borders come from the binning's own
+ * arithmetic, so pairs across them are still repeated and merged; on 300 ×
+ * 3,024 swept spheres the keys fell by about a quarter.  The report puts
  * a pair in the check list "only if it was not previously put there"; here
  * each worker appends to its own buffer and the buffers are merged, sorted
  * and de-duplicated once (no shared hash, and an order that never depends on
@@ -136,6 +148,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
+    const uint8_t *fl = s->fl + ofs;
     uint8_t *st = s->st;
     memset(st, LEAF_UNKNOWN, n);
     float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
@@ -173,6 +186,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
             }
             if (!ov[j]) continue;
             const uint32_t b = f[j]; /* lists stay ascending */
+            if (!exact && (fl[i] & fl[j])) continue; /* met again in a lower leaf of the unit */
             if (self && !clash_pair_eligible(run, a, b)) continue;
             if (exact && !leaf_meets(run, st + i, a, lo, hi)) break;
             if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
@@ -251,15 +265,25 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
         total += cnt[c];
     }
     if (total == 0) return 0;
-    if (scratch_reserve(s, total)) return -1;
+    if (scratch_reserve(s, total) || scratch_flags(s)) return -1;
     const size_t base = s->n;
     uint32_t *v = s->v;
+    uint8_t *fl = s->fl;
     mk = s->st;
     uint8_t keep = 0;
     for (int c = 0; c < 8; ++c) keep |= (uint8_t)((cnt[c] > 0) << c), at[c] += base;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = v[ofs + i];
-        for (unsigned b = mk[i] & keep; b; b &= b - 1) v[at[__builtin_ctz(b)]++] = f;
+        const unsigned mi = mk[i], old = fl[ofs + i];
+        /* the axes on which the face also meets the lower half (child bit
+         * clear): an upper child (bit set) takes that, a lower one keeps the
+         * cell's own (see emit_leaf) */
+        const unsigned low = (unsigned)!!(mi & 0x55) | (unsigned)!!(mi & 0x33) << 1 | (unsigned)!!(mi & 0x0F) << 2;
+        for (unsigned b = mi & keep; b; b &= b - 1) {
+            const unsigned c = (unsigned)__builtin_ctz(b);
+            fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
+            v[at[c]++] = f;
+        }
     }
     s->n = base + total;
     for (int c = 0; c < 8; ++c) {
@@ -277,8 +301,9 @@ static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
     scratch *s = &c->ws[worker];
     const unit *un = &c->units[c->order[u]];
     s->n = 0;
-    if (scratch_reserve(s, un->n)) return -1;
+    if (scratch_reserve(s, un->n) || scratch_flags(s)) return -1;
     memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
+    memset(s->fl, 0, un->n); /* the unit is the root of its descent */
     s->n = un->n;
     return visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n);
 }
@@ -306,7 +331,8 @@ size_t clash_octree_bytes(const clash_run *run)
     if (!W) return 0;
     size_t b = sizeof *W + clash_team(run) * sizeof(scratch) + W->uf.cap * sizeof(uint32_t) + W->uf.stcap +
                W->uf.lbcap;
-    for (int w = 0; w < run->threads; ++w) b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap;
+    for (int w = 0; w < run->threads; ++w)
+        b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap + W->w[w].flcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
          clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap) +
          W->mcntcap * sizeof(uint32_t);
@@ -317,7 +343,7 @@ void clash_octree_free(clash_run *run)
 {
     oct_ws *W = run->oct_ws;
     if (W) {
-        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb);
+        for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb), free(W->w[w].fl);
         free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
         free(W->mcnt);
     }

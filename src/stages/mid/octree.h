@@ -24,6 +24,8 @@ typedef struct scratch {
     size_t stcap;
     void *lb;    /* a leaf's boxes, objects and overlap flags (emit_leaf) */
     size_t lbcap;
+    uint8_t *fl; /* beside v, per face of a cell: the axes on which it also meets the cell below (octree.c) */
+    size_t flcap;
 } scratch;
 
 static inline int scratch_reserve(scratch *s, size_t extra)
@@ -50,6 +52,7 @@ static inline int grow_bytes(void *pp, size_t *cap, size_t n)
 }
 
 static inline int scratch_bytes(scratch *s, size_t n) { return grow_bytes(&s->st, &s->stcap, n); }
+static inline int scratch_flags(scratch *s) { return grow_bytes(&s->fl, &s->flcap, s->cap); }
 
 /* The octree's memory kept between steps (run->oct_ws): allocating and
  * releasing it every step made the threads fault in fresh pages (and shoot
