@@ -152,14 +152,15 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             r[9 + 3 * j] = sc->px[v[j]], r[10 + 3 * j] = sc->py[v[j]], r[11 + 3 * j] = sc->pz[v[j]];
         }
         run->fmar[k] = sc->nturning ? clash_face_margin(run, f) : 0;
-        run->fplace[f] = (int32_t)k;
     }
 }
 
 static int rows_make(clash_run *run)
 {
     const size_t n = run->nkept;
-    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)(run->sc->nf ? run->sc->nf : 1)))) return -1;
+    /* each kept face's place in run->kept (run->fplace) was written by this
+     * step's octree merge, which made the candidates (octree_merge.c) */
+    if (!run->fplace) return -1;
     if (n > run->cap_frow) {
         free(run->frow), free(run->fmar);
         run->frow = aligned_alloc(64, ((n * CK_ROW + 8) * sizeof(float) + 63) / 64 * 64); /* ck_rows8 reads 6 past */

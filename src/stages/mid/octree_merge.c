@@ -232,11 +232,12 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     /* The sort's scratch: one bucket's worth per worker (buckets below 64
      * keys sort by insertion, with none); it lives in the workspace, as a
      * fresh array every step meant page faults. */
-    if (m.maxb >= 64 && ws_grow(&W->sorttmp, &W->sorttmpcap, (size_t)nb * m.maxb, sizeof(uint64_t))) {
+    const int use_tmp = m.sorted && m.maxb >= 64; /* stamps sort nothing */
+    if (use_tmp && ws_grow(&W->sorttmp, &W->sorttmpcap, (size_t)nb * m.maxb, sizeof(uint64_t))) {
         free(part);
         return -1;
     }
-    m.tmp = m.maxb >= 64 ? W->sorttmp : NULL;
+    m.tmp = use_tmp ? W->sorttmp : NULL;
     for (m.phase = 4; m.phase < 6; ++m.phase) clash_spmd(&ex, merge_worker, &m);
     const int rc = atomic_load(&m.failed) ? -1 : 0;
     size_t n = 0;
