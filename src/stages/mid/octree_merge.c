@@ -13,7 +13,9 @@
  * sorting them was 9 % of a swept step's instructions (bench/RESULTS.md).
  * Beyond 8 workers, 2^s consecutive places share a bucket, so the count
  * tables (a 32-bit count per worker and bucket) stay under 8 counts a kept
- * face.
+ * face; so do they where the keys are fewer than the kept faces (static
+ * scenes), so that a bucket holds about a key and the passes over the
+ * tables cost no more than the keys.
  *
  * On one rank the candidates need not be sorted (run->cand_unsorted: S6
  * sorts the hits, as it does anyway for a Morton-ordered store): a bucket
@@ -186,7 +188,16 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
                    .place = run->fplace, .sorted = sorted};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
-    if (m.shift) m.sorted = 1;                      /* a stamp tells one first face's repeats */
+    /* Few keys for the kept faces (static scenes: 54 k keys for 190 k kept
+     * faces on two graded tori, 23 k for 99.5 k on two bunnies, under half
+     * of them): 2^shift places a bucket, about a key a bucket, every bucket
+     * sorted (on two cows, 6 k keys for 7.7 k faces, that cost 5 % more).  The
+     * tables' passes per kept face (clearing, offsets, stamps) cost more than
+     * the keys' own: the merge fell from 13.4 M to 7.6 M instructions a
+     * step on the tori (bench/RESULTS.md). */
+    if (m.nkept > 2 * total)
+        while ((m.nkept >> m.shift) > total && m.shift < 16) ++m.shift;
+    if (m.shift) m.sorted = 1; /* a stamp tells one first face's repeats */
     m.nbk = ((m.nkept - 1) >> m.shift) + 2; /* the last one a sentinel: a first face not kept */
     size_t *part = calloc((size_t)nb * 6 + 1, sizeof(size_t));
     if (!part || ws_grow(&W->mcnt, &W->mcntcap, (size_t)nb * m.nbk + m.nbk, sizeof(uint32_t))) {
