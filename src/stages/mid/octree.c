@@ -272,19 +272,25 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     mk = s->st;
     uint8_t keep = 0;
     for (int c = 0; c < 8; ++c) keep |= (uint8_t)((cnt[c] > 0) << c), at[c] += base;
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t f = v[ofs + i];
-        const unsigned mi = mk[i], old = fl[ofs + i];
-        /* the axes on which the face also meets the lower half (child bit
-         * clear): an upper child (bit set) takes that, a lower one keeps the
-         * cell's own (see emit_leaf) */
-        const unsigned low = (unsigned)!!(mi & 0x55) | (unsigned)!!(mi & 0x33) << 1 | (unsigned)!!(mi & 0x0F) << 2;
-        for (unsigned b = mi & keep; b; b &= b - 1) {
-            const unsigned c = (unsigned)__builtin_ctz(b);
-            fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
-            v[at[c]++] = f;
+    if (run->cfg.mode != CLASH_MODE_SWEPT) { /* static: no flags (emit_leaf keeps every leaf's pairs) */
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t f = v[ofs + i];
+            for (unsigned b = mk[i] & keep; b; b &= b - 1) v[at[__builtin_ctz(b)]++] = f;
         }
-    }
+    } else
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t f = v[ofs + i];
+            const unsigned mi = mk[i], old = fl[ofs + i];
+            /* the axes on which the face also meets the lower half (child
+             * bit clear): an upper child (bit set) takes that, a lower one
+             * keeps the cell's own (see emit_leaf) */
+            const unsigned low = (unsigned)!!(mi & 0x55) | (unsigned)!!(mi & 0x33) << 1 | (unsigned)!!(mi & 0x0F) << 2;
+            for (unsigned b = mi & keep; b; b &= b - 1) {
+                const unsigned c = (unsigned)__builtin_ctz(b);
+                fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
+                v[at[c]++] = f;
+            }
+        }
     s->n = base + total;
     for (int c = 0; c < 8; ++c) {
         if (!cnt[c]) continue;
