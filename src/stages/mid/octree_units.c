@@ -155,6 +155,20 @@ static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const u
                 if (pair[c]) out[cnt[c]++] = f;
 }
 
+/* A face in exactly two cells, neighbours along one axis (on two graded
+ * tori, most of the faces in more than one cell): the stride from the
+ * lower cell to the other, else 0.  In line, it spares those faces the
+ * loops' set-up, some 70 instructions a face and pass. */
+static inline size_t two_cells(uint32_t r, size_t G, size_t *c0)
+{
+    const uint32_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
+                   z1 = r >> 25 & 31;
+    const uint32_t dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
+    if (dx + dy + dz != 1) return 0;
+    *c0 = ((size_t)z0 * G + y0) * G + x0;
+    return dx ? 1 : dy ? G : G * G;
+}
+
 /* rng[i]: the cell number of a face inside one cell (the common case), or
  * CK_CELL_MULTI | its cell ranges (ck_cell_codes). */
 static void bin_worker(int w, int T, void *p)
@@ -190,7 +204,10 @@ static void bin_worker(int w, int T, void *p)
                 cell_add(&cc[r], o);
                 continue;
             }
-            count_multi(r, G, o, cc);
+            size_t c0;
+            const size_t st = two_cells(r, G, &c0);
+            if (st) cell_add(&cc[c0], o), cell_add(&cc[c0 + st], o);
+            else count_multi(r, G, o, cc);
         }
         return;
     }
@@ -204,7 +221,14 @@ static void bin_worker(int w, int T, void *p)
             if (pair[r]) out[cnt[r]++] = kept[i];
             continue;
         }
-        scatter_multi(r, G, kept[i], pair, cnt, out);
+        size_t c0;
+        const size_t st = two_cells(r, G, &c0);
+        if (!st) {
+            scatter_multi(r, G, kept[i], pair, cnt, out);
+            continue;
+        }
+        if (pair[c0]) out[cnt[c0]++] = kept[i];
+        if (pair[c0 + st]) out[cnt[c0 + st]++] = kept[i];
     }
 }
 
