@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 static inline float mn3(float a, float b, float c) { return fminf(a, fminf(b, c)); }
 static inline float mx3(float a, float b, float c) { return fmaxf(a, fmaxf(b, c)); }
@@ -251,9 +252,6 @@ static CK_AVX2 void boxes_avx2_loads(int64_t n, const int32_t *restrict i0, cons
     boxes_core(n, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
 }
 
-/* (libgcc fills the feature bits in a constructor: no __builtin_cpu_init
- * needed outside constructors) */
-static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 static inline int slow_gathers(void) { return ck_gathers_slow(); }
 #else
 #define CK_X86 0
@@ -276,12 +274,12 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
 {
     if (f1 <= f0) return;
 #if CK_X86
-    if (f1 - f0 >= 8 && have_avx2() && slow_gathers()) {
+    if (f1 - f0 >= 8 && ck_have_avx2() && slow_gathers()) {
         boxes_avx2_loads(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
                          hix + f0, hiy + f0, hiz + f0, olo, ohi);
         return;
     }
-    if (f1 - f0 >= 8 && have_avx2()) { /* (shorter: all tail, see boxes_avx2) */
+    if (f1 - f0 >= 8 && ck_have_avx2()) { /* (shorter: all tail, see boxes_avx2) */
         boxes_avx2(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0, hix + f0,
                    hiy + f0, hiz + f0, olo, ohi, 0);
         return;
@@ -315,7 +313,7 @@ void ck_face_boxes_nt(int64_t f0, int64_t f1, const int32_t *restrict i0, const 
     const uintptr_t mis = ((uintptr_t)lox | (uintptr_t)loy | (uintptr_t)loz | (uintptr_t)hix | (uintptr_t)hiy |
                            (uintptr_t)hiz) & 63;
     const int64_t a = (f0 + 15) & ~(int64_t)15, e = f1 & ~(int64_t)15;
-    if (mis == 0 && a < e && have_avx2()) {
+    if (mis == 0 && a < e && ck_have_avx2()) {
         if (f0 < a)
             boxes_avx2(a - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
                        hix + f0, hiy + f0, hiz + f0, olo, ohi, 0);
@@ -437,7 +435,7 @@ static CK_AVX2 void classify_avx2(CLASSIFY_ARGS)
 void ck_classify_boxes(CLASSIFY_ARGS)
 {
 #if CK_X86
-    if (have_avx2()) {
+    if (ck_have_avx2()) {
         classify_avx2(m, lx, ly, lz, hx, hy, hz, R6, cls);
         return;
     }
@@ -472,7 +470,7 @@ void ck_vertex_bounds(VBOUNDS_ARGS)
 {
     if (n <= 0) return;
 #if CK_X86
-    if (have_avx2()) {
+    if (ck_have_avx2()) {
         vbounds_avx2(n, x, y, z, olo, ohi);
         return;
     }
@@ -581,7 +579,7 @@ static CK_AVX2 unsigned carry_meet_avx2(const float *S, const double *P, const d
 void ck_carry_boxes8(const float *restrict S, const double *restrict P, double *restrict L, double *restrict H)
 {
 #if CK_X86
-    if (have_avx2()) {
+    if (ck_have_avx2()) {
         carry_avx2(S, P, L, H);
         return;
     }
@@ -602,7 +600,7 @@ unsigned ck_carry_meet8(const float *restrict S, const double *restrict P, const
                         unsigned *inside)
 {
 #if CK_X86
-    if (have_avx2()) return carry_meet_avx2(S, P, NULL, 0, R, nr, inside);
+    if (ck_have_avx2()) return carry_meet_avx2(S, P, NULL, 0, R, nr, inside);
 #endif
     return ck_carry_meet8_ref(S, P, R, nr, inside);
 }
@@ -611,7 +609,7 @@ unsigned ck_carry_meet8_swept(const float *restrict S, const double *restrict P,
                               const float *restrict R, int64_t nr, unsigned *inside)
 {
 #if CK_X86
-    if (have_avx2()) return carry_meet_avx2(S, P, P0, g, R, nr, inside);
+    if (ck_have_avx2()) return carry_meet_avx2(S, P, P0, g, R, nr, inside);
 #endif
     return ck_carry_meet8_swept_ref(S, P, P0, g, R, nr, inside);
 }

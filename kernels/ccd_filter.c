@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #include "kernels/ccd.h"
+#include "kernels/cpu.h"
 
 /* The point pairs (A's point, B's point) whose differences bound F: VF (v, f_i), EE (a_i, b_j) */
 static const int pair_a[2][4] = {{0, 0, 0, 0}, {0, 0, 1, 1}}, pair_b[2][4] = {{1, 2, 3, 3}, {2, 3, 2, 3}};
@@ -64,7 +65,6 @@ void ck_ccd_filter_ref(int kind, int64_t n, const double (*x0)[4][3], const doub
 #include <immintrin.h>
 #define CK_AVX2 __attribute__((target("avx2")))
 
-static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
 static CK_AVX2 void filter_avx2(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3], double ms,
                                 uint8_t *keep)
@@ -99,7 +99,7 @@ void ck_ccd_filter(int kind, int64_t n, const double (*x0)[4][3], const double (
                    uint8_t *keep)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (n >= 4 && have_avx2()) {
+    if (n >= 4 && ck_have_avx2()) {
         filter_avx2(kind, n, x0, x1, min_sep, keep);
         return;
     }

@@ -69,6 +69,7 @@
 #include <stddef.h>
 
 #include "kernels/ccd.h"
+#include "kernels/cpu.h"
 
 /* Point indices of P = x[p1] - x[p0], B = x[b1] - x[b0], C = x[c1] - x[c0] */
 typedef struct {
@@ -131,7 +132,6 @@ void ck_ccd_planes_ref(int kind, int64_t n, const double (*x0)[4][3], const doub
 #include <immintrin.h>
 #define CK_AVX2 __attribute__((target("avx2")))
 
-static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
 typedef struct {
     __m256d v[3];
@@ -216,7 +216,7 @@ void ck_ccd_planes(int kind, int64_t n, const double (*x0)[4][3], const double (
                    uint8_t *keep)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (n >= 4 && have_avx2()) {
+    if (n >= 4 && ck_have_avx2()) {
         planes_avx2(kind, n, x0, x1, min_sep, keep);
         return;
     }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 /* ---- portable --------------------------------------------------------------------- */
 
@@ -122,7 +123,6 @@ void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3],
 #include <immintrin.h>
 #define CK_AVX2 __attribute__((target("avx2")))
 
-static inline int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 /* Where gathers are slow (ck_gathers_slow, AMD): the cells pass on the
  * graded torus's 124,853 kept faces (issue 17), 0.79 ms with gathers,
  * 0.47-0.53 ms with loads, 1 thread, medians of 20 steps. */
@@ -270,7 +270,7 @@ void ck_gather_bounds(size_t n, const uint32_t *idx, const float *const lo[3], c
                       float bh[3], double *edge_sum)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (n >= 8 && have_avx2()) {
+    if (n >= 8 && ck_have_avx2()) {
         (slow_gathers() ? bounds_loads : bounds_gather)(n, idx, lo, hi, bl, bh, edge_sum);
         return;
     }
@@ -282,7 +282,7 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
                    const float o[3], float inv, float wide, int g, uint32_t *code)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (n >= 8 && have_avx2()) {
+    if (n >= 8 && ck_have_avx2()) {
         (slow_gathers() ? codes_loads : codes_gather)(n, idx, lo, hi, o, inv, wide, g, code);
         return;
     }
@@ -294,7 +294,7 @@ void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], con
                     const float up[3], const float dn[3], uint8_t *mask)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (n >= 8 && have_avx2()) {
+    if (n >= 8 && ck_have_avx2()) {
         (slow_gathers() ? masks_loads : masks_gather)(n, idx, lo, hi, up, dn, mask);
         return;
     }
@@ -349,7 +349,7 @@ static CK_AVX2 void ov_avx2(OV_ARGS)
 void ck_leaf_overlaps(OV_ARGS)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (have_avx2()) {
+    if (ck_have_avx2()) {
         ov_avx2(n, lx, ly, lz, hx, hy, hz, a6, ov);
         return;
     }
@@ -418,7 +418,7 @@ static CK_AVX2 __attribute__((target("popcnt"))) uint8_t counts_avx2(size_t n, c
 uint8_t ck_mask_counts(size_t n, const uint8_t *mask, size_t cnt[8])
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (have_avx2()) return counts_avx2(n, mask, cnt);
+    if (ck_have_avx2()) return counts_avx2(n, mask, cnt);
 #endif
     return ck_mask_counts_ref(n, mask, cnt);
 }

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 static inline float gmn(float a, float b) { return b < a ? b : a; }
 static inline float gmx(float a, float b) { return b > a ? b : a; }
@@ -97,7 +98,7 @@ void ck_grow_boxes(int64_t f0, int64_t f1, int64_t step, const float *r, double 
                    float *loy, float *loz, float *hix, float *hiy, float *hiz, float olo[3], float ohi[3])
 {
 #if CK_X86
-    if (step == 1 && f1 - f0 >= 8 && __builtin_cpu_supports("avx2")) {
+    if (step == 1 && f1 - f0 >= 8 && ck_have_avx2()) {
         float *const b[6] = {lox + f0, loy + f0, loz + f0, hix + f0, hiy + f0, hiz + f0};
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         grow_avx2(f1 - f0, r + f0, k, eps, b, lo, hi);

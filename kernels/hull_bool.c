@@ -43,6 +43,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/hull_inl.h"
+#include "kernels/cpu.h"
 
 #define BOOL_MAXIT 32
 
@@ -277,7 +278,7 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
     *last = 0;
     if (np < 1 || np > 8 || nq < 1 || nq > 8) return -1;
 #if B_X86
-    if (__builtin_cpu_supports("avx2")) return bool_avx2(P, np, Q, nq, M, tol, last);
+    if (ck_have_avx2()) return bool_avx2(P, np, Q, nq, M, tol, last);
 #endif
     return bool_plain(P, np, Q, nq, M, tol, last);
 }

@@ -67,6 +67,7 @@
 #include <stdint.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 #define FILTER_REL 0x1p-16f
 #define FILTER_MAXC 1e9f /* |coordinates| up to this: no product overflows (normals ~4 M^2, dots ~1e28) */
@@ -241,25 +242,19 @@ static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8
  * taken where the CPU has it: the same arithmetic lane by lane, so the same
  * answers (tests/test_kernels.c compares them with the reference and the
  * portable path, and both with the exact tests). */
-#if defined(__GNUC__) && defined(__x86_64__)
-#define HF_AVX2 __attribute__((target("avx2")))
-static int hf_avx2(void) { return __builtin_cpu_supports("avx2"); }
-#else
-#define HF_AVX2
-static int hf_avx2(void) { return 0; }
-#endif
-static HF_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8])
+static CK_TARGET_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8],
+                                      uint8_t apart[8])
 {
     f8_apart(p, q, 6, tol, apart);
 }
-static HF_AVX2 void tris_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
+static CK_TARGET_AVX2 void tris_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
     f8_apart(p, q, 3, NULL, apart);
 }
 
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8])
 {
-    if (hf_avx2()) hulls_avx2(p, q, tol, apart);
+    if (ck_have_avx2()) hulls_avx2(p, q, tol, apart);
     else f8_apart(p, q, 6, tol, apart);
 }
 
@@ -272,7 +267,7 @@ void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], u
 
 void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8])
 {
-    if (hf_avx2()) tris_avx2(p, q, apart);
+    if (ck_have_avx2()) tris_avx2(p, q, apart);
     else ck_tris_apart_f32x8_plain(p, q, apart);
 }
 
@@ -293,7 +288,7 @@ void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-static HF_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float out[24][8])
+static CK_TARGET_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float out[24][8])
 {
     const float *r[8];
     for (int l = 0; l < 8; ++l) r[l] = base + (size_t)CK_ROW * (size_t)idx[l];
@@ -319,7 +314,7 @@ static HF_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float ou
 void ck_rows8(const float *base, const int32_t idx[8], float out[24][8])
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (hf_avx2()) {
+    if (ck_have_avx2()) {
         rows8_avx2(base, idx, out);
         return;
     }

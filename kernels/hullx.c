@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 #define CROSS_THR 0x1p-10f
 #define CROSS_MAXC 0x1p29f
@@ -142,14 +143,7 @@ static inline __attribute__((always_inline)) void x8_cross(const float (*p)[3][8
     LANES meet[l] = (uint8_t)(ok[l] & r[l]);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define HX_AVX2 __attribute__((target("avx2")))
-static int hx_avx2(void) { return __builtin_cpu_supports("avx2"); }
-#else
-#define HX_AVX2
-static int hx_avx2(void) { return 0; }
-#endif
-static HX_AVX2 void cross_avx2(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8])
+static CK_TARGET_AVX2 void cross_avx2(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8])
 {
     x8_cross(p, q, meet);
 }
@@ -161,6 +155,6 @@ void ck_paths_cross_f32x8_plain(const float p[6][3][8], const float q[6][3][8], 
 
 void ck_paths_cross_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8])
 {
-    if (hx_avx2()) cross_avx2(p, q, meet);
+    if (ck_have_avx2()) cross_avx2(p, q, meet);
     else ck_paths_cross_f32x8_plain(p, q, meet);
 }

@@ -8,6 +8,7 @@
  * bit-identical results (same operation order).
  */
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3], const float *lx, const float *ly,
                       const float *lz, float *wx, float *wy, float *wz)
@@ -65,7 +66,7 @@ void ck_transform(int64_t n, const double R[9], double s, const double t[3], con
     const double t0 = t[0], t1 = t[1], t2 = t[2];
     int64_t i = 0;
 #if CK_X86
-    if (n >= 4 && __builtin_cpu_supports("avx2")) {
+    if (n >= 4 && ck_have_avx2()) {
         const double m[9] = {m0, m1, m2, m3, m4, m5, m6, m7, m8};
         i = transform_avx2(n, m, t, lx, ly, lz, wx, wy, wz);
     }

@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 #define LANES for (int l = 0; l < 8; ++l)
 #define T8_U (DBL_EPSILON / 2)
@@ -182,15 +183,9 @@ static inline __attribute__((always_inline)) void t8_test(const float p[3][3][8]
     LANES done[l] = (uint8_t)(dn[l] != 0), meet[l] = (uint8_t)(mt[l] != 0);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define T8_AVX2 __attribute__((target("avx2")))
-static int t8_avx2(void) { return __builtin_cpu_supports("avx2"); }
-#else
-#define T8_AVX2
-static int t8_avx2(void) { return 0; }
-#endif
 
-static T8_AVX2 void t8_test_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t meet[8], uint8_t done[8])
+static CK_TARGET_AVX2 void t8_test_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t meet[8],
+                                        uint8_t done[8])
 {
     t8_test(p, q, meet, done);
 }
@@ -217,7 +212,7 @@ static int t8_run(int avx2, const float p[3][3][8], const float q[3][3][8], int 
 
 int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
 {
-    return t8_run(t8_avx2(), p, q, n, meet);
+    return t8_run(ck_have_avx2(), p, q, n, meet);
 }
 
 int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
