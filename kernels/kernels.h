@@ -327,11 +327,13 @@ uint8_t ck_mask_counts(size_t n, const uint8_t *mask, size_t cnt[8]);
 uint8_t ck_mask_counts_ref(size_t n, const uint8_t *mask, size_t cnt[8]);
 uint8_t ck_mask_or(size_t n, const uint8_t *mask);
 
-/* ck_leaf_overlaps (cells.c): ov[k] = 1 where box a6 = {lo x, y, z, hi x,
- * y, z} overlaps box k of [0, n) (lo <= other's hi on every axis, the
- * other's lo <= hi), else 0; AVX2 where the CPU has it, the same flags as
- * the portable _ref.  Each array must have 7 readable floats past n, and
- * ov 8 writable bytes (zeros are written there). */
+/* ck_leaf_overlaps (cells.c): a bitmap, bit k of ov (bit k % 8 of byte
+ * k / 8) set where box a6 = {lo x, y, z, hi x, y, z} overlaps box k of
+ * [0, n) (lo <= other's hi on every axis, the other's lo <= hi), else
+ * clear; the bytes after the last are zero up to a multiple of 8 (so ov
+ * may be read as 64-bit words: ceil(n / 64) * 8 writable bytes).  AVX2
+ * where the CPU has it, the same bits as the portable _ref.  Each array
+ * must have 7 readable floats past n. */
 void ck_leaf_overlaps(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
                       const float *restrict hx, const float *restrict hy, const float *restrict hz, const float a6[6],
                       uint8_t *restrict ov);

@@ -1146,17 +1146,18 @@ static void test_cells(long n)
     free(b), free(idx), free(c1), free(c2);
 }
 
-/* A leaf's overlap flags (cells.c): the AVX2 form against the portable
- * one, on rows of every length 0..40 with boxes that often touch exactly
- * (shared coordinates), and against the plain comparison for each box. */
+/* A leaf's overlap bitmap (cells.c): the AVX2 form against the portable
+ * one, on rows of every length 0..140 (up to three 64-bit words) with boxes
+ * that often touch exactly (shared coordinates), against the plain
+ * comparison for each box, and nothing set or written past the words. */
 static void test_leaf_overlaps(long n)
 {
-    enum { M = 48 };
+    enum { M = 144 };
     float a[6][M + 8];
     uint8_t o1[M + 8], o2[M + 8];
     long bad = 0, wrong = 0, pad = 0, rows = 0;
     for (long t = 0; t < n / 200 + 50; ++t) {
-        const size_t m = (size_t)(t % 41);
+        const size_t m = (size_t)(t % 141);
         for (size_t k = 0; k < m + 8; ++k)
             for (int d = 0; d < 3; ++d) {
                 const float l = (float)rng_int(0, 8) * 0.25f, h = l + (float)rng_int(0, 4) * 0.25f;
@@ -1167,18 +1168,20 @@ static void test_leaf_overlaps(long n)
         memset(o1, 0xee, sizeof o1), memset(o2, 0xee, sizeof o2);
         ck_leaf_overlaps(m, a[0], a[1], a[2], a[3], a[4], a[5], q, o1);
         ck_leaf_overlaps_ref(m, a[0], a[1], a[2], a[3], a[4], a[5], q, o2);
-        bad += memcmp(o1, o2, m) != 0;
-        for (size_t k = m; k < m + 8; ++k) pad += o1[k] != 0 && o1[k] != 0xee;
+        const size_t words = (m + 63) / 64 * 8; /* the bytes a caller reads as 64-bit words */
+        bad += memcmp(o1, o2, words) != 0;
+        for (size_t k = m; k < words * 8; ++k) pad += o1[k >> 3] >> (k & 7) & 1; /* bits past the row */
+        for (size_t k = words; k < sizeof o1; ++k) pad += o1[k] != 0xee; /* bytes past the words: untouched */
         for (size_t k = 0; k < m; ++k) {
             int meet = 1;
             for (int d = 0; d < 3; ++d) meet &= q[d] <= a[3 + d][k] && a[d][k] <= q[3 + d];
-            wrong += o1[k] != meet;
+            wrong += (o1[k >> 3] >> (k & 7) & 1) != meet;
         }
         ++rows;
     }
     CHECK(bad == 0, "leaf overlaps: AVX2 and portable flags differ in %ld rows", bad);
     CHECK(wrong == 0, "leaf overlaps: %ld flags disagree with the box comparison", wrong);
-    CHECK(pad == 0, "leaf overlaps: %ld flags set past a row's end", pad);
+    CHECK(pad == 0, "leaf overlaps: %ld bits set past a row's end or bytes written past its words", pad);
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 

@@ -143,7 +143,8 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
 static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
                      double size)
 {
-    /* (+ 40: ck_leaf_overlaps reads 7 floats past a row and writes 8 flags past n) */
+    /* (+ 40: ck_leaf_overlaps reads 7 floats past a row; its bitmap, of
+     * ceil(n / 64) words, fits in n + 8 bytes) */
     if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 40))
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
@@ -162,7 +163,6 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         hx[k] = run->hix[g] + d, hy[k] = run->hiy[g] + d, hz[k] = run->hiz[g] + d;
         ob[k] = run->face_obj[g];
     }
-    memset(ov + n, 0, 8);
     /* Face numbers ascend and every object owns one range of them, so the
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
@@ -174,24 +174,24 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
             for (run_end = i + 1; run_end < n && ob[run_end] == ob[i];) ++run_end;
         const size_t j0 = self ? i + 1 : run_end;
         const float a6[6] = {lx[i], ly[i], lz[i], hx[i], hy[i], hz[i]};
-        if (j0 < n) ck_leaf_overlaps(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, a6, ov + j0);
-        for (size_t j = j0; j < n; ++j) {
-            if (!(j & 7)) { /* skip 8 flags at a time where none is set */
-                uint64_t w;
-                memcpy(&w, ov + j, 8);
-                if (!w && j + 8 <= n) {
-                    j += 7;
-                    continue;
-                }
+        if (j0 >= n) continue;
+        /* the overlaps of boxes j0.. as a bitmap, read 64 a word: only the
+         * set bits are visited, in ascending order */
+        ck_leaf_overlaps(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, a6, ov);
+        for (size_t w = 0; w < n - j0; w += 64) {
+            uint64_t bits;
+            memcpy(&bits, ov + w / 8, 8);
+            for (; bits; bits &= bits - 1) {
+                const size_t j = j0 + w + (size_t)__builtin_ctzll(bits);
+                const uint32_t b = f[j]; /* lists stay ascending */
+                if (!exact && (fl[i] & fl[j])) continue; /* met again in a lower leaf of the unit */
+                if (self && !clash_pair_eligible(run, a, b)) continue;
+                if (exact && !leaf_meets(run, st + i, a, lo, hi)) goto next_i; /* a misses the leaf */
+                if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
+                if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
             }
-            if (!ov[j]) continue;
-            const uint32_t b = f[j]; /* lists stay ascending */
-            if (!exact && (fl[i] & fl[j])) continue; /* met again in a lower leaf of the unit */
-            if (self && !clash_pair_eligible(run, a, b)) continue;
-            if (exact && !leaf_meets(run, st + i, a, lo, hi)) break;
-            if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
-            if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
         }
+    next_i:;
     }
     return 0;
 }
