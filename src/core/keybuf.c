@@ -10,20 +10,17 @@
 #include "base/sort.h"
 #include "core/run.h"
 
-int clash_keybuf_push(clash_keybuf *b, uint64_t key)
+int clash_keybuf_grow(clash_keybuf *b)
 {
-    if (b->n == b->cap) {
-        /* by half again: the buffers are kept from step to step, so the
-         * few more copies while they grow cost little, and the capacity
-         * left unused (up to a half of it, not all of it) is memory every
-         * later step holds: on 3.0 M faces the workers' buffers hold some
-         * 9 M keys a step at the end of the 20 steps */
-        size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
-        uint64_t *v = realloc(b->v, cap * sizeof *v);
-        if (!v) return -1;
-        b->v = v, b->cap = cap;
-    }
-    b->v[b->n++] = key;
+    /* by half again: the buffers are kept from step to step, so the few
+     * more copies while they grow cost little, and the capacity left
+     * unused (up to a half of it, not all of it) is memory every later
+     * step holds: on 3.0 M faces the workers' buffers hold some 9 M keys a
+     * step at the end of the 20 steps */
+    size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
+    uint64_t *v = realloc(b->v, cap * sizeof *v);
+    if (!v) return -1;
+    b->v = v, b->cap = cap;
     return 0;
 }
 

@@ -39,8 +39,16 @@ typedef struct clash_keybuf {
     char pad_[CLASH_CACHE_LINE - sizeof(uint64_t *) - 2 * sizeof(size_t)];
 } clash_keybuf;
 
-/* Appends key, growing the buffer (core/keybuf.c).  Returns -1 when out of memory. */
-int clash_keybuf_push(clash_keybuf *b, uint64_t key);
+/* Appends key, growing the buffer (clash_keybuf_grow, core/keybuf.c, out
+ * of line: the octree's leaves push a key every few instructions).
+ * Returns -1 when out of memory. */
+int clash_keybuf_grow(clash_keybuf *b);
+static inline int clash_keybuf_push(clash_keybuf *b, uint64_t key)
+{
+    if (b->n == b->cap && clash_keybuf_grow(b)) return -1;
+    b->v[b->n++] = key;
+    return 0;
+}
 
 struct clash_run {
     clash_scene *sc;
