@@ -199,6 +199,18 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
 /* Children of a cell: bit c of a mask is child c = x + 2y + 4z (1 for the
  * upper half); ck_child_masks (kernels/cells.c) makes the masks. */
 
+/* LOW_AXES[m]: bit a set when mask m reaches a child in the lower half on
+ * axis a (x: children 0x55, y: 0x33, z: 0x0F), for swept mode's flags. */
+#define LA1(m) ((((m) & 0x55) != 0) | (((m) & 0x33) != 0) << 1 | (((m) & 0x0F) != 0) << 2)
+#define LA4(m) LA1(m), LA1((m) + 1), LA1((m) + 2), LA1((m) + 3)
+#define LA16(m) LA4(m), LA4((m) + 4), LA4((m) + 8), LA4((m) + 12)
+#define LA64(m) LA16(m), LA16((m) + 16), LA16((m) + 32), LA16((m) + 48)
+static const uint8_t LOW_AXES[256] = {LA64(0), LA64(64), LA64(128), LA64(192)};
+#undef LA64
+#undef LA16
+#undef LA4
+#undef LA1
+
 /* The end of the run of faces V[i..) below face number lim (V ascends):
  * the first j > i with j == n or V[j] >= lim, by doubling steps, then
  * halving (a run costs the log of its length, not its length). */
@@ -284,7 +296,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
             /* the axes on which the face also meets the lower half (child
              * bit clear): an upper child (bit set) takes that, a lower one
              * keeps the cell's own (see emit_leaf) */
-            const unsigned low = (unsigned)!!(mi & 0x55) | (unsigned)!!(mi & 0x33) << 1 | (unsigned)!!(mi & 0x0F) << 2;
+            const unsigned low = LOW_AXES[mi];
             for (unsigned b = mi & keep; b; b &= b - 1) {
                 const unsigned c = (unsigned)__builtin_ctz(b);
                 fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
