@@ -10,6 +10,9 @@
 
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define HULL_MAXN 8
 
@@ -103,21 +106,46 @@ static inline int h_separates_box(const double d[3], const double (*a)[3], int n
     return h_apart_from(d, a, na, bmin, bmax, h_margin(d, M, tol, 0));
 }
 
-/* Translate n points by -c into out; returns max |coordinate| of out, or -1
- * when something is not finite. */
+/* Translate n points by -c into out; returns max |coordinate| of out (and
+ * of M), or -1 when something is not finite.  Without a branch a
+ * coordinate: a NaN fails every comparison, so "finite" is |t| <= DBL_MAX,
+ * gathered by AND and tested once.  The rows are contiguous, so with SSE2
+ * (every x86-64) six coordinates go as three pairs, c's pattern (c0 c1,
+ * c2 c0, c1 c2) repeating: the same subtractions and the same maximum
+ * (exact, in any order), a third of the scalar loop's instructions, which
+ * was some 4 % of a swept run's (S5's hull tests, 300 x 3,024 spheres). */
 static inline double h_shift(const double (*in)[3], int n, const double c[3], double (*out)[3], double M)
 {
-    /* without a branch a coordinate: a NaN fails every comparison, so
-     * "finite" is |t| <= DBL_MAX, gathered by AND and tested once */
-    int finite = 1;
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < 3; ++k) {
-            const double t = in[i][k] - c[k];
-            out[i][k] = t;
-            const double at = fabs(t);
-            finite &= at <= DBL_MAX;
-            M = at > M ? at : M;
+    const int m = 3 * n;
+    const double *x = in[0];
+    double *o = out[0];
+    int finite = 1, j = 0;
+#if defined(__SSE2__)
+    if (m >= 6) {
+        const __m128d c01 = _mm_setr_pd(c[0], c[1]), c20 = _mm_setr_pd(c[2], c[0]), c12 = _mm_setr_pd(c[1], c[2]);
+        const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL)), big = _mm_set1_pd(DBL_MAX);
+        __m128d vm = _mm_set1_pd(M), ok = _mm_cmple_pd(vm, big); /* M is finite: all ones */
+        for (; j + 6 <= m; j += 6) {
+            const __m128d t0 = _mm_sub_pd(_mm_loadu_pd(x + j), c01), t1 = _mm_sub_pd(_mm_loadu_pd(x + j + 2), c20),
+                          t2 = _mm_sub_pd(_mm_loadu_pd(x + j + 4), c12);
+            _mm_storeu_pd(o + j, t0), _mm_storeu_pd(o + j + 2, t1), _mm_storeu_pd(o + j + 4, t2);
+            const __m128d a0 = _mm_and_pd(t0, mag), a1 = _mm_and_pd(t1, mag), a2 = _mm_and_pd(t2, mag);
+            const __m128d f0 = _mm_cmple_pd(a0, big), f1 = _mm_cmple_pd(a1, big), f2 = _mm_cmple_pd(a2, big);
+            ok = _mm_and_pd(ok, _mm_and_pd(f0, _mm_and_pd(f1, f2)));
+            vm = _mm_max_pd(vm, _mm_max_pd(a0, _mm_max_pd(a1, a2)));
         }
+        finite = _mm_movemask_pd(ok) == 3;
+        const double m0 = _mm_cvtsd_f64(vm), m1 = _mm_cvtsd_f64(_mm_unpackhi_pd(vm, vm));
+        M = m0 > m1 ? m0 : m1;
+    }
+#endif
+    for (; j < m; ++j) {
+        const double t = x[j] - c[j % 3];
+        o[j] = t;
+        const double at = fabs(t);
+        finite &= at <= DBL_MAX;
+        M = at > M ? at : M;
+    }
     return finite ? M : -1.0;
 }
 
