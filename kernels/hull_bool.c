@@ -56,8 +56,14 @@ typedef struct {
 
 static inline void b_load(bset *b, const double (*a)[3], int n)
 {
-    for (int i = 0; i < 8; ++i)
-        for (int k = 0; k < 3; ++k) b->c[k][i] = a[i < n ? i : 0][k];
+    if (n == 6) { /* a swept face's six positions, S5's case: the loops unrolled, no select */
+        for (int k = 0; k < 3; ++k) {
+            for (int i = 0; i < 6; ++i) b->c[k][i] = a[i][k];
+            b->c[k][6] = b->c[k][7] = a[0][k];
+        }
+    } else
+        for (int i = 0; i < 8; ++i)
+            for (int k = 0; k < 3; ++k) b->c[k][i] = a[i < n ? i : 0][k];
     b->n = n;
 }
 
