@@ -22,7 +22,7 @@ typedef struct scratch {
     size_t n, cap;
     uint8_t *st; /* per-face bytes of one node: child masks, then leaf test states */
     size_t stcap;
-    void *lb;    /* a leaf's boxes, objects and overlap flags (emit_leaf) */
+    void *lb;    /* a leaf's boxes, objects and overlap bitmap (emit_leaf) */
     size_t lbcap;
     uint8_t *fl; /* beside v, per face of a cell: the axes on which it also meets the cell below (octree.c) */
     size_t flcap;
