@@ -323,7 +323,7 @@ static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
     s->n = 0;
     if (scratch_reserve(s, un->n) || scratch_flags(s)) return -1;
     memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
-    memset(s->fl, 0, un->n); /* the unit is the root of its descent */
+    if (c->run->cfg.mode == CLASH_MODE_SWEPT) memset(s->fl, 0, un->n); /* the unit is the root of its descent */
     s->n = un->n;
     return visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n);
 }

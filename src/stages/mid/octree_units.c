@@ -136,22 +136,28 @@ typedef struct bin_ctx {
 #else
 #define SCALAR_LOOPS __attribute__((noinline))
 #endif
+/* The cell ranges packed in r: lo[a], hi[a] on axis a (x, y, z). */
+typedef struct cell_range {
+    size_t lo[3], hi[3];
+} cell_range;
+static inline cell_range range_of(uint32_t r)
+{
+    return (cell_range){{r & 31, r >> 10 & 31, r >> 20 & 31}, {r >> 5 & 31, r >> 15 & 31, r >> 25 & 31}};
+}
 static SCALAR_LOOPS void count_multi(uint32_t r, size_t G, int32_t o, cell_count *restrict cc)
 {
-    const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                 z1 = r >> 25 & 31;
-    for (size_t z = z0; z <= z1; ++z)
-        for (size_t y = y0; y <= y1; ++y)
-            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c) cell_add(&cc[c], o);
+    const cell_range b = range_of(r);
+    for (size_t z = b.lo[2]; z <= b.hi[2]; ++z)
+        for (size_t y = b.lo[1]; y <= b.hi[1]; ++y)
+            for (size_t c = (z * G + y) * G + b.lo[0], e = c + (b.hi[0] - b.lo[0]); c <= e; ++c) cell_add(&cc[c], o);
 }
 static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const uint8_t *restrict pair,
                                        size_t *restrict cnt, uint32_t *restrict out)
 {
-    const size_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                 z1 = r >> 25 & 31;
-    for (size_t z = z0; z <= z1; ++z)
-        for (size_t y = y0; y <= y1; ++y)
-            for (size_t c = (z * G + y) * G + x0, e = c + (x1 - x0); c <= e; ++c)
+    const cell_range b = range_of(r);
+    for (size_t z = b.lo[2]; z <= b.hi[2]; ++z)
+        for (size_t y = b.lo[1]; y <= b.hi[1]; ++y)
+            for (size_t c = (z * G + y) * G + b.lo[0], e = c + (b.hi[0] - b.lo[0]); c <= e; ++c)
                 if (pair[c]) out[cnt[c]++] = f;
 }
 
@@ -161,11 +167,10 @@ static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const u
  * loops' set-up, some 70 instructions a face and pass. */
 static inline size_t two_cells(uint32_t r, size_t G, size_t *c0)
 {
-    const uint32_t x0 = r & 31, x1 = r >> 5 & 31, y0 = r >> 10 & 31, y1 = r >> 15 & 31, z0 = r >> 20 & 31,
-                   z1 = r >> 25 & 31;
-    const uint32_t dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
+    const cell_range b = range_of(r);
+    const size_t dx = b.hi[0] - b.lo[0], dy = b.hi[1] - b.lo[1], dz = b.hi[2] - b.lo[2];
     if (dx + dy + dz != 1) return 0;
-    *c0 = ((size_t)z0 * G + y0) * G + x0;
+    *c0 = (b.lo[2] * G + b.lo[1]) * G + b.lo[0];
     return dx ? 1 : dy ? G : G * G;
 }
 
