@@ -232,9 +232,14 @@ typedef struct ctx {
 
 static inline unsigned used_slots(const clash_bvh_node *n)
 {
+#if MID_SSE
+    const __m128i c = _mm_loadu_si128((const __m128i *)n->child);
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(c, _mm_setzero_si128()))) ^ 0xfu;
+#else
     unsigned m = 0;
     for (int k = 0; k < W; ++k) m |= (unsigned)(n->child[k] != 0) << k;
     return m;
+#endif
 }
 
 /* The float map of x' = V x + o (double), grown by g. */
@@ -306,6 +311,46 @@ static inline unsigned map_children(const fview *f, const clash_bvh_node *n, flo
 static inline void slot_of(const float q[6][W], int k, float b[6])
 {
     for (int d = 0; d < 6; ++d) b[d] = q[d][k];
+}
+
+/* bvh_node_overlap of slot k of mapped boxes q, read from the rows in place. */
+static inline unsigned overlap_slot(const clash_bvh_node *n, const float q[6][W], int k)
+{
+#if MID_SSE
+    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3][k]));
+    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0][k]), _mm_load_ps(n->hix));
+    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4][k]));
+    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1][k]), _mm_load_ps(n->hiy));
+    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5][k]));
+    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2][k]), _mm_load_ps(n->hiz));
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
+#else
+    float b[6];
+    slot_of(q, k, b);
+    return bvh_node_overlap(n, b);
+#endif
+}
+
+/* The slots k of mapped boxes q that meet the closed box {lo, hi}, the W
+ * slots at once. */
+static inline unsigned slots_meeting(const float q[6][W], const float box[6])
+{
+#if MID_SSE
+    const __m128 a = _mm_cmple_ps(_mm_set1_ps(box[0]), _mm_loadu_ps(q[3]));
+    const __m128 b = _mm_cmple_ps(_mm_loadu_ps(q[0]), _mm_set1_ps(box[3]));
+    const __m128 c = _mm_cmple_ps(_mm_set1_ps(box[1]), _mm_loadu_ps(q[4]));
+    const __m128 d = _mm_cmple_ps(_mm_loadu_ps(q[1]), _mm_set1_ps(box[4]));
+    const __m128 e = _mm_cmple_ps(_mm_set1_ps(box[2]), _mm_loadu_ps(q[5]));
+    const __m128 f = _mm_cmple_ps(_mm_loadu_ps(q[2]), _mm_set1_ps(box[5]));
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
+#else
+    unsigned m = 0;
+    for (int k = 0; k < W; ++k)
+        m |= (unsigned)(box[0] <= q[3][k] && q[0][k] <= box[3] && box[1] <= q[4][k] && q[1][k] <= box[4] &&
+                        box[2] <= q[5][k] && q[2][k] <= box[5])
+             << k;
+    return m;
+#endif
 }
 
 /* The world boxes of the 4 faces of a leaf (vertex indices i0, i1, i2)
@@ -445,11 +490,6 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
                           u->a == u->b, NULL);
 }
 
-static inline int boxes_meet(const float a[6], const float b[6])
-{
-    return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
-}
-
 /* a's leaf (place qa, count ca, box in a's frame) against the subtree of
  * b's node nb, whose boxes are carried into a's frame on the way down.
  * (The test from b's side too, as step_item makes it, cost more here than
@@ -462,11 +502,10 @@ static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa,
     stk[sp++] = nb;
     while (sp) {
         const clash_bvh_node *n = &tb->node[stk[--sp]];
-        float q[6][W], b[6];
-        for (unsigned m = map_children(&u->ab, n, q); m; m &= m - 1) {
+        float q[6][W];
+        const unsigned used = map_children(&u->ab, n, q);
+        for (unsigned m = used & slots_meeting((const float(*)[W])q, box); m; m &= m - 1) {
             const int k = __builtin_ctz(m);
-            slot_of(q, k, b);
-            if (!boxes_meet(box, b)) continue;
             const int32_t ch = n->child[k];
             if (ch > 0) {
                 if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
@@ -558,21 +597,19 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
     unsigned mm[W] = {0}, any_i = 0, used_a = 0, used_b = 0;
     for (unsigned m = ub; m; m &= m - 1) {
         const int j = __builtin_ctz(m);
-        slot_of(q, j, b);
-        any_i |= mm[j] = bvh_node_overlap(A, b) & ua;
+        any_i |= mm[j] = overlap_slot(A, (const float(*)[W])q, j) & ua;
     }
     if (!any_i) return 0;
     /* two-sided: slot pair (i, j) also needs a's child i, carried into b's
      * frame, to meet b's child j there (back[i]: the slots j it meets); only
      * the children i that met some j above are carried */
     if (u->a != u->b) {
-        float p[6][W], e[6];
+        float p[6][W];
         unsigned back[W] = {0};
         map_children(&u->ba, A, p);
         for (unsigned m = any_i; m; m &= m - 1) {
             const int i = __builtin_ctz(m);
-            slot_of(p, i, e);
-            back[i] = bvh_node_overlap(B, e);
+            back[i] = overlap_slot(B, (const float(*)[W])p, i);
         }
         for (unsigned m = ub; m; m &= m - 1) {
             const int j = __builtin_ctz(m);
