@@ -316,19 +316,7 @@ static inline void slot_of(const float q[6][W], int k, float b[6])
 /* bvh_node_overlap of slot k of mapped boxes q, read from the rows in place. */
 static inline unsigned overlap_slot(const clash_bvh_node *n, const float q[6][W], int k)
 {
-#if MID_SSE
-    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3][k]));
-    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0][k]), _mm_load_ps(n->hix));
-    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4][k]));
-    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1][k]), _mm_load_ps(n->hiy));
-    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5][k]));
-    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2][k]), _mm_load_ps(n->hiz));
-    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
-#else
-    float b[6];
-    slot_of(q, k, b);
-    return bvh_node_overlap(n, b);
-#endif
+    return bvh_node_overlap6(n, q[0][k], q[1][k], q[2][k], q[3][k], q[4][k], q[5][k]);
 }
 
 /* The slots k of mapped boxes q that meet the closed box {lo, hi}, the W

@@ -23,21 +23,29 @@
 #define MID_SSE 0
 #endif
 
-/* Children of node n meeting the closed box q = {lo x y z, hi x y z}: the
+/* Children of node n meeting the closed box {lx ly lz, hx hy hz}: the
  * node kernel's predicate (kernels/bvh_node.c), inlined. */
-static inline unsigned bvh_node_overlap(const clash_bvh_node *n, const float q[6])
+static inline unsigned bvh_node_overlap6(const clash_bvh_node *n, float lx, float ly, float lz, float hx, float hy,
+                                         float hz)
 {
 #if MID_SSE
-    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(q[3]));
-    const __m128 b = _mm_cmple_ps(_mm_set1_ps(q[0]), _mm_load_ps(n->hix));
-    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(q[4]));
-    const __m128 d = _mm_cmple_ps(_mm_set1_ps(q[1]), _mm_load_ps(n->hiy));
-    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(q[5]));
-    const __m128 f = _mm_cmple_ps(_mm_set1_ps(q[2]), _mm_load_ps(n->hiz));
+    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(hx));
+    const __m128 b = _mm_cmple_ps(_mm_set1_ps(lx), _mm_load_ps(n->hix));
+    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(hy));
+    const __m128 d = _mm_cmple_ps(_mm_set1_ps(ly), _mm_load_ps(n->hiy));
+    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(hz));
+    const __m128 f = _mm_cmple_ps(_mm_set1_ps(lz), _mm_load_ps(n->hiz));
     return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
 #else
+    const float q[6] = {lx, ly, lz, hx, hy, hz};
     return clash_bvh_overlap(n, q, q + 3);
 #endif
+}
+
+/* The same for the box q = {lo x y z, hi x y z}. */
+static inline unsigned bvh_node_overlap(const clash_bvh_node *n, const float q[6])
+{
+    return bvh_node_overlap6(n, q[0], q[1], q[2], q[3], q[4], q[5]);
 }
 
 /* Asks for the cache lines of a child: a node's two, or a leaf's six rows. */
