@@ -323,22 +323,7 @@ static inline unsigned overlap_slot(const clash_bvh_node *n, const float q[6][W]
  * slots at once. */
 static inline unsigned slots_meeting(const float q[6][W], const float box[6])
 {
-#if MID_SSE
-    const __m128 a = _mm_cmple_ps(_mm_set1_ps(box[0]), _mm_loadu_ps(q[3]));
-    const __m128 b = _mm_cmple_ps(_mm_loadu_ps(q[0]), _mm_set1_ps(box[3]));
-    const __m128 c = _mm_cmple_ps(_mm_set1_ps(box[1]), _mm_loadu_ps(q[4]));
-    const __m128 d = _mm_cmple_ps(_mm_loadu_ps(q[1]), _mm_set1_ps(box[4]));
-    const __m128 e = _mm_cmple_ps(_mm_set1_ps(box[2]), _mm_loadu_ps(q[5]));
-    const __m128 f = _mm_cmple_ps(_mm_loadu_ps(q[2]), _mm_set1_ps(box[5]));
-    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
-#else
-    unsigned m = 0;
-    for (int k = 0; k < W; ++k)
-        m |= (unsigned)(box[0] <= q[3][k] && q[0][k] <= box[3] && box[1] <= q[4][k] && q[1][k] <= box[4] &&
-                        box[2] <= q[5][k] && q[2][k] <= box[5])
-             << k;
-    return m;
-#endif
+    return bvh_rows_overlap(q[0], q[1], q[2], q[3], q[4], q[5], box);
 }
 
 /* The world boxes of the 4 faces of a leaf (vertex indices i0, i1, i2)

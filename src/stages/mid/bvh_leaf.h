@@ -23,21 +23,38 @@
 #define MID_SSE 0
 #endif
 
+/* The slots k < 4 of six rows of boxes (lo x y z, hi x y z) meeting the
+ * closed box b = {lo x y z, hi x y z}, as a bit mask. */
+static inline unsigned bvh_rows_overlap(const float *lox, const float *loy, const float *loz, const float *hix,
+                                        const float *hiy, const float *hiz, const float b[6])
+{
+#if MID_SSE
+    const __m128 p = _mm_cmple_ps(_mm_loadu_ps(lox), _mm_set1_ps(b[3]));
+    const __m128 q = _mm_cmple_ps(_mm_set1_ps(b[0]), _mm_loadu_ps(hix));
+    const __m128 r = _mm_cmple_ps(_mm_loadu_ps(loy), _mm_set1_ps(b[4]));
+    const __m128 s = _mm_cmple_ps(_mm_set1_ps(b[1]), _mm_loadu_ps(hiy));
+    const __m128 t = _mm_cmple_ps(_mm_loadu_ps(loz), _mm_set1_ps(b[5]));
+    const __m128 u = _mm_cmple_ps(_mm_set1_ps(b[2]), _mm_loadu_ps(hiz));
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(p, q), _mm_and_ps(r, s)), _mm_and_ps(t, u)));
+#else
+    unsigned m = 0;
+    for (int k = 0; k < 4; ++k)
+        m |= (unsigned)(lox[k] <= b[3] && b[0] <= hix[k] && loy[k] <= b[4] && b[1] <= hiy[k] && loz[k] <= b[5] &&
+                        b[2] <= hiz[k])
+             << k;
+    return m;
+#endif
+}
+
 /* Children of node n meeting the closed box {lx ly lz, hx hy hz}: the
  * node kernel's predicate (kernels/bvh_node.c), inlined. */
 static inline unsigned bvh_node_overlap6(const clash_bvh_node *n, float lx, float ly, float lz, float hx, float hy,
                                          float hz)
 {
-#if MID_SSE
-    const __m128 a = _mm_cmple_ps(_mm_load_ps(n->lox), _mm_set1_ps(hx));
-    const __m128 b = _mm_cmple_ps(_mm_set1_ps(lx), _mm_load_ps(n->hix));
-    const __m128 c = _mm_cmple_ps(_mm_load_ps(n->loy), _mm_set1_ps(hy));
-    const __m128 d = _mm_cmple_ps(_mm_set1_ps(ly), _mm_load_ps(n->hiy));
-    const __m128 e = _mm_cmple_ps(_mm_load_ps(n->loz), _mm_set1_ps(hz));
-    const __m128 f = _mm_cmple_ps(_mm_set1_ps(lz), _mm_load_ps(n->hiz));
-    return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(_mm_and_ps(a, b), _mm_and_ps(c, d)), _mm_and_ps(e, f)));
-#else
     const float q[6] = {lx, ly, lz, hx, hy, hz};
+#if MID_SSE
+    return bvh_rows_overlap(n->lox, n->loy, n->loz, n->hix, n->hiy, n->hiz, q);
+#else
     return clash_bvh_overlap(n, q, q + 3);
 #endif
 }
