@@ -4,6 +4,7 @@
  *
  *   clash bench bvh [--mesh FILE.obj] [--repeat R] [--faces F]
  *                   [--part 1|2] [--only V] [--builder sah|morton]
+ *                   [--cache warm|cold|shared]
  *
  * Part 1, two meshes (default ../shared/data/meshes/stanford-bunny.obj; the
  * second copy at position (0.02, 0.01, 0), rotation_deg (10, 20, 30),
@@ -37,6 +38,21 @@
  * a comma list of variants (--only 0,1,2,4: the issue-4 targets' four),
  * --builder the kept runs' BVH builder (default SAH).
  *
+ * The caches (part 1, --cache).  FCL's query (clash-peer-fcl-mesh) runs
+ * right after its models are built, so it finds them in cache.  The
+ * variants here run in turn, and the two from scratch each allocate and
+ * fault in a new run: a kept run's trees and leaf records were then out of
+ * cache when its timed step began (on the graded torus its step took 30 %
+ * longer than with its steps back to back, 2026-11-27).  So, like for like:
+ *   warm    (default) a kept run makes one untimed step just before each
+ *           timed one, as FCL builds its models just before its query;
+ *   cold    before every timed step of every variant, a buffer of twice the
+ *           last-level cache (64 MiB at least) is written and read, and
+ *           clash-peer-fcl-mesh --cold does the same between its build and
+ *           its query: both start from memory;
+ *   shared  neither: each variant finds the caches as the one before left
+ *           them (what this bench did before 2026-11-27).
+ *
  * Part 2, refit of a deforming mesh: a UV sphere of about --faces F faces
  * (default 10^5) whose vertices are jittered before every repetition; times
  * the face boxes (S1 kernel), both builds (SAH, Morton), and the refits of
@@ -54,6 +70,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "core/bvh.h"
@@ -85,6 +102,27 @@ static double step_seconds(const clash_step_stats *st)
 
 static long long last_cand, last_boxed, kept_cand, kept_boxed;
 
+/* --cache cold: every line of a buffer of twice the last-level cache (64
+ * MiB at least) written and read, so that what a step reads next comes from
+ * memory.  The buffer is made once (its first pass faults it in). */
+static void evict_caches(void)
+{
+    static unsigned char *buf;
+    static size_t n;
+    if (!buf) {
+        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        n = llc > 0 && 2 * (size_t)llc > ((size_t)64 << 20) ? 2 * (size_t)llc : (size_t)64 << 20;
+        if (!(buf = malloc(n))) {
+            fprintf(stderr, "clash: error: bench bvh: out of memory (--cache cold, %zu bytes)\n", n);
+            exit(1);
+        }
+    }
+    unsigned acc = 0;
+    for (size_t i = 0; i < n; i += 64) buf[i] = (unsigned char)(buf[i] + 1), acc += buf[i];
+    __asm__ volatile("" : : "r"(acc) : "memory"); /* the loop is not optimised away */
+}
+
 /* One step on run (or on a fresh run when run is NULL); returns its time, sets
  * *pairs, and when stages is not NULL its stage times (stages[k][rep]). */
 static double one_step(clash_scene *sc, clash_run *run, int midphase, int threads, size_t *pairs, double **stages,
@@ -113,6 +151,7 @@ int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
     int repeat = 7, faces = 100000, part = 0, builder = CLASH_BVH_SAH;
+    enum { CACHE_WARM, CACHE_COLD, CACHE_SHARED } cache = CACHE_WARM;
     unsigned want = 0x3ff; /* the variants timed (--only) */
     for (int i = 0; i < argc; ++i) {
         if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh = argv[++i];
@@ -128,8 +167,14 @@ int clash_bench_bvh(int argc, char **argv)
         else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
             builder = !strcmp(argv[++i], "morton") ? CLASH_BVH_MORTON : CLASH_BVH_SAH;
         else if (!strcmp(argv[i], "--faces") && i + 1 < argc && atoi(argv[i + 1]) >= 24) faces = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "clash: error: bench bvh: bad option '%s' (--mesh FILE, --repeat R >= 1, --faces F >= 24)\n",
+        else if (!strcmp(argv[i], "--cache") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "warm") || !strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "shared"))) {
+            ++i;
+            cache = !strcmp(argv[i], "warm") ? CACHE_WARM : !strcmp(argv[i], "cold") ? CACHE_COLD : CACHE_SHARED;
+        } else {
+            fprintf(stderr,
+                    "clash: error: bench bvh: bad option '%s' (--mesh FILE, --repeat R >= 1, --faces F >= 24, "
+                    "--cache warm|cold|shared)\n",
                     argv[i]);
             return 2;
         }
@@ -152,8 +197,9 @@ int clash_bench_bvh(int argc, char **argv)
         fprintf(stderr, "clash: error: %s\n", err.msg);
         return 2;
     }
-    printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds\n", mesh,
-           (long long)clash_scene_faces(sc), repeat);
+    static const char *cache_name[] = {"warm", "cold", "shared"};
+    printf("part 1: two copies of %s (%lld faces in all), static, one step; median (best) of %d, seconds; caches %s\n",
+           mesh, (long long)clash_scene_faces(sc), repeat, cache_name[cache]);
     enum { NV = 10 };
     const char *names[NV] = {"bvh-kept 1T", "octree scratch 1T", "octree scratch 2T", "bvh-scratch 1T", "bvh-kept 2T",
                              "bboxpipe 1T", "octree steps 1T",   "octree steps 2T",   "bvh-refit 1T", "bvh-kept plain 1T"};
@@ -198,6 +244,9 @@ int clash_bench_bvh(int argc, char **argv)
                 t[v][r] = 0, np[v] = 0;
                 continue;
             }
+            clash_run *const kept[NV] = {keep1, NULL, NULL, NULL, keep2, NULL, oct1, oct2, refit1, plain1};
+            if (cache == CACHE_WARM && kept[v]) one_step(sc, kept[v], 0, 0, &dummy, NULL, 0); /* untimed */
+            if (cache == CACHE_COLD) evict_caches();
             switch (v) {
             case 0:
                 t[v][r] = one_step(sc, keep1, 0, 0, &np[v], sr[0], r);

@@ -17,11 +17,23 @@
 # FCL's, and the ratios; the summary gives per mesh the median over the
 # rounds of each ratio and in how many rounds each target held
 # (octree scratch 2T <= 1/2 of FCL, bvh-kept 1T <= 1/3).
+#
+# CACHE=warm|cold|shared (default warm): the caches each timed step finds,
+# like for like with FCL's query (bench/bvh.c, --cache): warm, a kept run
+# steps once untimed before each timed step, as FCL builds its models just
+# before its query; cold, both clash's steps and FCL's query start after a
+# buffer of twice the last-level cache was written and read; shared, the
+# variants in turn as they come (this script's only way before 2026-11-27,
+# where a kept run started cold and FCL warm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}/bin
 K=${2:-5}
 R=${3:-7}
+CACHE=${CACHE:-warm}
+case $CACHE in warm|cold|shared) ;; *) echo "measure-meshes: CACHE must be warm, cold or shared, got '$CACHE'" >&2; exit 2 ;; esac
+PCOLD=()
+[ "$CACHE" = cold ] && PCOLD=(--cold)
 shift $(($# < 3 ? $# : 3))
 C=$B/clash
 P=$B/clash-peer-fcl-mesh
@@ -37,17 +49,17 @@ if [ ${#MESHES[@]} -eq 0 ]; then
     python3 bench/meshgen.py refine ../shared/data/meshes/stanford-bunny.obj "$T/bunny-refined.obj"
   for m in "$T"/*.obj; do MESHES+=("$m"); done
 fi
-echo "# measure-meshes: $(date -u +%FT%TZ), K=$K rounds, R=$R repetitions"
+echo "# measure-meshes: $(date -u +%FT%TZ), K=$K rounds, R=$R repetitions, caches $CACHE"
 med() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 val() { awk -v k="$1" '$0 ~ "^  "k" +step " {for (i = 1; i < NF; ++i) if ($i == "step") print $(i + 1)}' "$T/c.txt"; }
 for m in "${MESHES[@]}"; do
   name=$(basename "$m" .obj)
   : >"$T/$name.rows"
   for k in $(seq "$K"); do
-    "$C" bench bvh --part 1 --only 0,1,2,4 --repeat "$R" --mesh "$m" >"$T/c.txt"
+    "$C" bench bvh --part 1 --only 0,1,2,4 --repeat "$R" --mesh "$m" --cache "$CACHE" >"$T/c.txt"
     pairs=$(awk '/bvh-kept 1T +step/{sub("pairs=","",$NF); print $NF}' "$T/c.txt")
     b1=$(val "bvh-kept 1T") o1=$(val "octree scratch 1T") o2=$(val "octree scratch 2T") b2=$(val "bvh-kept 2T")
-    "$P" "$m" --repeat "$R" --expect "$pairs" >"$T/p.txt" || { cat "$T/p.txt"; exit 1; }
+    "$P" "$m" --repeat "$R" --expect "$pairs" "${PCOLD[@]}" >"$T/p.txt" || { cat "$T/p.txt"; exit 1; }
     q=$(awk -F'query_median=' '/^peer=/{split($2, a, " "); print a[1]}' "$T/p.txt")
     echo "$name $k $pairs $o1 $o2 $b1 $b2 $q" | tee -a "$T/$name.rows" |
       awk '{printf "%-16s round %d pairs=%s  octree 1T %.7f 2T %.7f  bvh-kept 1T %.7f 2T %.7f  fcl %.7f  ratios %.3f %.3f %.3f %.3f\n",
@@ -58,8 +70,8 @@ for m in "${MESHES[@]}"; do
   awk '{print $6/$8}' "$T/$name.rows" | med >"$T/r3"
   awk '{print $7/$8}' "$T/$name.rows" | med >"$T/r4"
   ok2=$(awk '$5/$8 <= 0.5' "$T/$name.rows" | wc -l) okb=$(awk '$6/$8 <= 1/3' "$T/$name.rows" | wc -l)
-  printf "SUMMARY %-16s faces/mesh %s pairs %s  median ratios to FCL: octree 1T %.3f, octree 2T %.3f (<= 0.5 in %d of %d), bvh-kept 1T %.3f (<= 1/3 in %d of %d), bvh-kept 2T %.3f; FCL median %s s\n" \
+  printf "SUMMARY %-16s faces/mesh %s pairs %s  median ratios to FCL: octree 1T %.3f, octree 2T %.3f (<= 0.5 in %d of %d), bvh-kept 1T %.3f (<= 1/3 in %d of %d), bvh-kept 2T %.3f; FCL median %s s; caches %s\n" \
     "$name" "$(awk '/^fcl OBBRSS/{print $3}' "$T/p.txt")" "$(awk 'NR==1{print $3}' "$T/$name.rows")" \
     "$(cat "$T/r1")" "$(cat "$T/r2")" "$ok2" "$K" "$(cat "$T/r3")" "$okb" "$K" "$(cat "$T/r4")" \
-    "$(awk '{print $8}' "$T/$name.rows" | med)"
+    "$(awk '{print $8}' "$T/$name.rows" | med)" "$CACHE"
 done

@@ -57,6 +57,7 @@ const clash_bench_suite clash_bench_suites[] = {
      clash_bench_api},
     {"bvh", "two-mesh step (bvh refit, octree, bboxpipe) and BVH refit of a deforming 1e5-face mesh",
      "[--mesh FILE.obj] [--repeat R] [--faces F] [--part 1|2] [--only V] [--builder sah|morton]\n"
+     "    [--cache warm|cold|shared]\n"
      "  prints only",
      clash_bench_bvh},
     {"peers", "clash against FCL, CGAL and Bullet: random boxes and two bunnies (needs the peer programs)",

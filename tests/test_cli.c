@@ -296,6 +296,13 @@ int main(void)
     CHECK(clash("bench cull --objects 40 --steps 6 --block 3 --repeat 1 --threads 1,2,3") == 0 &&
               strstr(out, "T=3") && strstr(out, "speed-up") && strstr(out, "equal for every team"),
           "bench cull: %s", out);
+    /* bench bvh --cache (issue 17): how the timed steps find the caches, like for like with FCL's query */
+    expect_error("bench bvh --cache lukewarm", "--cache warm|cold|shared");
+    CHECK(clash("bench bvh --mesh tet0.obj --part 1 --repeat 2 --only 0,1,4 --cache cold") == 0 &&
+              strstr(out, "caches cold") && strstr(out, "bvh-kept 2T") && !strstr(out, "DIFFERS"),
+          "bench bvh --cache cold: %s", out);
+    CHECK(clash("bench bvh --mesh tet0.obj --part 1 --repeat 1 --only 0") == 0 && strstr(out, "caches warm"),
+          "bench bvh: the caches warm by default: %s", out);
 
     /* clash bench alone lists the suites, one line each; every suite has
      * --help; progress redraws only on a terminal (issue 20) */
