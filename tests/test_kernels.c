@@ -944,6 +944,134 @@ static void test_hulls_float(long n)
     CHECK(ck_hulls_meet(tri, 0, pt, 1, 0.0) == 1 && ck_hulls_meet(tri, 9, pt, 1, 0.0) == 1, "bad counts");
 }
 
+/* The distance from the origin to triangle abc (Ericson, Real-Time Collision
+ * Detection 5.1.5, in long double; a degenerate triangle's regions still
+ * give a point of it). */
+static long double origin_tri_dist(const long double a[3], const long double b[3], const long double c[3])
+{
+    long double ab[3], ac[3], ap[3], x[3];
+    for (int k = 0; k < 3; ++k) ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ap[k] = -a[k];
+#define DOT3(u, v) ((u)[0] * (v)[0] + (u)[1] * (v)[1] + (u)[2] * (v)[2])
+    const long double d1 = DOT3(ab, ap), d2 = DOT3(ac, ap);
+    long double bp[3], cp[3];
+    for (int k = 0; k < 3; ++k) bp[k] = -b[k], cp[k] = -c[k];
+    const long double d3 = DOT3(ab, bp), d4 = DOT3(ac, bp), d5 = DOT3(ab, cp), d6 = DOT3(ac, cp);
+    const long double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    if (d1 <= 0 && d2 <= 0) {
+        for (int k = 0; k < 3; ++k) x[k] = a[k];
+    } else if (d3 >= 0 && d4 <= d3) {
+        for (int k = 0; k < 3; ++k) x[k] = b[k];
+    } else if (vc <= 0 && d1 >= 0 && d3 <= 0 && d1 - d3 > 0) {
+        const long double v = d1 / (d1 - d3);
+        for (int k = 0; k < 3; ++k) x[k] = a[k] + v * ab[k];
+    } else if (d6 >= 0 && d5 <= d6) {
+        for (int k = 0; k < 3; ++k) x[k] = c[k];
+    } else if (vb <= 0 && d2 >= 0 && d6 <= 0 && d2 - d6 > 0) {
+        const long double w = d2 / (d2 - d6);
+        for (int k = 0; k < 3; ++k) x[k] = a[k] + w * ac[k];
+    } else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0 && (d4 - d3) + (d5 - d6) > 0) {
+        const long double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int k = 0; k < 3; ++k) x[k] = b[k] + w * (c[k] - b[k]);
+    } else {
+        const long double den = va + vb + vc;
+        if (!(den > 0)) return INFINITY; /* degenerate: its edges are other triples' */
+        const long double v = vb / den, w = vc / den;
+        for (int k = 0; k < 3; ++k) x[k] = a[k] + v * ab[k] + w * ac[k];
+    }
+    return sqrtl(DOT3(x, x));
+#undef DOT3
+}
+
+/* The distance between conv(p) and conv(q) (6 points each) by brute force:
+ * 0 when the hulls meet (the complete reference at tol 0), else the least
+ * distance from the origin to a triangle of the 36 points p_i - q_j: the
+ * point of D = conv{p_i - q_j} nearest the origin lies on a face of D, in
+ * the hull of three of its points. */
+static long double hulls_dist_brute(const double (*p)[3], const double (*q)[3])
+{
+    if (ck_hulls_meet_ref(p, 6, q, 6, 0.0)) return 0;
+    long double w[36][3], best = INFINITY;
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            for (int k = 0; k < 3; ++k) w[6 * i + j][k] = (long double)p[i][k] - (long double)q[j][k];
+    for (int a = 0; a < 36; ++a)
+        for (int b = a + 1; b < 36; ++b)
+            for (int c = b + 1; c < 36; ++c) {
+                const long double t = origin_tri_dist(w[a], w[b], w[c]);
+                best = t < best ? t : best;
+            }
+    return best;
+}
+
+/* The boolean GJK with a tolerance (hull_bool.c: it walks D + B(tol)):
+ * every "meet" must be a pair within tol of each other and every "apart"
+ * one farther, by the brute-force distance; swept faces (six points) set
+ * apart by random gaps, tol a multiple of their distance near 1. */
+static void test_hulls_bool_tol(long n)
+{
+    static const double factor[] = {0.3, 0.9, 0.999, 1.001, 1.1, 3.0};
+    long wrong = 0, paths = 0, within = 0, apart = 0, meet = 0, unsound = 0, far = 0, far_cert = 0, asked = 0;
+    for (long it = 0; it < n; ++it) {
+        double p[6][3], q[6][3], c[3];
+        const double s = pow(10.0, rng_range(-2, 1));
+        for (int k = 0; k < 3; ++k) c[k] = rng_range(-10, 10);
+        random_float_set(p, 6, c, s);
+        random_float_set(q, 6, c, s);
+        if (it % 4) { /* three in four set apart along a random direction, by 1e-4 s to s */
+            double d[3], dn;
+            do {
+                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+                dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            } while (dn < 0.1 || dn > 1);
+            double hp = -INFINITY, lq = INFINITY;
+            for (int i = 0; i < 6; ++i) hp = fmax(hp, (d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]) / dn);
+            for (int i = 0; i < 6; ++i) lq = fmin(lq, (d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]) / dn);
+            const double shift = hp - lq + pow(10.0, rng_range(-4, 0)) * s;
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 3; ++k) q[i][k] = (float)(q[i][k] + shift * d[k] / dn);
+        }
+        const long double dist = hulls_dist_brute((const double(*)[3])p, (const double(*)[3])q);
+        double P[6][3], Q[6][3], M = 0;
+        for (int i = 0; i < 6; ++i)
+            for (int k = 0; k < 3; ++k) P[i][k] = p[i][k] - p[0][k], M = fmax(M, fabs(P[i][k]));
+        for (int i = 0; i < 6; ++i)
+            for (int k = 0; k < 3; ++k) Q[i][k] = q[i][k] - p[0][k], M = fmax(M, fabs(Q[i][k]));
+        const long double slack = 1e-12L * M; /* the brute force's own rounding, far above */
+        for (int f = 0; f < 6; ++f) {
+            const double tol = dist > 0 ? (double)(dist * factor[f]) : s * pow(10.0, rng_range(-4, 0));
+            int l1, l2;
+            const int b = ck_hulls_bool((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &l1);
+            const int bp = ck_hulls_bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &l2);
+            ++asked;
+            paths += b != bp || l1 != l2;
+            if (b == 1) {
+                ++meet, within += dist > 0;
+                if (!(dist <= tol + slack)) {
+                    if (++wrong <= 5) fprintf(stderr, "bool tol: said meet, distance %Lg > tol %g\n", dist, tol);
+                }
+            } else if (b == 0) {
+                ++apart;
+                if (!(dist >= tol - slack)) {
+                    if (++wrong <= 5) fprintf(stderr, "bool tol: said apart, distance %Lg < tol %g\n", dist, tol);
+                }
+            }
+            const int m = ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
+            if (dist < tol - slack && m == 0) ++unsound;
+            if (dist > tol * (1 + 1e-6) + slack) ++far, far_cert += m == 0;
+        }
+    }
+    printf("hulls, boolean GJK within tol: %ld questions on %ld pairs of swept faces: %ld meet (%ld of them apart but "
+           "within tol), %ld apart, %ld wrong by the brute-force distance, %ld differ between the AVX2 and portable "
+           "paths; ck_hulls_meet: %ld unsound, certified %ld of %ld pairs farther than tol\n",
+           asked, n, meet, within, apart, wrong, paths, unsound, far_cert, far);
+    CHECK(wrong == 0, "boolean GJK with tol: %ld answers contradict the distance", wrong);
+    CHECK(paths == 0, "boolean GJK with tol: AVX2 and portable paths differ on %ld questions", paths);
+    CHECK(unsound == 0, "ck_hulls_meet with tol: %ld pairs within tol called apart", unsound);
+    /* the pairs apart but within tol are decided here, not left to the distance GJK */
+    CHECK(within > asked / 10, "boolean GJK with tol: only %ld of %ld questions met within tol", within, asked);
+    CHECK(far_cert >= 0.99 * (double)far, "ck_hulls_meet with tol: certified only %ld of %ld", far_cert, far);
+}
+
 static void test_hull_box(long n)
 {
     /* triangles: against the exact tribox reference on grid data */
@@ -1645,6 +1773,7 @@ int main(int argc, char **argv)
     t = now_s();
     test_hulls_grid(n / 10);
     test_hulls_float(n / 10);
+    test_hulls_bool_tol(n / 500 > 10 ? n / 500 : 10);
     test_hulls_filter(n / 4);
     test_tris_filter(n / 4);
     test_rows8(n / 100);
