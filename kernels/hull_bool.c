@@ -62,6 +62,8 @@
  * same pairs (bench/RESULTS.md).  tests/test_kernels.c checks every answer
  * with tol > 0 against the hulls' distance found by brute force.
  */
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "kernels/kernels.h"
@@ -317,4 +319,87 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
     if (ck_have_avx2()) return bool_avx2(P, np, Q, nq, M, tol, last);
 #endif
     return bool_plain(P, np, Q, nq, M, tol, last);
+}
+
+/* ---- two swept faces' rows (S5) ---------------------------------------------
+ * ck_hulls_meet on the six points of two rows of 18 floats (x y z of points
+ * 0..5, S5's rows), which the caller used to convert to double first; then
+ * ck_hulls_meet translated them by p[0] (h_shift, SSE2) and the boolean GJK
+ * laid them out again: some 350 instructions a call before the GJK's first
+ * step, on 70 k calls a step on 300 cluttered spheres.  Here one AVX2 pass
+ * over the floats converts, translates and takes M: the values h_shift
+ * makes (each coordinate a difference of two floats, in double; M a maximum,
+ * exact in any order), so the boolean GJK answers as it would there, and the
+ * pairs it leaves go to ck_hulls_meet whole, on the rows converted. */
+static int rows_fallback(const float *ra, const float *rb, double tol)
+{
+    double p[6][3], q[6][3];
+    for (int i = 0; i < 18; ++i) p[i / 3][i % 3] = ra[i], q[i / 3][i % 3] = rb[i];
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
+}
+
+int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
+{
+    if (!(tol >= 0)) return 1;
+    double P[6][3], Q[6][3], M = 0;
+    int finite = 1;
+    for (int i = 0; i < 18; ++i) {
+        const double c = ra[i % 3];
+        const double a = (double)ra[i] - c, b = (double)rb[i] - c;
+        P[i / 3][i % 3] = a, Q[i / 3][i % 3] = b;
+        finite &= fabs(a) <= DBL_MAX && fabs(b) <= DBL_MAX;
+        M = fabs(a) > M ? fabs(a) : M, M = fabs(b) > M ? fabs(b) : M;
+    }
+    int last;
+    const int r = finite ? bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last) : -1;
+    return r >= 0 ? r : rows_fallback(ra, rb, tol);
+}
+
+#if B_X86
+/* Row r (18 floats) less c, into out (18 doubles): four vectors of four, c's
+ * pattern (c0 c1 c2 c0, c1 c2 c0 c1, c2 c0 c1 c2) repeating, and a pair
+ * (c1 c2); *vm and *vt: the running maxima of |value|, *ok and *okt: all of
+ * them <= DBL_MAX (a NaN fails the comparison). */
+static inline B_AVX2 void rows_shift(const float *r, const __m256d c[3], __m128d c12, double *out, __m256d *vm,
+                                     __m128d *vt, __m256d *ok, __m128d *okt)
+{
+    const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL)), big = _mm256_set1_pd(DBL_MAX);
+    for (int v = 0; v < 4; ++v) {
+        const __m256d t = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(r + 4 * v)), c[v % 3]);
+        _mm256_storeu_pd(out + 4 * v, t);
+        const __m256d a = _mm256_and_pd(t, mag);
+        *ok = _mm256_and_pd(*ok, _mm256_cmp_pd(a, big, _CMP_LE_OQ)), *vm = _mm256_max_pd(*vm, a);
+    }
+    const __m128d t = _mm_sub_pd(_mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(r + 16)))), c12);
+    _mm_storeu_pd(out + 16, t);
+    const __m128d a = _mm_and_pd(t, _mm256_castpd256_pd128(mag));
+    *okt = _mm_and_pd(*okt, _mm_cmple_pd(a, _mm256_castpd256_pd128(big))), *vt = _mm_max_pd(*vt, a);
+}
+
+static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
+{
+    if (!(tol >= 0)) return 1;
+    double P[6][3], Q[6][3];
+    const double x = ra[0], y = ra[1], z = ra[2];
+    const __m256d c[3] = {_mm256_setr_pd(x, y, z, x), _mm256_setr_pd(y, z, x, y), _mm256_setr_pd(z, x, y, z)};
+    const __m128d c12 = _mm_setr_pd(y, z);
+    __m256d vm = _mm256_setzero_pd(), ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    __m128d vt = _mm_setzero_pd(), okt = _mm_castsi128_pd(_mm_set1_epi64x(-1));
+    rows_shift(ra, c, c12, P[0], &vm, &vt, &ok, &okt);
+    rows_shift(rb, c, c12, Q[0], &vm, &vt, &ok, &okt);
+    if (_mm256_movemask_pd(ok) != 0xf || _mm_movemask_pd(okt) != 3) return rows_fallback(ra, rb, tol);
+    __m128d m = _mm_max_pd(_mm_max_pd(_mm256_castpd256_pd128(vm), _mm256_extractf128_pd(vm, 1)), vt);
+    m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
+    int last;
+    const int r = bool_core((const double(*)[3])P, 6, (const double(*)[3])Q, 6, _mm_cvtsd_f64(m), tol, &last, 1);
+    return r >= 0 ? r : rows_fallback(ra, rb, tol);
+}
+#endif
+
+int ck_hulls_meet_rows(const float *ra, const float *rb, double tol)
+{
+#if B_X86
+    if (ck_have_avx2()) return rows_avx2(ra, rb, tol);
+#endif
+    return ck_hulls_meet_rows_plain(ra, rb, tol);
 }

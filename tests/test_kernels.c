@@ -1072,6 +1072,44 @@ static void test_hulls_bool_tol(long n)
     CHECK(far_cert >= 0.99 * (double)far, "ck_hulls_meet with tol: certified only %ld of %ld", far_cert, far);
 }
 
+/* ck_hulls_meet_rows (S5's rows of 18 floats) against ck_hulls_meet on the
+ * rows converted to double, AVX2 and portable paths: swept faces near each
+ * other, tolerances 0 to about their distance, and rows with a NaN or an
+ * infinity, and a negative or NaN tolerance. */
+static void test_hulls_rows(long n)
+{
+    long differ = 0, meet = 0, odd = 0;
+    for (long it = 0; it < n; ++it) {
+        double p[6][3], q[6][3], c[3];
+        const double s = pow(10.0, rng_range(-3, 2));
+        for (int k = 0; k < 3; ++k) c[k] = rng_range(-100, 100);
+        random_float_set(p, 6, c, s);
+        for (int k = 0; k < 3; ++k) c[k] += s * rng_range(-1.2, 1.2);
+        random_float_set(q, 6, c, s);
+        float ra[18], rb[18];
+        for (int i = 0; i < 18; ++i) ra[i] = (float)p[i / 3][i % 3], rb[i] = (float)q[i / 3][i % 3];
+        double tol = rng_int(0, 2) ? s * pow(10.0, rng_range(-6, 0)) : 0.0;
+        if (it % 64 == 1) { /* bad values: a NaN or an infinity in a row, or a bad tolerance */
+            const float bad[2] = {NAN, INFINITY};
+            (rng_int(0, 1) ? ra : rb)[rng_int(0, 17)] = bad[rng_int(0, 1)] * (rng_int(0, 1) ? 1 : -1);
+            ++odd;
+        } else if (it % 64 == 2) {
+            tol = rng_int(0, 1) ? -1.0 : NAN;
+            ++odd;
+        }
+        double dp[6][3], dq[6][3];
+        for (int i = 0; i < 18; ++i) dp[i / 3][i % 3] = ra[i], dq[i / 3][i % 3] = rb[i];
+        const int want = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol);
+        const int got = ck_hulls_meet_rows(ra, rb, tol), plain = ck_hulls_meet_rows_plain(ra, rb, tol);
+        differ += got != want || plain != want;
+        meet += want;
+    }
+    printf("hulls from rows: %ld pairs (%ld meet, %ld with bad values): %ld answers differ from ck_hulls_meet's\n", n,
+           meet, odd, differ);
+    CHECK(differ == 0, "ck_hulls_meet_rows: %ld answers differ from ck_hulls_meet", differ);
+    CHECK(meet > n / 10 && meet < n - n / 10, "hulls from rows: %ld of %ld meet, want a mix", meet, n);
+}
+
 static void test_hull_box(long n)
 {
     /* triangles: against the exact tribox reference on grid data */
@@ -1774,6 +1812,7 @@ int main(int argc, char **argv)
     test_hulls_grid(n / 10);
     test_hulls_float(n / 10);
     test_hulls_bool_tol(n / 500 > 10 ? n / 500 : 10);
+    test_hulls_rows(n / 10);
     test_hulls_filter(n / 4);
     test_tris_filter(n / 4);
     test_rows8(n / 100);

@@ -194,15 +194,11 @@ static void cross_rows(clash_run *run, int32_t xa[8], int32_t xb[8], const int64
             continue;
         }
         /* the hull test on the two rows themselves (a row holds the six
-         * positions in the lanes' order, contiguous: converted a vector at
-         * a time, not gathered lane by lane) */
+         * positions in the lanes' order, contiguous: converted and
+         * translated a vector at a time, ck_hulls_meet_rows) */
         const float *ra = run->frow + (size_t)CK_ROW * (size_t)xa[l];
         const float *rb = run->frow + (size_t)CK_ROW * (size_t)xb[l];
-        double dp[18], dq[18];
-        for (int i = 0; i < 18; ++i) dp[i] = ra[i];
-        for (int i = 0; i < 18; ++i) dq[i] = rb[i];
-        run->hit[xat[l]] =
-            (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, xtol[l]);
+        run->hit[xat[l]] = (uint8_t)ck_hulls_meet_rows(ra, rb, xtol[l]);
     }
     *xn = 0;
 }
