@@ -108,12 +108,13 @@ void ck_paths_cross_f32x8_plain(const float p[6][3][8], const float q[6][3][8], 
 int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol);
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8]);
 /* ck_rows8 (hullf.c): out[c][l] = base[CK_ROW idx[l] + c], c < 24, l < 8:
- * rows of 18 floats (a face's six positions as x y z of points 0..5) turned
- * into the filter's lanes; out's first 18 rows are a p of
- * ck_hulls_apart_f32x8, the others are read past the row (base must hold
- * 24 readable floats from every row's start).  AVX2 where the CPU has it,
- * the same values as _plain. */
-#define CK_ROW 18
+ * rows of CK_ROW floats, the first 18 a face's six positions (x y z of
+ * points 0..5), the last 2 the caller's (S5: the face's arc margin, a
+ * double), turned into the filter's lanes; out's first 18 rows are a p of
+ * ck_hulls_apart_f32x8, the others are read past the positions (base must
+ * hold 24 readable floats from every row's start).  AVX2 where the CPU has
+ * it, the same values as _plain. */
+#define CK_ROW 20
 void ck_rows8(const float *base, const int32_t idx[8], float out[24][8]);
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
 /* The float after / before v (v not NaN, v below +inf / above -inf: what

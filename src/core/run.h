@@ -126,11 +126,11 @@ struct clash_run {
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
     /* S5 in swept mode with the face octree on one rank (narrow.c): each
-     * kept face's six positions as a row of CK_ROW = 18 floats (x y z of the
-     * points at s, then at s-1), its arc margin, and each kept face's place
-     * in run->kept (read for kept faces only) */
+     * kept face's six positions and its arc margin as a row of CK_ROW = 20
+     * floats (x y z of the points at s, then at s-1; the margin, a double, in
+     * the last two), and each kept face's place in run->kept (read for kept
+     * faces only) */
     float *frow;
-    double *fmar;
     int32_t *fplace;
     size_t cap_frow;
     /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),

@@ -151,8 +151,17 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             r[3 * j] = sc->x[v[j]], r[3 * j + 1] = sc->y[v[j]], r[3 * j + 2] = sc->z[v[j]];
             r[9 + 3 * j] = sc->px[v[j]], r[10 + 3 * j] = sc->py[v[j]], r[11 + 3 * j] = sc->pz[v[j]];
         }
-        run->fmar[k] = sc->nturning ? clash_face_margin(run, f) : 0;
+        const double m = sc->nturning ? clash_face_margin(run, f) : 0;
+        memcpy(r + 18, &m, sizeof m);
     }
+}
+
+/* The arc margin in kept face k's row. */
+static inline double row_margin(const clash_run *run, int32_t k)
+{
+    double m;
+    memcpy(&m, run->frow + CK_ROW * (size_t)k + 18, sizeof m);
+    return m;
 }
 
 static int rows_make(clash_run *run)
@@ -162,11 +171,10 @@ static int rows_make(clash_run *run)
      * step's octree merge, which made the candidates (octree_merge.c) */
     if (!run->fplace) return -1;
     if (n > run->cap_frow) {
-        free(run->frow), free(run->fmar);
-        run->frow = aligned_alloc(64, ((n * CK_ROW + 8) * sizeof(float) + 63) / 64 * 64); /* ck_rows8 reads 6 past */
+        free(run->frow);
+        run->frow = aligned_alloc(64, ((n * CK_ROW + 8) * sizeof(float) + 63) / 64 * 64); /* ck_rows8 reads 4 past */
         if (run->frow) memset(run->frow + n * CK_ROW, 0, 8 * sizeof(float));
-        run->fmar = malloc(n * sizeof(double));
-        run->cap_frow = run->frow && run->fmar ? n : 0;
+        run->cap_frow = run->frow ? n : 0;
         if (!run->cap_frow) return -1;
     }
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
@@ -229,7 +237,7 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
             }
             const uint64_t k = run->cand[i];
             at[n] = i, ka[n] = run->fplace[k >> 32], kb[n] = run->fplace[(uint32_t)k];
-            tol[n] = d + run->fmar[ka[n]] + run->fmar[kb[n]]; /* clash_pair_tol's sum, in its order */
+            tol[n] = d + row_margin(run, ka[n]) + row_margin(run, kb[n]); /* clash_pair_tol's sum, in its order */
             tolf[n] = ck_f32_up(tol[n]);
         }
         for (int l = n; l < 8; ++l) ka[l] = ka[0], kb[l] = kb[0], tolf[l] = tolf[0]; /* finite lanes */
