@@ -273,11 +273,12 @@ void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t
 
 /* ---- the filter's input from rows (S5, swept: stages/narrow.c) -------------
  * out[c][l] = base[CK_ROW idx[l] + c] for c < 24, l < 8: eight rows (a
- * face's six positions, 18 floats, then 2 of the caller's) turned into the lanes of the filter's
- * layout, three 8 x 8 transposes on AVX2 (unpack, shuffle, swap of
- * halves), the plain path element by element.  Rows 18..23 of out are the
- * next row's first floats (unused): base holds 24 readable floats from the
- * start of every row, the last one included. */
+ * face's six positions, 18 floats, then 2 of the caller's) turned into the
+ * lanes of the filter's layout, three 8 x 8 transposes on AVX2 (unpack,
+ * shuffle, swap of halves), the plain path element by element.  Rows
+ * 18..23 of out are the caller's floats and the next row's first (unused):
+ * base holds 24 readable floats from the start of every row, the last one
+ * included. */
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 {
     for (int l = 0; l < 8; ++l) {
