@@ -387,6 +387,27 @@ int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, do
     return ck_hulls_meet_ref(p, np, q, nq, tol);
 }
 
+/* ck_hulls_meet on two rows of 18 floats: the boolean GJK straight from the
+ * rows (hull_bool.c), and ck_hulls_meet on the rows converted for the pairs
+ * it leaves. */
+static int rows_meet(const float *ra, const float *rb, double tol, int b)
+{
+    if (b >= 0) return b;
+    double p[6][3], q[6][3];
+    for (int i = 0; i < 18; ++i) p[i / 3][i % 3] = ra[i], q[i / 3][i % 3] = rb[i];
+    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
+}
+
+int ck_hulls_meet_rows(const float *ra, const float *rb, double tol)
+{
+    return rows_meet(ra, rb, tol, ck_hulls_bool_rows(ra, rb, tol));
+}
+
+int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
+{
+    return rows_meet(ra, rb, tol, ck_hulls_bool_rows_plain(ra, rb, tol));
+}
+
 int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq, double tol)
 {
     if (np < 1 || np > HULL_MAXN || nq < 1 || nq > HULL_MAXN || !(tol >= 0)) return 1;

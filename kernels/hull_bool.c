@@ -58,7 +58,7 @@
  *     lies in D', the hulls are within tol of each other, and no
  *     certificate of separation by more than tol exists: ck_hulls_meet's
  *     answer is 1 as well.
- * On that scene the stage's instructions fell 269.5 M -> 253.0 M, with the
+ * On that scene the stage's instructions fell 267.3 M -> 251.8 M, with the
  * same pairs (bench/RESULTS.md).  tests/test_kernels.c checks every answer
  * with tol > 0 against the hulls' distance found by brute force.
  */
@@ -322,25 +322,20 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
 }
 
 /* ---- two swept faces' rows (S5) ---------------------------------------------
- * ck_hulls_meet on the six points of two rows of 18 floats (x y z of points
- * 0..5, S5's rows), which the caller used to convert to double first; then
- * ck_hulls_meet translated them by p[0] (h_shift, SSE2) and the boolean GJK
- * laid them out again: some 350 instructions a call before the GJK's first
- * step, on 70 k calls a step on 300 cluttered spheres.  Here one AVX2 pass
- * over the floats converts, translates and takes M: the values h_shift
- * makes (each coordinate a difference of two floats, in double; M a maximum,
- * exact in any order), so the boolean GJK answers as it would there, and the
- * pairs it leaves go to ck_hulls_meet whole, on the rows converted. */
-static int rows_fallback(const float *ra, const float *rb, double tol)
+ * The boolean GJK on the six points of two rows of 18 floats (x y z of
+ * points 0..5, S5's rows), as ck_hulls_meet would run it on the rows
+ * converted to double.  The caller used to convert them; ck_hulls_meet then
+ * translated them by p[0] (h_shift, SSE2) and the boolean GJK laid them out
+ * again: some 350 instructions a call before the GJK's first step, on 70 k
+ * calls a step on 300 cluttered spheres.  Here one AVX2 pass over the floats
+ * converts, translates and takes M: the values h_shift makes (each
+ * coordinate a difference of two floats, in double; M a maximum, exact in
+ * any order), so the answer is the one ck_hulls_bool gives there; -1 (not
+ * decided, or a coordinate not finite): ask ck_hulls_meet
+ * (ck_hulls_meet_rows, hull.c, does). */
+int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol)
 {
-    double p[6][3], q[6][3];
-    for (int i = 0; i < 18; ++i) p[i / 3][i % 3] = ra[i], q[i / 3][i % 3] = rb[i];
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
-}
-
-int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
-{
-    if (!(tol >= 0)) return 1;
+    if (!(tol >= 0)) return -1;
     double P[6][3], Q[6][3], M = 0;
     int finite = 1;
     for (int i = 0; i < 18; ++i) {
@@ -351,8 +346,7 @@ int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
         M = fabs(a) > M ? fabs(a) : M, M = fabs(b) > M ? fabs(b) : M;
     }
     int last;
-    const int r = finite ? bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last) : -1;
-    return r >= 0 ? r : rows_fallback(ra, rb, tol);
+    return finite ? bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last) : -1;
 }
 
 #if B_X86
@@ -378,7 +372,7 @@ static inline B_AVX2 void rows_shift(const float *r, const __m256d c[3], __m128d
 
 static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
 {
-    if (!(tol >= 0)) return 1;
+    if (!(tol >= 0)) return -1;
     double P[6][3], Q[6][3];
     const double x = ra[0], y = ra[1], z = ra[2];
     const __m256d c[3] = {_mm256_setr_pd(x, y, z, x), _mm256_setr_pd(y, z, x, y), _mm256_setr_pd(z, x, y, z)};
@@ -387,19 +381,18 @@ static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
     __m128d vt = _mm_setzero_pd(), okt = _mm_castsi128_pd(_mm_set1_epi64x(-1));
     rows_shift(ra, c, c12, P[0], &vm, &vt, &ok, &okt);
     rows_shift(rb, c, c12, Q[0], &vm, &vt, &ok, &okt);
-    if (_mm256_movemask_pd(ok) != 0xf || _mm_movemask_pd(okt) != 3) return rows_fallback(ra, rb, tol);
+    if (_mm256_movemask_pd(ok) != 0xf || _mm_movemask_pd(okt) != 3) return -1;
     __m128d m = _mm_max_pd(_mm_max_pd(_mm256_castpd256_pd128(vm), _mm256_extractf128_pd(vm, 1)), vt);
     m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
     int last;
-    const int r = bool_core((const double(*)[3])P, 6, (const double(*)[3])Q, 6, _mm_cvtsd_f64(m), tol, &last, 1);
-    return r >= 0 ? r : rows_fallback(ra, rb, tol);
+    return bool_core((const double(*)[3])P, 6, (const double(*)[3])Q, 6, _mm_cvtsd_f64(m), tol, &last, 1);
 }
 #endif
 
-int ck_hulls_meet_rows(const float *ra, const float *rb, double tol)
+int ck_hulls_bool_rows(const float *ra, const float *rb, double tol)
 {
 #if B_X86
     if (ck_have_avx2()) return rows_avx2(ra, rb, tol);
 #endif
-    return ck_hulls_meet_rows_plain(ra, rb, tol);
+    return ck_hulls_bool_rows_plain(ra, rb, tol);
 }

@@ -71,14 +71,16 @@ int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq
  * pair (16 ip + iq) it evaluated last, where the distance GJK starts.  AVX2
  * where the CPU has it; _plain: the portable path (the same answers). */
 int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last);
-/* ck_hulls_meet_rows (hull_bool.c): ck_hulls_meet(p, 6, q, 6, tol) on two
- * rows of 18 floats (x y z of points 0..5, S5's rows, CK_ROW below), p and q
- * the rows converted to double: the same answer, without the conversion and
- * with the translation and the boolean GJK's layout made in one pass.
- * _plain: the portable path (the AVX2 one where the CPU has it answers the
- * same). */
+/* ck_hulls_meet_rows (hull.c): ck_hulls_meet(p, 6, q, 6, tol) on two rows
+ * of 18 floats (x y z of points 0..5, S5's rows, CK_ROW below), p and q the
+ * rows converted to double: the same answer, first from ck_hulls_bool_rows
+ * (hull_bool.c: the conversion, the translation and the boolean GJK's
+ * layout in one pass; -1 where it does not decide).  _plain: the portable
+ * paths (the AVX2 ones where the CPU has it answer the same). */
 int ck_hulls_meet_rows(const float *ra, const float *rb, double tol);
 int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol);
+int ck_hulls_bool_rows(const float *ra, const float *rb, double tol);
+int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol);
 int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
                         int *last);
 /* conv(P) against the closed box [lo - tol, hi + tol]; conservative likewise
