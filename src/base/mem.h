@@ -15,5 +15,12 @@ size_t clash_padded_bytes(size_t n, size_t sz);
  * to hold at least n, doubling from 64; 0, or -1 with *p and *cap as they
  * were when out of memory. */
 int clash_grow(void **p, size_t *cap, size_t n, size_t size);
+/* The capacity to take for a per-step array that must now hold n: a quarter
+ * more.  The kept faces, candidates and hits of a cluttered scene grow step
+ * by step as its objects close in; an array grown to exactly n was
+ * reallocated (copied, its new pages faulted in) on nearly every step: on
+ * 1,000 x 3,024 spheres, 20 steps, 240 k page faults in S4 to S6, a tenth
+ * of the kernel time of the run. */
+static inline size_t clash_cap_for(size_t n) { return n + n / 4; }
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/sort.h"
 #include "core/run.h"
 
@@ -29,9 +30,10 @@ int clash_mid_gather(clash_run *run)
     size_t total = 0;
     for (int w = 0; w < run->threads; ++w) total += run->wbuf[w].n;
     if (total > run->cap_cand) {
-        uint64_t *nc = realloc(run->cand, total * sizeof *nc);
+        const size_t cap = clash_cap_for(total);
+        uint64_t *nc = realloc(run->cand, cap * sizeof *nc);
         if (!nc) return -1;
-        run->cand = nc, run->cap_cand = total;
+        run->cand = nc, run->cap_cand = cap;
     }
     size_t n = 0;
     for (int w = 0; w < run->threads; ++w) {

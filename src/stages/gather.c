@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "base/sort.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
@@ -207,14 +208,14 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const size_t nh = (size_t)off[T];
     int rc = CLASH_OK;
     if (nh > run->cap_gkeys) {
-        uint64_t *k = realloc(run->gkeys, nh * sizeof *k);
+        uint64_t *k = realloc(run->gkeys, clash_cap_for(nh) * sizeof *k);
         if (!k) goto oom;
-        run->gkeys = k, run->cap_gkeys = nh;
+        run->gkeys = k, run->cap_gkeys = clash_cap_for(nh);
     }
     if (nh > run->cap_pairs) {
-        clash_pair *p = realloc(run->pairs, nh * sizeof *p);
+        clash_pair *p = realloc(run->pairs, clash_cap_for(nh) * sizeof *p);
         if (!p) goto oom;
-        run->pairs = p, run->cap_pairs = nh;
+        run->pairs = p, run->cap_pairs = clash_cap_for(nh);
     }
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */

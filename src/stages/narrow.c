@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "core/facetest.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
@@ -176,11 +177,13 @@ static int rows_make(clash_run *run)
      * step's octree merge, which made the candidates (octree_merge.c) */
     if (!run->fplace) return -1;
     if (n > run->cap_frow) {
-        free(run->frow);
-        run->frow = aligned_alloc(64, ((n * CK_ROW + 8) * sizeof(float) + 63) / 64 * 64); /* ck_rows8 reads 4 past */
-        if (run->frow) memset(run->frow + n * CK_ROW, 0, 8 * sizeof(float));
-        run->cap_frow = run->frow ? n : 0;
-        if (!run->cap_frow) return -1;
+        /* a quarter more than asked (base/mem.h), by realloc: a new buffer
+         * (free, then allocate) was faulted in whole at every growth */
+        const size_t cap = clash_cap_for(n);
+        float *r = realloc(run->frow, (cap * CK_ROW + 8) * sizeof(float)); /* ck_rows8 reads 4 past the last row */
+        if (!r) return -1;
+        memset(r + cap * CK_ROW, 0, 8 * sizeof(float));
+        run->frow = r, run->cap_frow = cap;
     }
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     clash_par_for(&ex, (int64_t)n, rows_range, run);
@@ -311,9 +314,10 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
         return CLASH_OK;
     }
     if (run->ncand > run->cap_hit) {
-        uint8_t *h = realloc(run->hit, run->ncand);
+        const size_t cap = clash_cap_for(run->ncand);
+        uint8_t *h = realloc(run->hit, cap);
         if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
-        run->hit = h, run->cap_hit = run->ncand;
+        run->hit = h, run->cap_hit = cap;
     }
     /* swept, the face octree on one rank: the candidates' faces are kept
      * faces, gathered once each */

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/sort.h"
 #include "sched/sched.h"
 #include "stages/mid/octree.h"
@@ -179,9 +180,10 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     if (run->nkept == 0) return -2;
     if (total >= UINT32_MAX || run->nkept >= INT32_MAX) return -1; /* the 32-bit counts and places */
     if (total > *cap) {
-        uint64_t *v = realloc(*out, total * sizeof *v);
+        const size_t c = clash_cap_for(total);
+        uint64_t *v = realloc(*out, c * sizeof *v);
         if (!v) return -1;
-        *out = v, *cap = total;
+        *out = v, *cap = c;
     }
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     oct_ws *W = run->oct_ws;
