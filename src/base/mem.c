@@ -35,3 +35,15 @@ int clash_grow(void **p, size_t *cap, size_t n, size_t size)
     *p = q, *cap = c;
     return 0;
 }
+
+int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
+{
+    if (n <= *cap) return 0;
+    const size_t c = clash_cap_for(n);
+    free(*p);
+    *p = NULL, *cap = 0;
+    if (size && c > (SIZE_MAX - extra) / size) return -1;
+    if (!(*p = malloc(c * size + extra))) return -1;
+    *cap = c;
+    return 0;
+}

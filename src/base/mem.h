@@ -22,5 +22,13 @@ int clash_grow(void **p, size_t *cap, size_t n, size_t size);
  * 1,000 x 3,024 spheres, 20 steps, 240 k page faults in S4 to S6, a tenth
  * of the kernel time of the run. */
 static inline size_t clash_cap_for(size_t n) { return n + n / 4; }
+/* A per-step array *p of *cap elements of `size` bytes (plus `extra` bytes
+ * past them) made to hold n, its contents not kept: when it must grow, the
+ * old block is freed and a new one of clash_cap_for(n) taken, so that
+ * nothing is copied and its pages are first touched by the stage that fills
+ * it, on every worker at once (a realloc copies on one thread: at 16
+ * threads that made S4 and S5 slower on the cluttered spheres).  0, or -1
+ * with *p NULL and *cap 0 when out of memory. */
+int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
 
 #endif

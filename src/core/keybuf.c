@@ -29,12 +29,7 @@ int clash_mid_gather(clash_run *run)
 {
     size_t total = 0;
     for (int w = 0; w < run->threads; ++w) total += run->wbuf[w].n;
-    if (total > run->cap_cand) {
-        const size_t cap = clash_cap_for(total);
-        uint64_t *nc = realloc(run->cand, cap * sizeof *nc);
-        if (!nc) return -1;
-        run->cand = nc, run->cap_cand = cap;
-    }
+    if (clash_renew((void **)&run->cand, &run->cap_cand, total, sizeof *run->cand, 0)) return -1;
     size_t n = 0;
     for (int w = 0; w < run->threads; ++w) {
         if (run->wbuf[w].n) memcpy(run->cand + n, run->wbuf[w].v, run->wbuf[w].n * sizeof(uint64_t));

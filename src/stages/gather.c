@@ -207,16 +207,9 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     for (int w = 0; w < T; ++w) off[w + 1] += off[w];
     const size_t nh = (size_t)off[T];
     int rc = CLASH_OK;
-    if (nh > run->cap_gkeys) {
-        uint64_t *k = realloc(run->gkeys, clash_cap_for(nh) * sizeof *k);
-        if (!k) goto oom;
-        run->gkeys = k, run->cap_gkeys = clash_cap_for(nh);
-    }
-    if (nh > run->cap_pairs) {
-        clash_pair *p = realloc(run->pairs, clash_cap_for(nh) * sizeof *p);
-        if (!p) goto oom;
-        run->pairs = p, run->cap_pairs = clash_cap_for(nh);
-    }
+    if (clash_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
+        clash_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
+        goto oom;
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */
     g.keys = run->gkeys, g.tmp = run->cand;

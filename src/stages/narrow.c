@@ -176,14 +176,9 @@ static int rows_make(clash_run *run)
     /* each kept face's place in run->kept (run->fplace) was written by this
      * step's octree merge, which made the candidates (octree_merge.c) */
     if (!run->fplace) return -1;
-    if (n > run->cap_frow) {
-        /* a quarter more than asked (base/mem.h), by realloc: a new buffer
-         * (free, then allocate) was faulted in whole at every growth */
-        const size_t cap = clash_cap_for(n);
-        float *r = realloc(run->frow, (cap * CK_ROW + 8) * sizeof(float)); /* ck_rows8 reads 4 past the last row */
-        if (!r) return -1;
-        memset(r + cap * CK_ROW, 0, 8 * sizeof(float));
-        run->frow = r, run->cap_frow = cap;
+    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h); ck_rows8 reads 4 past the last row */
+        if (clash_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), 8 * sizeof(float))) return -1;
+        memset(run->frow + run->cap_frow * CK_ROW, 0, 8 * sizeof(float));
     }
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     clash_par_for(&ex, (int64_t)n, rows_range, run);
@@ -313,12 +308,8 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
         st->candidates = st->tests = run->pc_tested;
         return CLASH_OK;
     }
-    if (run->ncand > run->cap_hit) {
-        const size_t cap = clash_cap_for(run->ncand);
-        uint8_t *h = realloc(run->hit, cap);
-        if (!h) return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
-        run->hit = h, run->cap_hit = cap;
-    }
+    if (clash_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
+        return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
     /* swept, the face octree on one rank: the candidates' faces are kept
      * faces, gathered once each */
     const int rows = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&

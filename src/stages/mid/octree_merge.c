@@ -179,12 +179,7 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     if (total == 0) return 0;
     if (run->nkept == 0) return -2;
     if (total >= UINT32_MAX || run->nkept >= INT32_MAX) return -1; /* the 32-bit counts and places */
-    if (total > *cap) {
-        const size_t c = clash_cap_for(total);
-        uint64_t *v = realloc(*out, c * sizeof *v);
-        if (!v) return -1;
-        *out = v, *cap = c;
-    }
+    if (clash_renew((void **)out, cap, total, sizeof **out, 0)) return -1; /* (its contents: this merge's) */
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     oct_ws *W = run->oct_ws;
     merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
