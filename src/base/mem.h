@@ -19,8 +19,8 @@ int clash_grow(void **p, size_t *cap, size_t n, size_t size);
  * more.  The kept faces, candidates and hits of a cluttered scene grow step
  * by step as its objects close in; an array grown to exactly n was
  * reallocated (copied, its new pages faulted in) on nearly every step: on
- * 1,000 x 3,024 spheres, 20 steps, 240 k page faults in S4 to S6, a tenth
- * of the kernel time of the run. */
+ * 1,000 x 3,024 spheres, 20 steps at 2 threads, 240 k page faults in S4
+ * and S5 (bench/RESULTS.md). */
 static inline size_t clash_cap_for(size_t n) { return n + n / 4; }
 /* A per-step array *p of *cap elements of `size` bytes (plus `extra` bytes
  * past them) made to hold n, its contents not kept: when it must grow, the
