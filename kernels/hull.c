@@ -408,6 +408,13 @@ int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
     return rows_meet(ra, rb, tol, ck_hulls_bool_rows_plain(ra, rb, tol));
 }
 
+void ck_hulls_meet_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int meet[2])
+{
+    int b[2];
+    ck_hulls_bool_rows2(ra, rb, tol, b);
+    for (int t = 0; t < 2; ++t) meet[t] = rows_meet(ra[t], rb[t], tol[t], b[t]);
+}
+
 int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq, double tol)
 {
     if (np < 1 || np > HULL_MAXN || nq < 1 || nq > HULL_MAXN || !(tol >= 0)) return 1;

@@ -231,64 +231,101 @@ static inline __attribute__((always_inline)) int b_tetra(double (*s)[3], double 
     return 4;
 }
 
-/* The boolean GJK (see the top); avx (a constant where it is inlined)
- * picks the support search. */
+/* The boolean GJK's state (see the top): the point lists as rows (A, B)
+ * and as given (P, Q: the support points are read there), the simplex s
+ * (n points), the direction d, the iterations made, the support pair last
+ * evaluated (16 ip + iq) and the answer (res: -2 while it runs). */
+typedef struct {
+    bset A, B;
+    const double (*P)[3], (*Q)[3];
+    double s[4][3], d[3], M, tol;
+    int n, it, ball, last, res;
+} bstate;
+
+static inline __attribute__((always_inline)) void b_init(bstate *g, const double (*P)[3], int np,
+                                                        const double (*Q)[3], int nq, double M, double tol)
+{
+    b_load(&g->A, P, np), b_load(&g->B, Q, nq);
+    g->P = P, g->Q = Q, g->M = M, g->tol = tol;
+    g->ball = tol > 0 && tol <= M; /* walk D + B(tol) (see the top) */
+    g->n = 1, g->it = 0, g->last = 0, g->res = -2;
+    h_sub(g->s[0], P[0], Q[0]);
+    for (int k = 0; k < 3; ++k) g->d[k] = -g->s[0][k];
+}
+
+/* One iteration of the boolean GJK; sets g->res when it has its answer.
+ * avx (a constant where it is inlined) picks the support search. */
+static inline __attribute__((always_inline)) void b_step(bstate *g, int avx)
+{
+    double(*s)[3] = g->s, *d = g->d;
+    const double M = g->M, tol = g->tol;
+    if (g->it++ >= BOOL_MAXIT) {
+        g->res = -1;
+        return;
+    }
+    const double dd = h_dot(d, d);
+    if (!(dd > 0)) { /* the origin on the simplex, or NaN: no direction */
+        g->res = -1;
+        return;
+    }
+    int ip, iq;
+#if B_X86
+    const double pmax = avx ? b_extreme_avx2(&g->A, d, 1, &ip) : b_extreme_plain(&g->A, d, 1, &ip);
+    const double qmin = avx ? b_extreme_avx2(&g->B, d, -1, &iq) : b_extreme_plain(&g->B, d, -1, &iq);
+#else
+    (void)avx;
+    const double pmax = b_extreme_plain(&g->A, d, 1, &ip), qmin = b_extreme_plain(&g->B, d, -1, &iq);
+#endif
+    g->last = ip * 16 + iq;
+    const double gap = qmin - pmax;
+    if (gap > 0) { /* D lies below the plane d.x = 0: apart if that certifies */
+        const double marg = h_margin(d, M, tol, 1);
+        if ((marg >= 0 && gap > marg) || !g->ball) {
+            g->res = marg >= 0 && gap > marg ? 0 : -1;
+            return;
+        }
+    }
+    /* w past the origin by a fair margin (of D': tol |d| further), or no progress to be had */
+    const double sd = sqrt(dd), gw = g->ball ? gap - tol * sd : gap;
+    if (!(-gw > 1e-12 * sd * M)) {
+        g->res = -1;
+        return;
+    }
+    int n = g->n;
+    h_sub(s[n], g->P[ip], g->Q[iq]);
+    if (g->ball) { /* the support point of D': the difference plus tol d / |d| */
+        const double k = tol / sd;
+        for (int c = 0; c < 3; ++c) s[n][c] += k * d[c];
+    }
+    ++n;
+    if (n == 2) { /* segment: w was found beyond the origin from s[0] */
+        double ab[3], ao[3];
+        h_sub(ab, s[0], s[1]);
+        for (int k = 0; k < 3; ++k) ao[k] = -s[1][k];
+        if (h_dot(ab, ao) > 0) {
+            b_perp(d, ab, ao);
+        } else {
+            memcpy(s[0], s[1], sizeof s[0]), memcpy(d, ao, sizeof ao);
+            n = 1;
+        }
+    } else if (n == 3) {
+        n = b_triangle(s, d);
+    } else {
+        n = b_tetra(s, d);
+        if (n == 4) g->res = b_inside((const double(*)[3])s, M) ? 1 : -1;
+    }
+    g->n = n;
+}
+
+/* The boolean GJK (see the top) on one pair. */
 static inline __attribute__((always_inline)) int bool_core(const double (*P)[3], int np, const double (*Q)[3],
                                                           int nq, double M, double tol, int *last, int avx)
 {
-    bset A, B;
-    b_load(&A, P, np), b_load(&B, Q, nq);
-    const int ball = tol > 0 && tol <= M; /* walk D + B(tol) (see the top) */
-    double s[4][3], d[3];
-    int n = 1;
-    *last = 0;
-    h_sub(s[0], P[0], Q[0]);
-    for (int k = 0; k < 3; ++k) d[k] = -s[0][k];
-    for (int it = 0; it < BOOL_MAXIT; ++it) {
-        const double dd = h_dot(d, d);
-        if (!(dd > 0)) return -1; /* the origin on the simplex, or NaN: no direction */
-        int ip, iq;
-#if B_X86
-        const double pmax = avx ? b_extreme_avx2(&A, d, 1, &ip) : b_extreme_plain(&A, d, 1, &ip);
-        const double qmin = avx ? b_extreme_avx2(&B, d, -1, &iq) : b_extreme_plain(&B, d, -1, &iq);
-#else
-        (void)avx;
-        const double pmax = b_extreme_plain(&A, d, 1, &ip), qmin = b_extreme_plain(&B, d, -1, &iq);
-#endif
-        *last = ip * 16 + iq;
-        const double gap = qmin - pmax;
-        if (gap > 0) { /* D lies below the plane d.x = 0: apart if that certifies */
-            const double marg = h_margin(d, M, tol, 1);
-            if (marg >= 0 && gap > marg) return 0;
-            if (!ball) return -1;
-        }
-        /* w past the origin by a fair margin (of D': tol |d| further), or no progress to be had */
-        const double sd = sqrt(dd), gw = ball ? gap - tol * sd : gap;
-        if (!(-gw > 1e-12 * sd * M)) return -1;
-        h_sub(s[n], P[ip], Q[iq]);
-        if (ball) { /* the support point of D': the difference plus tol d / |d| */
-            const double k = tol / sd;
-            for (int c = 0; c < 3; ++c) s[n][c] += k * d[c];
-        }
-        ++n;
-        if (n == 2) { /* segment: w was found beyond the origin from s[0] */
-            double ab[3], ao[3];
-            h_sub(ab, s[0], s[1]);
-            for (int k = 0; k < 3; ++k) ao[k] = -s[1][k];
-            if (h_dot(ab, ao) > 0) {
-                b_perp(d, ab, ao);
-            } else {
-                memcpy(s[0], s[1], sizeof s[0]), memcpy(d, ao, sizeof ao);
-                n = 1;
-            }
-        } else if (n == 3) {
-            n = b_triangle(s, d);
-        } else {
-            n = b_tetra(s, d);
-            if (n == 4) return b_inside((const double(*)[3])s, M) ? 1 : -1;
-        }
-    }
-    return -1;
+    bstate g;
+    b_init(&g, P, np, Q, nq, M, tol);
+    while (g.res == -2) b_step(&g, avx);
+    *last = g.last;
+    return g.res;
 }
 
 static int bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last)
@@ -370,10 +407,10 @@ static inline B_AVX2 void rows_shift(const float *r, const __m256d c[3], __m128d
     *okt = _mm_and_pd(*okt, _mm_cmple_pd(a, _mm256_castpd256_pd128(big))), *vt = _mm_max_pd(*vt, a);
 }
 
-static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
+/* Rows ra, rb translated by ra's point 0 into P, Q (h_shift's values) and
+ * their M; 0 when a coordinate is not finite. */
+static inline B_AVX2 int rows_prepare(const float *ra, const float *rb, double (*P)[3], double (*Q)[3], double *M)
 {
-    if (!(tol >= 0)) return -1;
-    double P[6][3], Q[6][3];
     const double x = ra[0], y = ra[1], z = ra[2];
     const __m256d c[3] = {_mm256_setr_pd(x, y, z, x), _mm256_setr_pd(y, z, x, y), _mm256_setr_pd(z, x, y, z)};
     const __m128d c12 = _mm_setr_pd(y, z);
@@ -381,11 +418,41 @@ static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
     __m128d vt = _mm_setzero_pd(), okt = _mm_castsi128_pd(_mm_set1_epi64x(-1));
     rows_shift(ra, c, c12, P[0], &vm, &vt, &ok, &okt);
     rows_shift(rb, c, c12, Q[0], &vm, &vt, &ok, &okt);
-    if (_mm256_movemask_pd(ok) != 0xf || _mm_movemask_pd(okt) != 3) return -1;
     __m128d m = _mm_max_pd(_mm_max_pd(_mm256_castpd256_pd128(vm), _mm256_extractf128_pd(vm, 1)), vt);
     m = _mm_max_sd(m, _mm_unpackhi_pd(m, m));
+    *M = _mm_cvtsd_f64(m);
+    return _mm256_movemask_pd(ok) == 0xf && _mm_movemask_pd(okt) == 3;
+}
+
+static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
+{
+    double P[6][3], Q[6][3], M;
+    if (!(tol >= 0) || !rows_prepare(ra, rb, P, Q, &M)) return -1;
     int last;
-    return bool_core((const double(*)[3])P, 6, (const double(*)[3])Q, 6, _mm_cvtsd_f64(m), tol, &last, 1);
+    return bool_core((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last, 1);
+}
+
+/* Two pairs at once, their iterations in turn: each one's chain of
+ * dependent operations (support, cross products, the next direction) runs
+ * beside the other's.  A call costs some 600 cycles for some 1,000
+ * instructions, latency and mispredicted branches more than work: S5 took
+ * 3 % less time on 1,000 x 3,024 spheres, 5 % on 2,000 x 440 (four at
+ * once: no better than two). */
+static B_AVX2 void rows2_avx2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2])
+{
+    double P[2][6][3], Q[2][6][3], M;
+    bstate g[2];
+    for (int t = 0; t < 2; ++t) {
+        if (tol[t] >= 0 && rows_prepare(ra[t], rb[t], P[t], Q[t], &M))
+            b_init(&g[t], (const double(*)[3])P[t], 6, (const double(*)[3])Q[t], 6, M, tol[t]);
+        else
+            g[t].res = -1;
+    }
+    while (g[0].res == -2 || g[1].res == -2) {
+        if (g[0].res == -2) b_step(&g[0], 1);
+        if (g[1].res == -2) b_step(&g[1], 1);
+    }
+    out[0] = g[0].res, out[1] = g[1].res;
 }
 #endif
 
@@ -395,4 +462,15 @@ int ck_hulls_bool_rows(const float *ra, const float *rb, double tol)
     if (ck_have_avx2()) return rows_avx2(ra, rb, tol);
 #endif
     return ck_hulls_bool_rows_plain(ra, rb, tol);
+}
+
+void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2])
+{
+#if B_X86
+    if (ck_have_avx2()) {
+        rows2_avx2(ra, rb, tol, out);
+        return;
+    }
+#endif
+    for (int t = 0; t < 2; ++t) out[t] = ck_hulls_bool_rows_plain(ra[t], rb[t], tol[t]);
 }

@@ -81,6 +81,10 @@ int ck_hulls_meet_rows(const float *ra, const float *rb, double tol);
 int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol);
 int ck_hulls_bool_rows(const float *ra, const float *rb, double tol);
 int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol);
+/* The same on two pairs (ra[t], rb[t], tol[t]) at once, their GJK steps in
+ * turn (the answers of two calls). */
+void ck_hulls_meet_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int meet[2]);
+void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2]);
 int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
                         int *last);
 /* conv(P) against the closed box [lo - tol, hi + tol]; conservative likewise

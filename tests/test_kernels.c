@@ -1078,7 +1078,9 @@ static void test_hulls_bool_tol(long n)
  * infinity, and a negative or NaN tolerance. */
 static void test_hulls_rows(long n)
 {
-    long differ = 0, meet = 0, odd = 0;
+    long differ = 0, meet = 0, odd = 0, differ2 = 0;
+    float prev_a[18] = {0}, prev_b[18] = {0};
+    double prev_tol = 0;
     for (long it = 0; it < n; ++it) {
         double p[6][3], q[6][3], c[3];
         const double s = pow(10.0, rng_range(-3, 2));
@@ -1103,10 +1105,19 @@ static void test_hulls_rows(long n)
         const int got = ck_hulls_meet_rows(ra, rb, tol), plain = ck_hulls_meet_rows_plain(ra, rb, tol);
         differ += got != want || plain != want;
         meet += want;
+        { /* two pairs at once (this one and the one before): the two calls' answers */
+            const float *a2[2] = {prev_a, ra}, *b2[2] = {prev_b, rb};
+            const double t2[2] = {prev_tol, tol};
+            int m2[2];
+            ck_hulls_meet_rows2(a2, b2, t2, m2);
+            differ2 += m2[0] != ck_hulls_meet_rows(prev_a, prev_b, prev_tol) || m2[1] != want;
+            memcpy(prev_a, ra, sizeof ra), memcpy(prev_b, rb, sizeof rb), prev_tol = tol;
+        }
     }
-    printf("hulls from rows: %ld pairs (%ld meet, %ld with bad values): %ld answers differ from ck_hulls_meet's\n", n,
-           meet, odd, differ);
+    printf("hulls from rows: %ld pairs (%ld meet, %ld with bad values): %ld answers differ from ck_hulls_meet's, "
+           "%ld two at a time\n", n, meet, odd, differ, differ2);
     CHECK(differ == 0, "ck_hulls_meet_rows: %ld answers differ from ck_hulls_meet", differ);
+    CHECK(differ2 == 0, "ck_hulls_meet_rows2: %ld answers differ from two calls", differ2);
     CHECK(meet > n / 10 && meet < n - n / 10, "hulls from rows: %ld of %ld meet, want a mix", meet, n);
 }
 

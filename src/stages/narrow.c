@@ -199,17 +199,27 @@ static void cross_rows(clash_run *run, int32_t xa[8], int32_t xb[8], const int64
     ck_rows8(run->frow, xa, P);
     ck_rows8(run->frow, xb, Q);
     ck_paths_cross_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, meet);
+    /* the hull test on the two rows themselves (a row holds the six
+     * positions in the lanes' order, contiguous: converted and translated a
+     * vector at a time, ck_hulls_meet_rows), two pairs at once */
+    int left[8], nl = 0;
     for (int l = 0; l < n; ++l) {
-        if (meet[l]) {
-            run->hit[xat[l]] = 1;
-            continue;
-        }
-        /* the hull test on the two rows themselves (a row holds the six
-         * positions in the lanes' order, contiguous: converted and
-         * translated a vector at a time, ck_hulls_meet_rows) */
-        const float *ra = run->frow + (size_t)CK_ROW * (size_t)xa[l];
-        const float *rb = run->frow + (size_t)CK_ROW * (size_t)xb[l];
-        run->hit[xat[l]] = (uint8_t)ck_hulls_meet_rows(ra, rb, xtol[l]);
+        if (meet[l]) run->hit[xat[l]] = 1;
+        else left[nl++] = l;
+    }
+    for (int i = 0; i + 1 < nl; i += 2) {
+        const int l0 = left[i], l1 = left[i + 1];
+        const float *ra[2] = {run->frow + (size_t)CK_ROW * (size_t)xa[l0], run->frow + (size_t)CK_ROW * (size_t)xa[l1]};
+        const float *rb[2] = {run->frow + (size_t)CK_ROW * (size_t)xb[l0], run->frow + (size_t)CK_ROW * (size_t)xb[l1]};
+        const double t2[2] = {xtol[l0], xtol[l1]};
+        int m2[2];
+        ck_hulls_meet_rows2(ra, rb, t2, m2);
+        run->hit[xat[l0]] = (uint8_t)m2[0], run->hit[xat[l1]] = (uint8_t)m2[1];
+    }
+    if (nl & 1) {
+        const int l = left[nl - 1];
+        run->hit[xat[l]] = (uint8_t)ck_hulls_meet_rows(run->frow + (size_t)CK_ROW * (size_t)xa[l],
+                                                       run->frow + (size_t)CK_ROW * (size_t)xb[l], xtol[l]);
     }
     *xn = 0;
 }
