@@ -265,13 +265,9 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         }
         keys = gathered;
     }
-    if (nh > run->cap_pairs) {
-        clash_pair *p = realloc(run->pairs, nh * sizeof *p);
-        if (!p) {
-            free(gathered);
-            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-        }
-        run->pairs = p, run->cap_pairs = nh;
+    if (clash_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)) {
+        free(gathered);
+        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     }
     if (sc->face_orig && nh) {
         /* a reordered store (reorder.c): the pairs in input numbering, in
