@@ -288,26 +288,16 @@ void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
+#include "kernels/transpose8.h"
 static CK_TARGET_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float out[24][8])
 {
     const float *r[8];
     for (int l = 0; l < 8; ++l) r[l] = base + (size_t)CK_ROW * (size_t)idx[l];
     for (int b = 0; b < 24; b += 8) {
-        __m256 a[8], t[8];
+        __m256 a[8];
         for (int l = 0; l < 8; ++l) a[l] = _mm256_loadu_ps(r[l] + b);
-        for (int l = 0; l < 8; l += 2)
-            t[l] = _mm256_unpacklo_ps(a[l], a[l + 1]), t[l + 1] = _mm256_unpackhi_ps(a[l], a[l + 1]);
-        for (int l = 0; l < 8; l += 4) {
-            a[l] = _mm256_shuffle_ps(t[l], t[l + 2], 0x44), a[l + 1] = _mm256_shuffle_ps(t[l], t[l + 2], 0xee);
-            a[l + 2] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0x44), a[l + 3] = _mm256_shuffle_ps(t[l + 1], t[l + 3], 0xee);
-        }
-        /* a[0..3]: columns 0 1 2 3 of rows 0-3 (low half) and 4 5 6 7 (high
-         * half); a[4..7] the same for rows 4-7 */
-        for (int c = 0; c < 4; ++c) {
-            _mm256_storeu_ps(out[b + c], _mm256_permute2f128_ps(a[c], a[4 + c], 0x20));
-            _mm256_storeu_ps(out[b + 4 + c], _mm256_permute2f128_ps(a[c], a[4 + c], 0x31));
-        }
+        ck_transpose8(a);
+        for (int c = 0; c < 8; ++c) _mm256_storeu_ps(out[b + c], a[c]);
     }
 }
 #endif

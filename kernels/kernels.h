@@ -356,6 +356,24 @@ void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restr
                           const float *restrict hx, const float *restrict hy, const float *restrict hz,
                           const float a6[6], uint8_t *restrict ov);
 
+/* ---- a swept face's ten diagonal slabs (fdop.c) ----------------------------------
+ * A face's DOP is CK_FDOP floats: lo then hi of its six points' extents
+ * along the ten directions (1,1,1) (1,1,-1) (1,-1,1) (-1,1,1) (1,1,0)
+ * (1,-1,0) (1,0,1) (1,0,-1) (0,1,1) (0,1,-1), each widened by g |d|_2 and
+ * the float rounding, so that two faces whose DOPs miss along a direction
+ * are farther apart than g_a + g_b (ck_hulls_meet says 0 for that
+ * tolerance); a lane not finite or above 2^100 gets -inf/+inf.
+ * ck_face_dops8: p as ck_rows8 makes it (rows 0..17: x y z of points 0..5,
+ * lane = face), g >= 0 per lane; writes lanes 0..n-1 to out[lane].
+ * ck_fdop_mask: bits with bit k cleared where the DOP of row b[k] of dop
+ * misses row a's; reads 8 floats past each row read (padding after the
+ * last).  AVX2 where the CPU has it, the same bits as _plain. */
+#define CK_FDOP 20
+void ck_face_dops8(const float p[24][8], const float g[8], int n, float *const out[8]);
+void ck_face_dops8_plain(const float p[24][8], const float g[8], int n, float *const out[8]);
+uint64_t ck_fdop_mask(const float *dop, int32_t a, const int32_t *b, uint64_t bits);
+uint64_t ck_fdop_mask_plain(const float *dop, int32_t a, const int32_t *b, uint64_t bits);
+
 /* ---- k-DOPs of the DOP-tree (dop.c) -------------------------------------------
  * A k-DOP (k even) is k plane offsets: d[i] = max N_i·x, d[i + k/2] = max -N_i·x.
  * ck_dop_align: the aligned DOP enclosing a tumbled one (001 eq. 3.2),

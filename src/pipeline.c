@@ -86,7 +86,7 @@ void clash_pipe_destroy(clash_run *run)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
     free(run->wbuf);
     free(run->cand), free(run->hit), free(run->pairs), free(run->gkeys);
-    free(run->frow), free(run->fplace);
+    free(run->frow), free(run->fplace), free(run->fdop);
     free(run->wsec);
     clash_octree_free(run);
     clash_midphase_free(run);
@@ -239,7 +239,8 @@ size_t clash_run_work_bytes(const clash_run *run)
                + run->cap_op * sizeof(clash_objpair) + (run->reg_ofs ? (size_t)run->reg_ofs[nobj] : 0) * sizeof(clash_box)
                + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
                + run->cap_gkeys * sizeof(uint64_t)
-               + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0);
+               + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0)
+               + run->cap_fdop * CK_FDOP * sizeof(float);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
     b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run) + run->mid_bytes;
     return b;

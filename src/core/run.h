@@ -133,6 +133,13 @@ struct clash_run {
     float *frow;
     int32_t *fplace;
     size_t cap_frow;
+    /* ... made in S4 by the face octree in swept mode (stages/rows.c), with
+     * each kept face's DOP (kernels/fdop.c: CK_FDOP floats at its place),
+     * which the leaves test beside the boxes; rows_ready and dops_ready: made
+     * this step */
+    float *fdop;
+    size_t cap_fdop;
+    int rows_ready, dops_ready;
     /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
      * built on the first step and kept; the stage's buffers; the step's
      * contacts, sorted and unique, in input numbering (rank 0 only). */

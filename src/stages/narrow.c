@@ -24,7 +24,8 @@
  * Rows (swept, the face octree on one rank).  The candidates' faces are
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
- * margin (a double: CK_ROW = 20 floats; rows_make, in parallel); a
+ * margin (a double: CK_ROW = 20 floats; stages/rows.c, in parallel, made
+ * by S4 before its descent, which also tests the faces' DOPs); a
  * candidate reads its two faces' places
  * in run->kept and their rows, eight candidates' rows turned into the
  * filter's lanes at once (ck_rows8).  On 300 x 3,024 swept spheres (10
@@ -141,50 +142,6 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     tris_left(run, &tb, tat);
 }
 
-/* Swept, the face octree on one rank: the rows of the kept faces (run->frow:
- * their six positions, the filter's input, gathered once a face rather
- * than once a candidate; the candidates' faces are kept faces). */
-static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
-{
-    (void)worker;
-    clash_run *run = p;
-    const clash_scene *sc = run->sc;
-    for (int64_t k = begin; k < end; k += step) {
-        const uint32_t f = run->kept[k];
-        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-        float *r = run->frow + CK_ROW * k;
-        for (int j = 0; j < 3; ++j) {
-            r[3 * j] = sc->x[v[j]], r[3 * j + 1] = sc->y[v[j]], r[3 * j + 2] = sc->z[v[j]];
-            r[9 + 3 * j] = sc->px[v[j]], r[10 + 3 * j] = sc->py[v[j]], r[11 + 3 * j] = sc->pz[v[j]];
-        }
-        const double m = sc->nturning ? clash_face_margin(run, f) : 0;
-        memcpy(r + 18, &m, sizeof m);
-    }
-}
-
-/* The arc margin in kept face k's row. */
-static inline double row_margin(const clash_run *run, int32_t k)
-{
-    double m;
-    memcpy(&m, run->frow + CK_ROW * (size_t)k + 18, sizeof m);
-    return m;
-}
-
-static int rows_make(clash_run *run)
-{
-    const size_t n = run->nkept;
-    /* each kept face's place in run->kept (run->fplace) was written by this
-     * step's octree merge, which made the candidates (octree_merge.c) */
-    if (!run->fplace) return -1;
-    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h); ck_rows8 reads 4 past the last row */
-        if (clash_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), 8 * sizeof(float))) return -1;
-        memset(run->frow + run->cap_frow * CK_ROW, 0, 8 * sizeof(float));
-    }
-    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
-    clash_par_for(&ex, (int64_t)n, rows_range, run);
-    return 0;
-}
-
 /* The pairs the filter left (rows xa, xb; *xn of them): the crossing
  * certificate eight at a time (kernels/hullx.c), then the hull test on the
  * ones it leaves. */
@@ -250,7 +207,8 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
             }
             const uint64_t k = run->cand[i];
             at[n] = i, ka[n] = run->fplace[k >> 32], kb[n] = run->fplace[(uint32_t)k];
-            tol[n] = d + row_margin(run, ka[n]) + row_margin(run, kb[n]); /* clash_pair_tol's sum, in its order */
+            /* clash_pair_tol's sum, in its order */
+            tol[n] = d + clash_row_margin(run, ka[n]) + clash_row_margin(run, kb[n]);
             tolf[n] = ck_f32_up(tol[n]);
         }
         for (int l = n; l < 8; ++l) ka[l] = ka[0], kb[l] = kb[0], tolf[l] = tolf[0]; /* finite lanes */
@@ -323,7 +281,7 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
     /* swept, the face octree on one rank: the candidates' faces are kept
      * faces, gathered once each */
     const int rows = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&
-                     ce > cb && rows_make(run) == 0; /* (out of memory: the gathering path) */
+                     ce > cb && (run->rows_ready || clash_rows_make(run, 0) == 0); /* (else: the gathering path) */
     narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;

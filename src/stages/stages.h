@@ -9,6 +9,7 @@
  *   S2 broad.c   run->op: overlapping object pairs with their regions
  *   S3 cull.c    run->kept: faces that meet one of their object's regions
  *   S5 narrow.c  run->hit: the exact test of each candidate of this rank
+ *   rows.c       swept, the face octree: the kept faces' rows (S5) and DOPs (S4)
  *   S6 gather.c  the pairs: hits merged over ranks, canonical and sorted
  *   ccd.c        --ccd, between S5 and S6: the hits' primitive pairs tested
  *                exactly, run->contacts with their time of impact
@@ -16,7 +17,10 @@
 #ifndef CLASH_STAGES_H
 #define CLASH_STAGES_H
 
+#include <string.h>
+
 #include "core/run.h"
+#include "kernels/kernels.h"
 
 /* S1-S3 return 0, or -1 when memory ran out.  S1 computes the face and
  * object boxes when face_boxes is set (else a midphase computed them). */
@@ -25,6 +29,17 @@ int clash_stage_broad(clash_run *run);
 int clash_stage_cull(clash_run *run);
 /* S5 and S6 return a clash_status and fill err. */
 int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
+/* rows.c: this step's rows of the kept faces (run->frow, run->fplace) and,
+ * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
+ * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
+int clash_rows_make(clash_run *run, int dops);
+/* The arc margin in kept face k's row. */
+static inline double clash_row_margin(const clash_run *run, int32_t k)
+{
+    double m;
+    memcpy(&m, run->frow + CK_ROW * (size_t)k + 18, sizeof m);
+    return m;
+}
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
 /* --ccd: reads this rank's S5 hits (before S6 compacts them), fills
  * run->contacts (rank 0) and the st->ccd_* counts.  clash_stage_ccd_free releases

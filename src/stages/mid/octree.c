@@ -27,6 +27,15 @@
  * faces (10 steps) for 12 % of the run's instructions (bench/RESULTS.md);
  * the report (§4) does not say how a swept face meets a voxel.
  *
+ * Swept mode tests more than the boxes: a pair must also overlap in ten
+ * diagonal slabs, each face's 26-DOP (kernels/fdop.c, made with S5's rows
+ * before the descent, stages/rows.c), widened by the face's share of the
+ * tolerance S5 tests with, so that a pair dropped there is one S5 would
+ * find apart.  A swept face is a long slanted prism when its object moves
+ * far in a step, and its box mostly empty: on 1,000 spheres of 3,024 faces
+ * (20 steps) the candidates fell from 57.3 M to 22.6 M, the same pairs,
+ * and the step from about 211 to 189 ms at 2 threads (bench/RESULTS.md).
+ *
  * Swept mode also makes each pair once per unit.  A face carries, per axis,
  * whether it also meets the cell below its cell (set when it goes to an
  * upper child and its mask reaches the lower one; a lower child keeps its
@@ -95,6 +104,7 @@
 #include "core/run.h"
 #include "stages/mid/midphase.h"
 #include "stages/mid/octree.h"
+#include "stages/stages.h"
 #include "sched/ranks.h"
 #include "base/sort.h"
 
@@ -147,7 +157,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
 {
     /* (+ 40: ck_leaf_overlaps reads 7 floats past a row; its bitmap, of
      * ceil(n / 64) words, fits in n + 8 bytes) */
-    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + sizeof(int32_t) + 1) + 40))
+    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + 2 * sizeof(int32_t) + 1) + 40))
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
@@ -156,15 +166,18 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     memset(st, LEAF_UNKNOWN, n);
     float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
     float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
-    int32_t *restrict ob = (int32_t *)(hz + n);
-    uint8_t *restrict ov = (uint8_t *)(ob + n);
+    int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->kept */
+    uint8_t *restrict ov = (uint8_t *)(pl + n);
     const float d = 2 * run->delta;
+    const float *dop = run->dops_ready ? run->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
     for (size_t k = 0; k < n; ++k) {
         const uint32_t g = f[k];
         lx[k] = run->lox[g], ly[k] = run->loy[g], lz[k] = run->loz[g];
         hx[k] = run->hix[g] + d, hy[k] = run->hiy[g] + d, hz[k] = run->hiz[g] + d;
         ob[k] = run->face_obj[g];
     }
+    if (dop)
+        for (size_t k = 0; k < n; ++k) pl[k] = run->fplace[f[k]];
     /* Face numbers ascend and every object owns one range of them, so the
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
@@ -183,10 +196,15 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         for (size_t w = 0; w < n - j0; w += 64) {
             uint64_t bits;
             memcpy(&bits, ov + w / 8, 8);
+            if (!exact && fl[i]) /* pairs met again in a lower leaf of the unit: dropped here */
+                for (uint64_t t = bits; t; t &= t - 1) {
+                    const int k = __builtin_ctzll(t);
+                    bits &= ~((uint64_t)((fl[i] & fl[j0 + w + (size_t)k]) != 0) << k);
+                }
+            if (dop && bits) bits = ck_fdop_mask(dop, pl[i], pl + j0 + w, bits); /* and the DOPs overlap */
             for (; bits; bits &= bits - 1) {
                 const size_t j = j0 + w + (size_t)__builtin_ctzll(bits);
                 const uint32_t b = f[j]; /* lists stay ascending */
-                if (!exact && (fl[i] & fl[j])) continue; /* met again in a lower leaf of the unit */
                 if (self && !clash_pair_eligible(run, a, b)) continue;
                 if (exact && !leaf_meets(run, st + i, a, lo, hi)) goto next_i; /* a misses the leaf */
                 if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
@@ -372,15 +390,24 @@ void clash_octree_free(clash_run *run)
 }
 
 
+/* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
+ * (stages/rows.c; out of memory: the boxes alone, and S5 gathers). */
+static void make_rows(clash_run *run)
+{
+    if (run->cfg.mode == CLASH_MODE_SWEPT) (void)clash_rows_make(run, 1);
+}
+
 int clash_octree_candidates(clash_run *run, clash_error *err)
 {
     run->ncand = 0;
     run->cand_local = run->ranks.size > 1;
+    run->rows_ready = run->dops_ready = 0;
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
+    if (rc == 0) make_rows(run);
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;
@@ -465,8 +492,10 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
+    run->rows_ready = run->dops_ready = 0;
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
+    if (rc == 0) make_rows(run);
     pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));

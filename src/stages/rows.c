@@ -1,0 +1,88 @@
+/*
+ * rows.c — the kept faces' rows and slabs, shared by S4 and S5 in swept
+ * mode with the face octree: made once a step, in parallel, before the
+ * octree's descent.
+ *
+ * Row (S5, stages/narrow.c).  The candidates' faces are kept faces, each in
+ * some 5 to 10 candidates, so each kept face's six positions are gathered
+ * once, into a row of 18 floats (x y z of its vertices at s, then at s-1)
+ * followed by its arc margin (a double in floats 18..19: CK_ROW = 20), at
+ * the face's place in run->kept.  run->fplace gives that place for a face
+ * number (written for kept faces only).
+ *
+ * Slabs (S4, stages/mid/octree.c).  With the rows, each kept face's DOP
+ * (kernels/fdop.c): its six positions' extents along ten diagonal
+ * directions, widened by its share of the narrow test's tolerance (its arc
+ * margin and half the minimum separation, rounded up: the pair's tolerance
+ * is their sum), CK_FDOP = 20 floats at its place in run->fdop.  A leaf
+ * keeps a pair of faces only where their boxes and their DOPs overlap: the
+ * others are apart by more than their tolerance, and S5 would say so.  The
+ * DOPs come from the rows just written, eight faces at a time in the
+ * filter's lanes (ck_rows8), while they are in cache.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "core/facetest.h"
+#include "stages/stages.h"
+
+/* Kept faces [begin, end) by step: rows, places and (run->fdop) DOPs. */
+static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = p;
+    const clash_scene *sc = run->sc;
+    const double half_sep = 0.5 * run->cfg.min_separation;
+    int32_t idx[8];
+    int n = 0;
+    for (int64_t k = begin; k < end; k += step) {
+        const uint32_t f = run->kept[k];
+        const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+        float *r = run->frow + CK_ROW * k;
+        for (int j = 0; j < 3; ++j) {
+            r[3 * j] = sc->x[v[j]], r[3 * j + 1] = sc->y[v[j]], r[3 * j + 2] = sc->z[v[j]];
+            r[9 + 3 * j] = sc->px[v[j]], r[10 + 3 * j] = sc->py[v[j]], r[11 + 3 * j] = sc->pz[v[j]];
+        }
+        const double m = sc->nturning ? clash_face_margin(run, f) : 0;
+        memcpy(r + 18, &m, sizeof m);
+        run->fplace[f] = (int32_t)k;
+        if (!run->dops_ready) continue;
+        idx[n++] = (int32_t)k;
+        if (n == 8 || k + step >= end) {
+            float P[24][8], g[8];
+            float *out[8];
+            for (int l = n; l < 8; ++l) idx[l] = idx[0]; /* finite lanes */
+            ck_rows8(run->frow, idx, P);
+            for (int l = 0; l < 8; ++l) {
+                /* the face's share of the pair's tolerance, rounded up */
+                g[l] = ck_f32_up((clash_row_margin(run, idx[l]) + half_sep) * (1 + 0x1p-20));
+                out[l] = run->fdop + (size_t)CK_FDOP * (size_t)idx[l];
+            }
+            ck_face_dops8(P, g, n, out);
+            n = 0;
+        }
+    }
+}
+
+int clash_rows_make(clash_run *run, int dops)
+{
+    const size_t n = run->nkept;
+    run->rows_ready = run->dops_ready = 0;
+    if (n == 0) return -1;
+    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h); ck_rows8 reads 4 past the last row */
+        if (clash_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), 8 * sizeof(float))) return -1;
+        memset(run->frow + run->cap_frow * CK_ROW, 0, 8 * sizeof(float));
+    }
+    /* (out of memory for the DOPs: the leaves test the boxes alone) */
+    if (dops && n > run->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
+        if (clash_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), 8 * sizeof(float))) dops = 0;
+        else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, 8 * sizeof(float));
+    }
+    run->dops_ready = dops;
+    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
+    clash_par_for(&ex, (int64_t)n, rows_range, run);
+    run->rows_ready = 1;
+    return 0;
+}
