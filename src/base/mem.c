@@ -9,6 +9,10 @@
 
 #include "base/mem.h"
 
+/* glibc maps every block of 32 MiB or more by itself (its largest mmap
+ * threshold on 64-bit systems) and realloc moves such a block with mremap */
+#define BIG_BLOCK ((size_t)32 << 20)
+
 void *clash_aligned_calloc(size_t n, size_t sz)
 {
     if (sz && n > (SIZE_MAX - 64) / sz) return NULL;
@@ -40,9 +44,20 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
 {
     if (n <= *cap) return 0;
     const size_t c = clash_cap_for(n);
+    if (size && c > (SIZE_MAX - extra) / size) {
+        free(*p);
+        *p = NULL, *cap = 0;
+        return -1;
+    }
+    if (*p && *cap * size + extra >= BIG_BLOCK) { /* mapped by itself: moved, not copied (see mem.h) */
+        void *q = realloc(*p, c * size + extra);
+        if (q) {
+            *p = q, *cap = c;
+            return 0;
+        }
+    }
     free(*p);
     *p = NULL, *cap = 0;
-    if (size && c > (SIZE_MAX - extra) / size) return -1;
     if (!(*p = malloc(c * size + extra))) return -1;
     *cap = c;
     return 0;

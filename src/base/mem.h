@@ -27,7 +27,12 @@ static inline size_t clash_cap_for(size_t n) { return n + n / 4; }
  * old block is freed and a new one of clash_cap_for(n) taken, so that
  * nothing is copied and its pages are first touched by the stage that fills
  * it, on every worker at once (a realloc copies on one thread: at 16
- * threads that made S4 and S5 slower on the cluttered spheres).  0, or -1
+ * threads that made S4 and S5 slower on the cluttered spheres).  A block
+ * already of 32 MiB or more is realloc'ed instead: glibc maps it by itself
+ * and moves it with mremap, its pages and their contents, without copying,
+ * so that only the new quarter is faulted in; freed and taken anew, S4's
+ * rows and DOPs (some 150 MB on 1,000 x 3,024 spheres) cost 30 to 40 ms in
+ * page faults on each step that grew them (bench/RESULTS.md).  0, or -1
  * with *p NULL and *cap 0 when out of memory. */
 int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
 
