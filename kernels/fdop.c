@@ -204,3 +204,71 @@ uint64_t ck_fdop_mask(const float *dop, int32_t a, const int32_t *b, uint64_t bi
 #endif
     return ck_fdop_mask_plain(dop, a, b, bits);
 }
+
+/* ---- an object's slabs: its points' extents along the ten directions ----------------
+ * (stages/broad_dop.c).  Eight points at a time into lane accumulators,
+ * then folded; min and max are exact, so the order does not matter and
+ * both paths give the same floats.  Returns 0 when a coordinate is not
+ * finite or above 2^100 (then nothing is claimed). */
+static inline __attribute__((always_inline)) int x_points(int64_t n, const float *x, const float *y, const float *z,
+                                                          float lo[10], float hi[10], float *M)
+{
+    float L[10][8], H[10][8], m[8];
+    int ok[8];
+    for (int d = 0; d < 10; ++d) {
+#pragma omp simd
+        LANES L[d][l] = __builtin_inff(), H[d][l] = -__builtin_inff();
+    }
+#pragma omp simd
+    LANES m[l] = 0, ok[l] = 1;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+#define UPD(d, v) L[d][l] = d_min(L[d][l], v), H[d][l] = d_max(H[d][l], v)
+#pragma omp simd
+        LANES
+        {
+            const float a = x[i + l], b = y[i + l], c = z[i + l];
+            const float mx = d_max(d_abs(a), d_max(d_abs(b), d_abs(c)));
+            ok[l] &= (d_abs(a) <= FDOP_MAXC) & (d_abs(b) <= FDOP_MAXC) & (d_abs(c) <= FDOP_MAXC); /* NaN fails */
+            m[l] = d_max(m[l], mx);
+            const float t1 = a + b, t2 = a - b;
+            UPD(0, t1 + c), UPD(1, t1 - c), UPD(2, t2 + c), UPD(3, c - t2), UPD(4, t1), UPD(5, t2);
+            UPD(6, a + c), UPD(7, a - c), UPD(8, b + c), UPD(9, b - c);
+        }
+    }
+    for (int l = 0; i < n; ++i, l = (l + 1) & 7) { /* the tail, into the lanes in turn */
+        const float a = x[i], b = y[i], c = z[i];
+        const float mx = d_max(d_abs(a), d_max(d_abs(b), d_abs(c)));
+        ok[l] &= (d_abs(a) <= FDOP_MAXC) & (d_abs(b) <= FDOP_MAXC) & (d_abs(c) <= FDOP_MAXC);
+        m[l] = d_max(m[l], mx);
+        const float t1 = a + b, t2 = a - b;
+        UPD(0, t1 + c), UPD(1, t1 - c), UPD(2, t2 + c), UPD(3, c - t2), UPD(4, t1), UPD(5, t2);
+        UPD(6, a + c), UPD(7, a - c), UPD(8, b + c), UPD(9, b - c);
+    }
+#undef UPD
+    int good = 1;
+    for (int l = 0; l < 8; ++l) {
+        good &= ok[l];
+        *M = d_max(*M, m[l]);
+        for (int d = 0; d < 10; ++d) lo[d] = d_min(lo[d], L[d][l]), hi[d] = d_max(hi[d], H[d][l]);
+    }
+    return good;
+}
+
+int ck_points_dop_plain(int64_t n, const float *x, const float *y, const float *z, float lo[10], float hi[10],
+                        float *M)
+{
+    return x_points(n, x, y, z, lo, hi, M);
+}
+
+static CK_TARGET_AVX2 int points_avx2(int64_t n, const float *x, const float *y, const float *z, float lo[10],
+                                      float hi[10], float *M)
+{
+    return x_points(n, x, y, z, lo, hi, M);
+}
+
+int ck_points_dop(int64_t n, const float *x, const float *y, const float *z, float lo[10], float hi[10], float *M)
+{
+    if (ck_have_avx2()) return points_avx2(n, x, y, z, lo, hi, M);
+    return ck_points_dop_plain(n, x, y, z, lo, hi, M);
+}

@@ -373,6 +373,14 @@ void ck_face_dops8(const float p[24][8], const float g[8], int n, float *const o
 void ck_face_dops8_plain(const float p[24][8], const float g[8], int n, float *const out[8]);
 uint64_t ck_fdop_mask(const float *dop, int32_t a, const int32_t *b, uint64_t bits);
 uint64_t ck_fdop_mask_plain(const float *dop, int32_t a, const int32_t *b, uint64_t bits);
+/* ck_points_dop: the extents of n points (x, y, z) along the same ten
+ * directions, in float, folded into lo[10] and hi[10] (min and max), and
+ * the largest |coordinate| into *M; 1, or 0 when some coordinate is not
+ * finite or above 2^100 (then lo, hi and M mean nothing).  AVX2 where the
+ * CPU has it, the same floats as _plain. */
+int ck_points_dop(int64_t n, const float *x, const float *y, const float *z, float lo[10], float hi[10], float *M);
+int ck_points_dop_plain(int64_t n, const float *x, const float *y, const float *z, float lo[10], float hi[10],
+                        float *M);
 
 /* ---- k-DOPs of the DOP-tree (dop.c) -------------------------------------------
  * A k-DOP (k even) is k plane offsets: d[i] = max N_i·x, d[i + k/2] = max -N_i·x.

@@ -41,7 +41,8 @@ ALLOWED = {
             "src/profile", "src/dist", "kernels", "sched", "generated"},
 }
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
-STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
+STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
+                 "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
 
 
 def folder_of(path):

@@ -20,6 +20,10 @@
  * which must never be dropped.  The AVX2 and portable paths must give the
  * same floats and the same bits, and the drops must include pairs whose
  * boxes overlap (else the slabs would add nothing to the box test).
+ * An object's slabs (ck_points_dop) must be its points' exact extents
+ * within a float sum's rounding, on both paths, and say so when a point
+ * is not finite.  (That S2 and S3 drop no pair with them: the pipeline
+ * against its oracle, test_pipeline_oracle.c.)
  */
 #include <math.h>
 #include <stdint.h>
@@ -232,6 +236,57 @@ int main(int argc, char **argv)
         CHECK(differ == 0, "ck_fdop_mask: the AVX2 and portable paths differ on %ld words", differ);
         CHECK(self == 0, "ck_fdop_mask: a row dropped against itself %ld times", self);
         CHECK(kept < 20000, "ck_fdop_mask never dropped anything in 20000 words");
+    }
+    /* An object's slabs (ck_points_dop, stages/broad_dop.c): the floats of
+     * the exact extents, within the rounding of a float sum (2u of the sum
+     * of |coordinates| a point, 6u M); both paths the same floats; a
+     * non-finite or huge coordinate says 0. */
+    {
+        long differ = 0, off = 0, flagged = 0, bad_sets = 0;
+        for (int it = 0; it < 3000; ++it) {
+            const int64_t np = rng_int(1, 70);
+            float x[70], y[70], z[70];
+            const double s = pow(10.0, rng_range(-3, 3)), far = rng_int(0, 2) ? pow(10.0, rng_range(0, 5)) : 0;
+            double c[3];
+            for (int k = 0; k < 3; ++k) c[k] = far * rng_range(-1, 1);
+            for (int64_t i = 0; i < np; ++i)
+                x[i] = (float)(c[0] + s * rng_range(-1, 1)), y[i] = (float)(c[1] + s * rng_range(-1, 1)),
+                z[i] = (float)(c[2] + s * rng_range(-1, 1));
+            const int bad = it % 10 == 9;
+            if (bad) {
+                const float v[3] = {NAN, INFINITY, 0x1p110f};
+                (rng_int(0, 1) ? x : z)[rng_int(0, (int)np - 1)] = v[rng_int(0, 2)];
+                ++bad_sets;
+            }
+            float lo[10], hi[10], lop[10], hip[10], M = 0, Mp = 0;
+            for (int d = 0; d < 10; ++d) lo[d] = lop[d] = INFINITY, hi[d] = hip[d] = -INFINITY;
+            const int ok = ck_points_dop(np, x, y, z, lo, hi, &M);
+            const int okp = ck_points_dop_plain(np, x, y, z, lop, hip, &Mp);
+            differ += ok != okp || (ok && (memcmp(lo, lop, sizeof lo) || memcmp(hi, hip, sizeof hi) || M != Mp));
+            if (bad) {
+                flagged += !ok;
+                continue;
+            }
+            long double Me = 0;
+            for (int64_t i = 0; i < np; ++i) Me = fmaxl(Me, fmaxl(fabsl(x[i]), fmaxl(fabsl(y[i]), fabsl(z[i]))));
+            off += M != (float)Me;
+            for (int d = 0; d < 10; ++d) {
+                long double el = INFINITY, eh = -INFINITY;
+                for (int64_t i = 0; i < np; ++i) {
+                    const float q[3] = {x[i], y[i], z[i]};
+                    const long double v = proj(DIR[d], q);
+                    el = fminl(el, v), eh = fmaxl(eh, v);
+                }
+                const long double tol = 6 * 0x1p-24L * Me * 1.0001L;
+                off += !(fabsl(lo[d] - el) <= tol) + !(fabsl(hi[d] - eh) <= tol);
+            }
+        }
+        printf("object slabs: 3000 point sets, %ld off the exact extents by more than the rounding, %ld of %ld bad "
+               "sets flagged, %ld AVX2/portable differences\n", off, flagged, bad_sets, differ);
+        CHECK(off == 0, "ck_points_dop: %ld extents off", off);
+        CHECK(flagged == bad_sets, "ck_points_dop: %ld of %ld non-finite sets not flagged", bad_sets - flagged,
+              bad_sets);
+        CHECK(differ == 0, "ck_points_dop: the AVX2 and portable paths differ %ld times", differ);
     }
     CHECK(total_drops > 0, "nothing dropped at all");
     return check_finish("test_fdop");

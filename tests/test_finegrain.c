@@ -266,6 +266,25 @@ static void snap_take(snapshot *s, const clash_run *run, const clash_pairs *pr)
 }
 
 /* Independent serial S0/S1 of state s for the first step of a run. */
+
+/* Face f's box (SoA b of nf faces) projected on the ten directions of
+ * kernels/fdop.c, in long double, against slabs S (lo[10], hi[10]). */
+static int box_meets_slabs_ref(const float *b, size_t nf, size_t f, const float *S)
+{
+    static const int D[10][3] = {{1, 1, 1}, {1, 1, -1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 0},
+                                 {1, -1, 0}, {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
+    for (int d = 0; d < 10; ++d) {
+        long double l = 0, h = 0;
+        for (int c = 0; c < 3; ++c) {
+            const long double lo = b[(size_t)c * nf + f], hi = b[(size_t)(3 + c) * nf + f];
+            if (D[d][c] > 0) l += lo, h += hi;
+            else if (D[d][c] < 0) l -= hi, h -= lo;
+        }
+        if (h < S[d] || l > S[10 + d]) return 0;
+    }
+    return 1;
+}
+
 static void check_reference(const clash_run *run, int s, const char *what)
 {
     const clash_scene *sc = run->sc;
@@ -347,6 +366,8 @@ static void check_reference(const clash_run *run, int s, const char *what)
                 meet &= l <= R->hi[d] && h >= R->lo[d], inside &= l >= R->lo[d] && h <= R->hi[d];
             }
             const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
+            if (meet && run->rdop_on) /* and the box meets the region's ten diagonal slabs (stages/broad_dop.c) */
+                meet &= box_meets_slabs_ref(b, nf, f, run->rdop + (size_t)CK_FDOP * (size_t)r);
             keep = meet && (inside || clash_face_meets_box_full(run, (uint32_t)f, lo, hi));
         }
         if (keep) kept_ok &= nref < run->nkept && run->kept[nref] == f, ++nref;

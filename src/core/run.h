@@ -64,6 +64,13 @@ struct clash_run {
     size_t nop, cap_op;
     int64_t *reg_ofs;              /* S3: CSR of region boxes per object, nobj+1 */
     clash_box *regs;
+    /* S2 with the face octree (stages/broad_dop.c): each object's slabs
+     * along ten diagonal directions (CK_FDOP floats), each pair's region's
+     * slabs (opdop, as op), and S3's per region (rdop, as regs); rdop_on:
+     * this step's regions have them */
+    float *odop, *opdop, *rdop;
+    size_t cap_opdop;
+    int rdop_on;
     uint8_t *keep;                 /* S3: flag per face */
     uint32_t *kept;                /* S3: kept global faces, ascending */
     size_t nkept;

@@ -1,6 +1,7 @@
 /*
  * broad.c — stage S2: the overlapping object pairs and their overlap regions
- * box(a) ∩ box(b), grown by delta (003 §3.3.3).  Few objects: all pairs;
+ * box(a) ∩ box(b), grown by 2 delta (003 §3.3.3; delta holds half the
+ * minimum separation, see push_objpair).  Few objects: all pairs;
  * many (or on request): sort-and-sweep (broad_sap.c) or the object BVH
  * (broad_bvh.c), whose pair keys are sorted so run->op is ordered by (a, b).
  */
@@ -19,7 +20,14 @@ static int push_objpair(clash_run *run, int a, int b)
     for (int k = 0; k < 3; ++k) {
         r.lo[k] = fmaxf(A->lo[k], B->lo[k]) - d;
         r.hi[k] = fminf(A->hi[k], B->hi[k]) + d;
-        if (r.lo[k] > r.hi[k]) return 0;
+        if (r.lo[k] > r.hi[k]) return 0; /* the boxes, each grown by delta, are apart */
+        /* The region: box(a) ∩ box(b) grown by 2 delta.  A face of a within
+         * the minimum separation D <= 2 delta of a face of b has a point
+         * (of its hull grown by its margin) in box(a) within D of box(b),
+         * on each axis within D of their intersection; grown by delta
+         * alone it lost such pairs where D was a good part of the faces'
+         * size (tests/test_pipeline_oracle.c, D 0.15 to 0.3). */
+        r.lo[k] -= d, r.hi[k] += d;
     }
     if (run->op_keep && !run->op_keep(run->op_keep_ctx, a, b)) return 0;
     if (run->nop == run->cap_op) {
@@ -30,6 +38,14 @@ static int push_objpair(clash_run *run, int a, int b)
     }
     run->op[run->nop++] = (clash_objpair){a, b, r};
     return 0;
+}
+
+/* The face octree's pairs and regions, tightened by the objects' slabs
+ * (broad_dop.c); the other midphases keep the boxes' pairs. */
+static int dops(clash_run *run)
+{
+    run->rdop_on = 0;
+    return run->cfg.midphase == CLASH_MID_OCTREE ? clash_broad_dops(run) : 0;
 }
 
 /* S2 for many objects (broad.h): sort-and-sweep in columns, or the object
@@ -47,7 +63,7 @@ int clash_stage_broad(clash_run *run)
         for (int a = 0; a < n; ++a)
             for (int b = a + 1; b < n; ++b)
                 if (push_objpair(run, a, b)) return -1;
-        return 0;
+        return dops(run);
     }
     float *soa = malloc(sizeof(float) * 6 * (size_t)n);
     if (!soa) return -1;
@@ -66,5 +82,5 @@ int clash_stage_broad(clash_run *run)
         const uint64_t key = run->wbuf[0].v[i];
         if (push_objpair(run, (int)(key >> 32), (int)(uint32_t)key)) return -1;
     }
-    return 0;
+    return dops(run);
 }

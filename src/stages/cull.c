@@ -5,6 +5,7 @@
  * as CSR (with self-collision an object's own box is one of its regions); the
  * parallel face loop and the ascending kept list are finegrain.c's.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,29 @@ int clash_stage_cull(clash_run *run)
     for (size_t i = 0; i < run->nop; ++i) {
         run->regs[fill[run->op[i].a]++] = run->op[i].region;
         run->regs[fill[run->op[i].b]++] = run->op[i].region;
+    }
+    /* the regions' slabs (broad_dop.c; an object's own region: unbounded) */
+    free(run->rdop);
+    run->rdop = NULL;
+    const size_t nreg = (size_t)(run->reg_ofs[n] ? run->reg_ofs[n] : 1);
+    if (run->rdop_on && !(run->rdop = malloc(sizeof(float) * CK_FDOP * nreg))) {
+        free(fill), free(own);
+        return -1;
+    }
+    if (run->rdop_on) {
+        memcpy(fill, run->reg_ofs, sizeof(int64_t) * (size_t)n);
+        if (self)
+            for (int o = 0; o < n; ++o) {
+                if (!own[o]) continue;
+                float *S = run->rdop + (size_t)CK_FDOP * (size_t)fill[o]++;
+                for (int d = 0; d < 10; ++d) S[d] = -INFINITY, S[10 + d] = INFINITY;
+            }
+        for (size_t i = 0; i < run->nop; ++i)
+            for (int t = 0; t < 2; ++t) {
+                const int32_t o = t ? run->op[i].b : run->op[i].a;
+                memcpy(run->rdop + (size_t)CK_FDOP * (size_t)fill[o]++, run->opdop + CK_FDOP * i,
+                       CK_FDOP * sizeof(float));
+            }
     }
     free(fill), free(own);
     return clash_fg_cull(run);

@@ -307,6 +307,29 @@ int clash_fg_object_boxes(clash_run *run)
 
 /* ---- S3 ------------------------------------------------------------------------------ */
 
+/* 0 when face f's box, projected on one of the ten diagonal directions of
+ * the region's slabs S (stages/broad_dop.c: lo[10], hi[10]), misses the
+ * slab.  The projections of a box are sums of its sides, in double (the
+ * slabs' widening holds their rounding); NaN never drops. */
+static inline int box_meets_slabs(const clash_run *run, int64_t f, const float *S)
+{
+    const double lx = run->lox[f], ly = run->loy[f], lz = run->loz[f];
+    const double hx = run->hix[f], hy = run->hiy[f], hz = run->hiz[f];
+    const double l[10] = {lx + ly + lz, lx + ly - hz, lx - hy + lz, ly + lz - hx, lx + ly,
+                          lx - hy,      lx + lz,      lx - hz,      ly + lz,      ly - hz};
+    const double h[10] = {hx + hy + hz, hx + hy - lz, hx - ly + hz, hy + hz - lx, hx + hy,
+                          hx - ly,      hx + hz,      hx - lz,      hy + hz,      hy - lz};
+    int miss = 0;
+    for (int d = 0; d < 10; ++d) miss |= (h[d] < S[d]) | (l[d] > S[10 + d]);
+    return !miss;
+}
+
+/* The slabs of region r, or NULL when this step's regions have none. */
+static inline const float *region_slabs(const clash_run *run, int64_t r)
+{
+    return run->rdop_on ? run->rdop + (size_t)CK_FDOP * (size_t)r : NULL;
+}
+
 static int face_kept(const clash_run *run, int64_t f)
 {
     const int32_t o = run->face_obj[f];
@@ -315,6 +338,8 @@ static int face_kept(const clash_run *run, int64_t f)
         if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] || run->hiy[f] < R->lo[1] ||
             run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
             continue;
+        const float *S = region_slabs(run, r);
+        if (S && !box_meets_slabs(run, f, S)) continue;
         /* A face (or swept hull) lies inside its box: a box inside the
          * region meets it, no exact test needed (most faces of two deeply
          * overlapping objects). */
@@ -365,6 +390,7 @@ enum { CULL_VEC = 256 };
 
 static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R)
 {
+    const float *S = region_slabs(run, R - run->regs);
     const float R6[6] = {R->lo[0], R->lo[1], R->lo[2], R->hi[0], R->hi[1], R->hi[2]};
     const double lo[3] = {R6[0], R6[1], R6[2]}, hi[3] = {R6[3], R6[4], R6[5]};
     uint8_t cls[CULL_VEC];
@@ -376,6 +402,7 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(cls, &k) || !cls[k]) continue; /* most faces are apart */
             const uint32_t f = (uint32_t)(a + k);
+            if (S && !box_meets_slabs(run, f, S)) continue; /* outside a diagonal slab of the region */
             if ((cls[k] == 1 || clash_face_meets_box(run, f, lo, hi)) && keep_push(sl, f)) return -1;
         }
     }
@@ -404,8 +431,9 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(any, &k) || !any[k]) continue; /* most faces are apart from every region */
             const uint32_t f = (uint32_t)(a + k);
-            /* inside some region's box, or the straddled regions' exact tests (face_kept's, in turn) */
-            if (((any[k] & 1) || face_kept(run, f)) && keep_push(sl, f)) return -1;
+            /* inside some region's box, or the straddled regions' exact tests (face_kept's, in turn);
+             * with slabs, face_kept tests them region by region */
+            if (((!run->rdop_on && (any[k] & 1)) || face_kept(run, f)) && keep_push(sl, f)) return -1;
         }
     }
     return 0;

@@ -7,6 +7,7 @@
  *
  *   S1 boxes.c   face and object boxes, the culling inflation delta
  *   S2 broad.c   run->op: overlapping object pairs with their regions
+ *   broad_dop.c  the face octree's: the pairs and regions by the objects' slabs
  *   S3 cull.c    run->kept: faces that meet one of their object's regions
  *   S5 narrow.c  run->hit: the exact test of each candidate of this rank
  *   rows.c       swept, the face octree: the kept faces' rows (S5) and DOPs (S4)
@@ -26,6 +27,10 @@
  * object boxes when face_boxes is set (else a midphase computed them). */
 int clash_stage_boxes(clash_run *run, int face_boxes);
 int clash_stage_broad(clash_run *run);
+/* broad_dop.c: with the face octree, S2's pairs whose objects' diagonal
+ * slabs miss are dropped and the others' region slabs made (run->opdop,
+ * run->rdop_on); 0, or -1 when memory ran out. */
+int clash_broad_dops(clash_run *run);
 int clash_stage_cull(clash_run *run);
 /* S5 and S6 return a clash_status and fill err. */
 int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
