@@ -362,7 +362,8 @@ void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restr
  * (1,-1,0) (1,0,1) (1,0,-1) (0,1,1) (0,1,-1), each widened by g |d|_2 and
  * the float rounding, so that two faces whose DOPs miss along a direction
  * are farther apart than g_a + g_b (ck_hulls_meet says 0 for that
- * tolerance); a lane not finite or above 2^100 gets -inf/+inf.
+ * tolerance); a lane not finite or above 2^100 gets -inf/+inf (or NaN),
+ * which never drops a pair.
  * ck_face_dops8: p as ck_rows8 makes it (rows 0..17: x y z of points 0..5,
  * lane = face), g >= 0 per lane; writes lanes 0..n-1 to out[lane].
  * ck_fdop_mask: bits with bit k cleared where the DOP of row b[k] of dop
