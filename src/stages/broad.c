@@ -44,8 +44,9 @@ static int push_objpair(clash_run *run, int a, int b)
  * (broad_dop.c); the other midphases keep the boxes' pairs. */
 static int dops(clash_run *run)
 {
+    if (run->cfg.midphase == CLASH_MID_OCTREE) return clash_broad_dops(run); /* (it sets rdop_on) */
     run->rdop_on = 0;
-    return run->cfg.midphase == CLASH_MID_OCTREE ? clash_broad_dops(run) : 0;
+    return 0;
 }
 
 /* S2 for many objects (broad.h): sort-and-sweep in columns, or the object

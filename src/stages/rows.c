@@ -35,6 +35,7 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     const clash_scene *sc = run->sc;
     const double half_sep = 0.5 * run->cfg.min_separation;
     int32_t idx[8];
+    double mar[8];
     int n = 0;
     for (int64_t k = begin; k < end; k += step) {
         const uint32_t f = run->kept[k];
@@ -48,15 +49,15 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         memcpy(r + 18, &m, sizeof m);
         run->fplace[f] = (int32_t)k;
         if (!run->dops_ready) continue;
-        idx[n++] = (int32_t)k;
+        mar[n] = m, idx[n++] = (int32_t)k;
         if (n == 8 || k + step >= end) {
             float P[24][8], g[8];
             float *out[8];
-            for (int l = n; l < 8; ++l) idx[l] = idx[0]; /* finite lanes */
+            for (int l = n; l < 8; ++l) idx[l] = idx[0], mar[l] = mar[0]; /* finite lanes */
             ck_rows8(run->frow, idx, P);
             for (int l = 0; l < 8; ++l) {
                 /* the face's share of the pair's tolerance, rounded up */
-                g[l] = ck_f32_up((clash_row_margin(run, idx[l]) + half_sep) * (1 + 0x1p-20));
+                g[l] = ck_f32_up((mar[l] + half_sep) * (1 + 0x1p-20));
                 out[l] = run->fdop + (size_t)CK_FDOP * (size_t)idx[l];
             }
             ck_face_dops8(P, g, n, out);

@@ -7,7 +7,8 @@
  * A parallel counting sort on the first face, then a small pass per
  * bucket.  Every key (a << 32 | b, a < b) is a pair of kept faces, so its
  * bucket is the place of a in run->kept (ascending; run->fplace, filled
- * here for the kept faces): a bucket holds one face's keys, some 20 on the
+ * here for the kept faces, unless swept mode's rows did this step,
+ * stages/rows.c): a bucket holds one face's keys, some 20 on the
  * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
  * (4096 over the face numbers) held a thousand keys on 3.0 M faces, and
  * sorting them was 9 % of a swept step's instructions (bench/RESULTS.md).
@@ -49,6 +50,7 @@ typedef struct merge_ctx {
     const uint32_t *kept;
     size_t nkept;
     int32_t *place;          /* run->fplace: each kept face's place in kept */
+    int placed;              /* the places already written this step (stages/rows.c, swept mode) */
     int sorted;              /* sort every bucket (else stamp its repeats, unsorted) */
     int shift;               /* 2^shift places a bucket */
     size_t nbk;              /* buckets */
@@ -97,7 +99,8 @@ static void merge_worker(int w, int T, void *p)
     case 0: { /* the places of the kept faces; the worker's count table cleared */
         const size_t k0 = m->nkept * (size_t)w / (size_t)T, k1 = m->nkept * (size_t)(w + 1) / (size_t)T;
         if (w < m->nb) memset(m->cnt + (size_t)w * m->nbk, 0, m->nbk * sizeof(uint32_t));
-        for (size_t k = k0; k < k1; ++k) m->place[m->kept[k]] = (int32_t)k;
+        if (!m->placed)
+            for (size_t k = k0; k < k1; ++k) m->place[m->kept[k]] = (int32_t)k;
         break;
     }
     case 1: /* counts, each worker its buffer */
@@ -183,7 +186,7 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     oct_ws *W = run->oct_ws;
     merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
-                   .place = run->fplace, .sorted = sorted};
+                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
     /* Few keys for the kept faces (static scenes: 54 k keys for 190 k kept
      * faces on two graded tori, 23 k for 99.5 k on two bunnies, under half
