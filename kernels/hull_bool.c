@@ -370,20 +370,30 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
  * any order), so the answer is the one ck_hulls_bool gives there; -1 (not
  * decided, or a coordinate not finite): ask ck_hulls_meet
  * (ck_hulls_meet_rows, hull.c, does). */
-int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol)
+/* Rows ra, rb translated by ra's point 0 into P, Q and their M; 0 when a
+ * coordinate is not finite. */
+static int rows_prepare_plain(const float *ra, const float *rb, double (*P)[3], double (*Q)[3], double *M)
 {
-    if (!(tol >= 0)) return -1;
-    double P[6][3], Q[6][3], M = 0;
     int finite = 1;
+    *M = 0;
     for (int i = 0; i < 18; ++i) {
         const double c = ra[i % 3];
         const double a = (double)ra[i] - c, b = (double)rb[i] - c;
         P[i / 3][i % 3] = a, Q[i / 3][i % 3] = b;
         finite &= fabs(a) <= DBL_MAX && fabs(b) <= DBL_MAX;
-        M = fabs(a) > M ? fabs(a) : M, M = fabs(b) > M ? fabs(b) : M;
+        *M = fabs(a) > *M ? fabs(a) : *M, *M = fabs(b) > *M ? fabs(b) : *M;
     }
+    return finite;
+}
+
+int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol)
+{
+    if (!(tol >= 0)) return -1;
+    double P[6][3], Q[6][3], M;
     int last;
-    return finite ? bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last) : -1;
+    return rows_prepare_plain(ra, rb, P, Q, &M)
+               ? bool_plain((const double(*)[3])P, 6, (const double(*)[3])Q, 6, M, tol, &last)
+               : -1;
 }
 
 #if B_X86
@@ -473,4 +483,47 @@ void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], con
     }
 #endif
     for (int t = 0; t < 2; ++t) out[t] = ck_hulls_bool_rows_plain(ra[t], rb[t], tol[t]);
+}
+
+/* ---- the float lanes' tetrahedra certified (hullg.c) -------------------------
+ * Lane l of g (G8_TETRA), on its rows: the four support differences
+ * p_ip - q_iq, each recomputed in double from the rows as rows_prepare and
+ * b_step compute them (translated by ra's point 0), with the origin inside
+ * their tetrahedron by b_inside's margin, M the largest |coordinate| of the
+ * eight points used (b_inside's bound needs no other): then the hulls share
+ * a point, and ck_hulls_meet's answer is 1.  Walking the hulls grown by tol
+ * (g->ball), each point also gets its offset, converted exactly and scaled
+ * to a length of at most tol: a point of D + B(tol) within 8u max(M, tol)
+ * of the one computed, coordinates below 3 max(M, tol), the case the top
+ * of this file bounds (with tol <= M there); M is then max(M, tol).  Then
+ * the hulls come within tol, and ck_hulls_meet's answer is 1 as well.
+ * Anything else: -1.  Only the points used are converted (the whole rows'
+ * conversion made this check cost some 330 instructions). */
+int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l)
+{
+    if (g->st[l] != G8_TETRA || !(tol >= 0)) return -1;
+    const double c[3] = {ra[0], ra[1], ra[2]};
+    double s[4][3], M = 0;
+    for (int k = 0; k < 4; ++k) {
+        const int ix = g->ix[k][l], ip = ix >> 3, iq = ix & 7;
+        if (ix < 0 || ip >= 6 || iq >= 6) return -1;
+        for (int j = 0; j < 3; ++j) {
+            const double a = (double)ra[3 * ip + j] - c[j], b = (double)rb[3 * iq + j] - c[j];
+            s[k][j] = a - b;
+            M = fabs(a) > M ? fabs(a) : M, M = fabs(b) > M ? fabs(b) : M;
+            M = a == a && b == b ? M : INFINITY; /* a NaN */
+        }
+    }
+    if (!(M <= DBL_MAX)) return -1; /* a NaN or an infinity */
+    if (g->ball) {
+        for (int k = 0; k < 4; ++k) {
+            const double o[3] = {g->o[k][0][l], g->o[k][1][l], g->o[k][2][l]};
+            const double len = sqrt(h_dot(o, o));
+            if (!(len <= DBL_MAX)) return -1;
+            const double f = len > tol ? tol / len * (1.0 - 0x1p-50) : 1.0;
+            for (int j = 0; j < 3; ++j) s[k][j] += f * o[j];
+        }
+        M = tol > M ? tol : M;
+    }
+    return b_inside((const double(*)[3])s, M) ? 1 : -1;
 }

@@ -92,16 +92,33 @@ int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int 
  * box accept, then GJK with the box's support mapping. */
 int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
 
-/* ---- a certificate of meeting in front of ck_hulls_meet (hullx.c) ---------
- * ck_paths_cross_f32x8: eight pairs of moving faces, laid out as for
- * ck_hulls_apart_f32x8 (points 0..2 at s, 3..5 at s-1); meet[l] = 1 when a
- * vertex path of one face certainly crosses the other face's triangle at s
- * or at s-1, so the two six-point hulls share a point and
- * ck_hulls_meet(p, 6, q, 6, t) is 1 for every t; 0: not shown (ask
- * ck_hulls_meet).  _plain: the portable path (the AVX2 one where the CPU has
- * it gives the same answers). */
-void ck_paths_cross_f32x8(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8]);
-void ck_paths_cross_f32x8_plain(const float p[6][3][8], const float q[6][3][8], uint8_t meet[8]);
+/* ---- the boolean GJK eight pairs at a time (hullg.c) -----------------------
+ * ck_hulls_gjk_f32x8: eight pairs laid out as for ck_hulls_apart_f32x8, tol
+ * per lane as for ck_hulls_apart_f32x8 (a float at least the double one),
+ * the boolean GJK in float lanes; per lane a status st:
+ *   G8_MEET   certified: ck_hulls_meet(p, 6, q, 6, t) is 1 for every t;
+ *   G8_APART  certified: it is 0 for every t <= tol;
+ *   G8_TETRA  a tetrahedron of support pairs ix[0..3] = 8 ip + iq around
+ *             the origin in float, not certified: ask
+ *             ck_hulls_gjk_check_rows (hull_bool.c), which certifies it in
+ *             double on the lane's two rows of 18 floats (CK_ROW below):
+ *             1 meet, -1 not shown;
+ *   G8_ASK    not decided.
+ * ball: walk the hulls grown by tol (D + B(tol), as hull_bool.c does for
+ * 0 < tol <= M), which settles pairs apart by less than tol (G8_ASK
+ * without it); its G8_MEET needs a margin 8 times wider, and its G8_TETRA
+ * points carry their offsets o (tol d / |d|), which the check in double
+ * adds, scaled to at most tol.  _plain: the portable path (the AVX2 one where the CPU has it
+ * steers and answers the same). */
+enum { G8_MEET = 1, G8_APART = 2, G8_TETRA = 3, G8_ASK = 4, G8_MAXIT = 24 };
+typedef struct {
+    int8_t st[8], ix[4][8], ball;
+    float o[4][3][8]; /* ball: each tetrahedron point's offset from its support pair (G8_TETRA) */
+} ck_gjk8;
+void ck_hulls_gjk_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball, ck_gjk8 *out);
+void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
+                              ck_gjk8 *out);
+int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l);
 
 /* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------
  * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):

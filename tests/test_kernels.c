@@ -1121,6 +1121,115 @@ static void test_hulls_rows(long n)
     CHECK(meet > n / 10 && meet < n - n / 10, "hulls from rows: %ld of %ld meet, want a mix", meet, n);
 }
 
+/* Lane l's answer, certified: 1, 0, or -1 (not decided: the one-pair path). */
+static int gjk8_answer(const ck_gjk8 *g, int l, const float *ra, const float *rb, double tol)
+{
+    if (g->st[l] == G8_MEET) return 1;
+    if (g->st[l] == G8_APART) return 0;
+    return ck_hulls_gjk_check_rows(ra, rb, tol, g, l);
+}
+
+/* The boolean GJK in float lanes (ck_hulls_gjk_f32x8, hullg.c), walking the
+ * hulls and the hulls grown by tol, and its certificates in float and in
+ * double (ck_hulls_gjk_check_rows): every certified answer is
+ * ck_hulls_meet's, on swept faces that overlap, that lie apart by gaps from
+ * 1e-9 to 1 of their size, that face each other across a plane 1e-12 to
+ * 1e-6 of their size apart (below float's rounding of the points), that
+ * touch on a grid, and rows with a NaN or an infinity; the AVX2 and
+ * portable paths steer alike; most meeting pairs are certified, and most of
+ * the pairs with a tolerance the first walk leaves (else the lanes would
+ * only cost). */
+static void test_hulls_gjk8(long n)
+{
+    long wrong = 0, paths = 0, asked = 0, meet = 0, meet_cert = 0, apart_cert = 0, apart = 0, odd = 0;
+    long fl_meet = 0, fl_apart = 0, left = 0, ball_cert = 0;
+    for (long b = 0; b < n / 8; ++b) {
+        float ra[8][18], rb[8][18], p8[6][3][8], q8[6][3][8];
+        double tol[8];
+        int grid[8];
+        for (int l = 0; l < 8; ++l) {
+            double p[6][3], q[6][3], c[3];
+            const double s = pow(10.0, rng_range(-3, 2));
+            const int kind = rng_int(0, 4);
+            grid[l] = kind >= 3;
+            for (int k = 0; k < 3; ++k) c[k] = rng_range(-100, 100);
+            if (kind == 4) { /* face to face across the plane z = c, 1e-12 s to 1e-6 s apart (below float's rounding) */
+                const double gap = s * pow(10.0, rng_range(-12, -6));
+                for (int i = 0; i < 6; ++i) {
+                    for (int k = 0; k < 2; ++k)
+                        p[i][k] = c[k] + s * rng_range(-1, 1), q[i][k] = c[k] + s * rng_range(-1, 1);
+                    p[i][2] = i < 3 ? c[2] : c[2] - s * rng_range(0, 1);
+                    q[i][2] = i < 3 ? c[2] + gap : c[2] + gap + s * rng_range(0, 1);
+                }
+            } else if (kind == 3) { /* a small grid: shared points, edges and faces */
+                for (int i = 0; i < 6; ++i)
+                    for (int k = 0; k < 3; ++k)
+                        p[i][k] = c[k] + s * rng_int(0, 3) / 4, q[i][k] = c[k] + s * rng_int(0, 3) / 4;
+            } else {
+                random_float_set(p, 6, c, s);
+                for (int k = 0; k < 3; ++k) c[k] += kind == 0 ? s * rng_range(-0.5, 0.5) : 0.0;
+                random_float_set(q, 6, c, s);
+            }
+            if (kind == 1) { /* apart along a random direction by 1e-9 s to s */
+                double d[3], dn;
+                do {
+                    for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+                    dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                } while (dn < 0.1 || dn > 1);
+                double hp = -INFINITY, lq = INFINITY;
+                for (int i = 0; i < 6; ++i) hp = fmax(hp, (d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]) / dn);
+                for (int i = 0; i < 6; ++i) lq = fmin(lq, (d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]) / dn);
+                const double shift = hp - lq + pow(10.0, rng_range(-9, 0)) * s;
+                for (int i = 0; i < 6; ++i)
+                    for (int k = 0; k < 3; ++k) q[i][k] += shift * d[k] / dn;
+            }
+            for (int i = 0; i < 18; ++i) ra[l][i] = (float)p[i / 3][i % 3], rb[l][i] = (float)q[i / 3][i % 3];
+            tol[l] = rng_int(0, 2) ? 0.0 : s * pow(10.0, rng_range(-8, -1));
+            if ((b * 8 + l) % 97 == 5) { /* a NaN or an infinity */
+                const float bad[2] = {NAN, INFINITY};
+                (rng_int(0, 1) ? ra[l] : rb[l])[rng_int(0, 17)] = bad[rng_int(0, 1)];
+                ++odd;
+            }
+            for (int i = 0; i < 18; ++i) p8[i / 3][i % 3][l] = ra[l][i], q8[i / 3][i % 3][l] = rb[l][i];
+        }
+        ck_gjk8 g, gp, gb, gbp;
+        float tolf[8];
+        for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(tol[l]);
+        ck_hulls_gjk_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, &g);
+        ck_hulls_gjk_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, &gp);
+        ck_hulls_gjk_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 1, &gb);
+        ck_hulls_gjk_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 1, &gbp);
+        paths += memcmp(g.st, gp.st, sizeof g.st) != 0 || memcmp(g.ix, gp.ix, sizeof g.ix) != 0;
+        paths += memcmp(gb.st, gbp.st, sizeof gb.st) != 0 || memcmp(gb.ix, gbp.ix, sizeof gb.ix) != 0;
+        for (int l = 0; l < 8; ++l) {
+            double dp[6][3], dq[6][3];
+            for (int i = 0; i < 18; ++i) dp[i / 3][i % 3] = ra[l][i], dq[i / 3][i % 3] = rb[l][i];
+            const int want = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
+            const int got = gjk8_answer(&g, l, ra[l], rb[l], tol[l]);
+            fl_meet += g.st[l] == G8_MEET, fl_apart += g.st[l] == G8_APART;
+            /* walking the hulls grown by tol: what the first walk left (within tol, mostly) */
+            const int gotb = gjk8_answer(&gb, l, ra[l], rb[l], tol[l]);
+            if (gotb >= 0 && gotb != want && ++wrong <= 5)
+                fprintf(stderr, "gjk8 ball: certified %d, ck_hulls_meet says %d (tol %g)\n", gotb, want, tol[l]);
+            if (got < 0 && tol[l] > 0 && !grid[l]) ++left, ball_cert += gotb >= 0;
+            ++asked, meet += want, apart += !want;
+            if (got >= 0 && got != want && ++wrong <= 5)
+                fprintf(stderr, "gjk8: certified %d, ck_hulls_meet says %d (tol %g)\n", got, want, tol[l]);
+            meet_cert += want && got == 1, apart_cert += !want && got == 0;
+        }
+    }
+    printf("hulls, boolean GJK in float lanes: %ld pairs (%ld meet, %ld with bad values): certified %ld meeting "
+           "(%ld in float) and %ld apart; with tol, walking the grown hulls, %ld of the %ld pairs left (off the grid); "
+           "%ld wrong, "
+           "%ld batches steered differently by the AVX2 and portable paths\n",
+           asked, meet, odd, meet_cert, fl_meet, apart_cert, ball_cert, left, wrong, paths);
+    CHECK(wrong == 0, "gjk8: %ld certified answers differ from ck_hulls_meet", wrong);
+    CHECK(paths == 0, "gjk8: the AVX2 and portable paths steer %ld batches differently", paths);
+    CHECK(meet_cert > meet * 7 / 10, "gjk8: certified only %ld of %ld meeting pairs", meet_cert, meet);
+    CHECK(apart_cert > apart / 4, "gjk8: certified only %ld of %ld apart pairs", apart_cert, apart);
+    CHECK(ball_cert > left / 2, "gjk8 ball: certified only %ld of the %ld pairs with tol left", ball_cert, left);
+}
+
 static void test_hull_box(long n)
 {
     /* triangles: against the exact tribox reference on grid data */
@@ -1727,66 +1836,6 @@ static void test_tris_filter(long n)
     CHECK(filt > apart / 2, "triangles filter certified only %ld of %ld apart pairs", filt, apart);
 }
 
-/* The crossing certificate (ck_paths_cross_f32x8, hullx.c): a 1 only for
- * pairs whose hulls meet by the reference (the complete axis set, in
- * double), on overlapping random pairs, pairs built so that a vertex's path
- * pierces the other face at s, and pairs moved apart by relative gaps from
- * 1e-9 to 1; most of the pierced pairs certified; the path the CPU takes
- * answers as the portable one in every lane. */
-static void test_paths_cross(long n)
-{
-    long wrong = 0, lanes_differ = 0, pierced = 0, pierced_cert = 0, cert = 0, meets = 0;
-    float P[8][6][3], Q[8][6][3], p8[6][3][8], q8[6][3][8];
-    uint8_t out[8], ref[8];
-    for (long it = 0; it < n; it += 8) {
-        int kind[8];
-        for (int l = 0; l < 8; ++l) {
-            const double s = gen_moving_pair(P[l], Q[l]);
-            kind[l] = (int)(it / 8 + l) % 4;
-            if (kind[l] == 1) { /* P's vertex 0 goes through Q's triangle at s, near a random inner point */
-                double w[3] = {rng_range(0.05, 1), rng_range(0.05, 1), rng_range(0.05, 1)}, x[3], e1[3], e2[3], nn[3];
-                const double ws = w[0] + w[1] + w[2];
-                for (int k = 0; k < 3; ++k) {
-                    x[k] = (w[0] * Q[l][0][k] + w[1] * Q[l][1][k] + w[2] * Q[l][2][k]) / ws;
-                    e1[k] = Q[l][1][k] - Q[l][0][k], e2[k] = Q[l][2][k] - Q[l][0][k];
-                }
-                nn[0] = e1[1] * e2[2] - e1[2] * e2[1], nn[1] = e1[2] * e2[0] - e1[0] * e2[2];
-                nn[2] = e1[0] * e2[1] - e1[1] * e2[0];
-                const double nl = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]), h = rng_range(0.05, 1) * s;
-                for (int k = 0; k < 3; ++k) {
-                    P[l][0][k] = (float)(x[k] + h * nn[k] / nl);
-                    P[l][3][k] = (float)(x[k] - h * nn[k] / nl);
-                }
-            }
-            if (kind[l] >= 2) move_off(P[l], Q[l], s, kind[l] == 2 ? -9 : -3); /* apart by a relative gap */
-            if (it % 4096 == 0 && l == 7) P[l][2][1] = NAN; /* never certified */
-            for (int i = 0; i < 6; ++i)
-                for (int k = 0; k < 3; ++k) p8[i][k][l] = P[l][i][k], q8[i][k][l] = Q[l][i][k];
-        }
-        ck_paths_cross_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, out);
-        ck_paths_cross_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, ref);
-        for (int l = 0; l < 8; ++l) {
-            lanes_differ += out[l] != ref[l];
-            double dp[6][3], dq[6][3];
-            const int finite = lane_doubles((const float(*)[3])P[l], 6, dp) & lane_doubles((const float(*)[3])Q[l], 6, dq);
-            if (!finite) {
-                wrong += out[l];
-                continue;
-            }
-            const int h = ck_hulls_meet_ref((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, 0.0);
-            wrong += out[l] && !h;
-            meets += h, cert += out[l];
-            if (kind[l] == 1) pierced += 1, pierced_cert += out[l];
-        }
-    }
-    printf("paths cross: %ld pairs, %ld meet by the reference, %ld certified; %ld pierced, %ld of them certified; "
-           "%ld certified but apart, %ld lanes differ\n",
-           n, meets, cert, pierced, pierced_cert, wrong, lanes_differ);
-    CHECK(wrong == 0, "crossing certificate: %ld pairs certified that the reference finds apart", wrong);
-    CHECK(lanes_differ == 0, "crossing certificate: %ld lanes differ from the portable path", lanes_differ);
-    CHECK(pierced_cert > pierced * 9 / 10, "crossing certificate: only %ld of %ld pierced pairs", pierced_cert, pierced);
-}
-
 /* ck_rows8: the rows' floats in the filter's lanes, AVX2 path and plain
  * path against the definition, rows in any order (repeated, the last one). */
 static void test_rows8(long n)
@@ -1824,10 +1873,10 @@ int main(int argc, char **argv)
     test_hulls_float(n / 10);
     test_hulls_bool_tol(n / 500 > 10 ? n / 500 : 10);
     test_hulls_rows(n / 10);
+    test_hulls_gjk8(n / 10);
     test_hulls_filter(n / 4);
     test_tris_filter(n / 4);
     test_rows8(n / 100);
-    test_paths_cross(n / 10);
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);

@@ -33,13 +33,19 @@
  * make the rows and 71 M to turn them; the tolerance is the same double
  * sum as clash_pair_tol's, so every answer is the same.  The pairs the
  * filter leaves, most of which meet, are queued by their rows and go eight
- * at a time through a certificate of meeting (a vertex's path through the
- * other face, kernels/hullx.c) before the hull test: on that scene it
- * settles a third of them, 4,071 M -> 3,999 M instructions.  The hull
- * test then reads the two rows itself (ck_hulls_meet_rows), and walks the
- * hulls grown by the pair's tolerance (hull_bool.c): on 300 x 3,024
- * spheres (4 steps) the stage's instructions went 267.3 M -> 229.4 M with
- * these two and the margins in the rows (2026-11-27).
+ * at a time through the boolean GJK in float lanes (kernels/hullg.c), whose
+ * answers are certified in float or, for the tetrahedra that float cannot
+ * certify, in double (ck_hulls_gjk_check_rows); the lanes it leaves
+ * undecided, nearly all pairs apart by less than their tolerance, go through
+ * it again walking the hulls grown by the tolerance, and the few it leaves
+ * then to the one-pair hull test (ck_hulls_meet_rows: the boolean GJK in
+ * double, then the distance GJK).  Until 2026-11-27 the queue went through a
+ * certificate of a vertex's path crossing the other face (a third settled)
+ * and then the one-pair test: on 300 x 3,024 spheres (4 steps, 1 thread)
+ * the stage's instructions went 157.3 M -> 122.5 M with the lanes, its time
+ * 13.4 -> 9.1 ms a step (the one-pair GJK's branches, which the CPU
+ * guessed wrong half of the time, are gone), and on 1,000 such spheres at 2
+ * threads 86 -> 52 ms (bench/RESULTS.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -142,43 +148,72 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     tris_left(run, &tb, tat);
 }
 
-/* The pairs the filter left (rows xa, xb; *xn of them): the crossing
- * certificate eight at a time (kernels/hullx.c), then the hull test on the
- * ones it leaves. */
-static void cross_rows(clash_run *run, int32_t xa[8], int32_t xb[8], const int64_t xat[8], const double xtol[8],
-                       int *xn)
+/* Row k of this step's rows. */
+static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
+
+/* A batch of up to eight pairs the filter left: their rows, candidates and
+ * tolerances. */
+typedef struct {
+    int32_t a[8], b[8];
+    int64_t at[8];
+    double tol[8];
+    int n;
+} pair8;
+
+/* The hull test of lanes left[0..nl) of x on the two rows themselves (a row
+ * holds the six positions in the lanes' order, contiguous: converted and
+ * translated a vector at a time, ck_hulls_meet_rows), two pairs at once. */
+static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int nl)
 {
-    const int n = *xn;
-    if (!n) return;
-    float P[24][8], Q[24][8];
-    uint8_t meet[8];
-    for (int l = n; l < 8; ++l) xa[l] = xa[0], xb[l] = xb[0];
-    ck_rows8(run->frow, xa, P);
-    ck_rows8(run->frow, xb, Q);
-    ck_paths_cross_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, meet);
-    /* the hull test on the two rows themselves (a row holds the six
-     * positions in the lanes' order, contiguous: converted and translated a
-     * vector at a time, ck_hulls_meet_rows), two pairs at once */
-    int left[8], nl = 0;
-    for (int l = 0; l < n; ++l) {
-        if (meet[l]) run->hit[xat[l]] = 1;
-        else left[nl++] = l;
-    }
     for (int i = 0; i + 1 < nl; i += 2) {
         const int l0 = left[i], l1 = left[i + 1];
-        const float *ra[2] = {run->frow + (size_t)CK_ROW * (size_t)xa[l0], run->frow + (size_t)CK_ROW * (size_t)xa[l1]};
-        const float *rb[2] = {run->frow + (size_t)CK_ROW * (size_t)xb[l0], run->frow + (size_t)CK_ROW * (size_t)xb[l1]};
-        const double t2[2] = {xtol[l0], xtol[l1]};
+        const float *ra[2] = {clash_row(run, x->a[l0]), clash_row(run, x->a[l1])};
+        const float *rb[2] = {clash_row(run, x->b[l0]), clash_row(run, x->b[l1])};
+        const double t2[2] = {x->tol[l0], x->tol[l1]};
         int m2[2];
         ck_hulls_meet_rows2(ra, rb, t2, m2);
-        run->hit[xat[l0]] = (uint8_t)m2[0], run->hit[xat[l1]] = (uint8_t)m2[1];
+        run->hit[x->at[l0]] = (uint8_t)m2[0], run->hit[x->at[l1]] = (uint8_t)m2[1];
     }
     if (nl & 1) {
         const int l = left[nl - 1];
-        run->hit[xat[l]] = (uint8_t)ck_hulls_meet_rows(run->frow + (size_t)CK_ROW * (size_t)xa[l],
-                                                       run->frow + (size_t)CK_ROW * (size_t)xb[l], xtol[l]);
+        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l]);
     }
-    *xn = 0;
+}
+
+/* The pairs the filter left (x), eight at a time through the boolean GJK in
+ * float lanes (kernels/hullg.c); with ball = 0, the lanes it leaves
+ * undecided (most are apart by less than their tolerance) go on to next,
+ * walked again with the hulls grown by the tolerance (ball = 1), and the
+ * lanes that leaves, to the one-pair test. */
+static void gjk_rows(clash_run *run, pair8 *x, int ball, pair8 *next)
+{
+    const int n = x->n;
+    if (!n) return;
+    float P[24][8], Q[24][8], tolf[8];
+    for (int l = n; l < 8; ++l) x->a[l] = x->a[0], x->b[l] = x->b[0];
+    for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
+    ck_rows8(run->frow, x->a, P);
+    ck_rows8(run->frow, x->b, Q);
+    ck_gjk8 g;
+    ck_hulls_gjk_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, ball, &g);
+    int left[8], nl = 0;
+    for (int l = 0; l < n; ++l) {
+        const int st = g.st[l];
+        int c = st == G8_MEET ? 1 : st == G8_APART ? 0 : -1;
+        if (st == G8_TETRA)
+            c = ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l);
+        if (c >= 0) {
+            run->hit[x->at[l]] = (uint8_t)c;
+        } else if (st == G8_ASK && next && x->tol[l] > 0) {
+            const int k = next->n++;
+            next->a[k] = x->a[l], next->b[k] = x->b[l], next->at[k] = x->at[l], next->tol[k] = x->tol[l];
+            if (next->n == 8) gjk_rows(run, next, 1, NULL);
+        } else {
+            left[nl++] = l;
+        }
+    }
+    rows_one_by_one(run, x, left, nl);
+    x->n = 0;
 }
 
 /* The swept candidates first..last (by step) from the rows: eight at a time
@@ -193,10 +228,7 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     double tol[8];
     float tolf[8];
     const double d = run->cfg.min_separation;
-    int32_t xa[8], xb[8];
-    int64_t xat[8];
-    double xtol[8];
-    int xn = 0;
+    pair8 x = {.n = 0}, xb = {.n = 0};
     for (int64_t i = first; i < last;) {
         int n = 0;
         for (; n < 8 && i < last; ++n, i += step) {
@@ -220,11 +252,12 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
                 run->hit[at[l]] = 0;
                 continue;
             }
-            xa[xn] = ka[l], xb[xn] = kb[l], xat[xn] = at[l], xtol[xn] = tol[l];
-            if (++xn == 8) cross_rows(run, xa, xb, xat, xtol, &xn);
+            x.a[x.n] = ka[l], x.b[x.n] = kb[l], x.at[x.n] = at[l], x.tol[x.n] = tol[l];
+            if (++x.n == 8) gjk_rows(run, &x, 0, &xb);
         }
     }
-    cross_rows(run, xa, xb, xat, xtol, &xn);
+    gjk_rows(run, &x, 0, &xb);
+    gjk_rows(run, &xb, 1, NULL);
 }
 
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
