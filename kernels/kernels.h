@@ -108,8 +108,8 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
  * 0 < tol <= M), which settles pairs apart by less than tol (G8_ASK
  * without it); its G8_MEET needs a margin 8 times wider, and its G8_TETRA
  * points carry their offsets o (tol d / |d|), which the check in double
- * adds, scaled to at most tol.  _plain: the portable path (the AVX2 one where the CPU has it
- * steers and answers the same). */
+ * adds, scaled to at most tol.  _plain: the portable path; the AVX2 and
+ * AVX-512 ones, where the CPU has them, steer and answer the same. */
 enum { G8_MEET = 1, G8_APART = 2, G8_TETRA = 3, G8_ASK = 4, G8_MAXIT = 24 };
 typedef struct {
     int8_t st[8], ix[4][8], ball;
@@ -118,6 +118,9 @@ typedef struct {
 void ck_hulls_gjk_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball, ck_gjk8 *out);
 void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                               ck_gjk8 *out);
+/* isa: 0 the portable path, 1 AVX2, 2 AVX-512 VL, each where the CPU has it (else the next one down). */
+void ck_hulls_gjk_f32x8_isa(int isa, const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
+                            ck_gjk8 *out);
 int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l);
 
 /* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------

@@ -1192,15 +1192,19 @@ static void test_hulls_gjk8(long n)
             }
             for (int i = 0; i < 18; ++i) p8[i / 3][i % 3][l] = ra[l][i], q8[i / 3][i % 3][l] = rb[l][i];
         }
-        ck_gjk8 g, gp, gb, gbp;
+        ck_gjk8 g, gb;
         float tolf[8];
         for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(tol[l]);
         ck_hulls_gjk_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, &g);
-        ck_hulls_gjk_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, &gp);
         ck_hulls_gjk_f32x8((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 1, &gb);
-        ck_hulls_gjk_f32x8_plain((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 1, &gbp);
-        paths += memcmp(g.st, gp.st, sizeof g.st) != 0 || memcmp(g.ix, gp.ix, sizeof g.ix) != 0;
-        paths += memcmp(gb.st, gbp.st, sizeof gb.st) != 0 || memcmp(gb.ix, gbp.ix, sizeof gb.ix) != 0;
+        for (int isa = 0; isa < 2; ++isa) { /* the portable and AVX2 paths against the one taken */
+            ck_gjk8 o, ob;
+            ck_hulls_gjk_f32x8_isa(isa, (const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, &o);
+            ck_hulls_gjk_f32x8_isa(isa, (const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 1, &ob);
+            paths += memcmp(g.st, o.st, sizeof g.st) != 0 || memcmp(g.ix, o.ix, sizeof g.ix) != 0;
+            paths += memcmp(gb.st, ob.st, sizeof gb.st) != 0 || memcmp(gb.ix, ob.ix, sizeof gb.ix) != 0 ||
+                     memcmp(gb.o, ob.o, sizeof gb.o) != 0;
+        }
         for (int l = 0; l < 8; ++l) {
             double dp[6][3], dq[6][3];
             for (int i = 0; i < 18; ++i) dp[i / 3][i % 3] = ra[l][i], dq[i / 3][i % 3] = rb[l][i];
@@ -1221,10 +1225,10 @@ static void test_hulls_gjk8(long n)
     printf("hulls, boolean GJK in float lanes: %ld pairs (%ld meet, %ld with bad values): certified %ld meeting "
            "(%ld in float) and %ld apart; with tol, walking the grown hulls, %ld of the %ld pairs left (off the grid); "
            "%ld wrong, "
-           "%ld batches steered differently by the AVX2 and portable paths\n",
+           "%ld batches steered differently by the AVX-512, AVX2 and portable paths\n",
            asked, meet, odd, meet_cert, fl_meet, apart_cert, ball_cert, left, wrong, paths);
     CHECK(wrong == 0, "gjk8: %ld certified answers differ from ck_hulls_meet", wrong);
-    CHECK(paths == 0, "gjk8: the AVX2 and portable paths steer %ld batches differently", paths);
+    CHECK(paths == 0, "gjk8: the AVX-512, AVX2 and portable paths steer %ld batches differently", paths);
     CHECK(meet_cert > meet * 7 / 10, "gjk8: certified only %ld of %ld meeting pairs", meet_cert, meet);
     CHECK(apart_cert > apart / 4, "gjk8: certified only %ld of %ld apart pairs", apart_cert, apart);
     CHECK(ball_cert > left / 2, "gjk8 ball: certified only %ld of the %ld pairs with tol left", ball_cert, left);

@@ -6,8 +6,8 @@
  * contiguous share of the list every rank holds.  Producer-consumer tested
  * its candidates inside S4 already.
  *
- * The candidates go eight at a time through a float filter
- * (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
+ * Without rows (below), the candidates go eight at a time through a float
+ * filter (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
  * pairs it shows apart along a centroid difference or a face normal are
  * misses without the double-precision test; the rest go to that test (as
  * clash_pair_test in core/facetest.h) on the points already gathered.  The
@@ -25,27 +25,27 @@
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
  * margin (a double: CK_ROW = 20 floats; stages/rows.c, in parallel, made
- * by S4 before its descent, which also tests the faces' DOPs); a
- * candidate reads its two faces' places
- * in run->kept and their rows, eight candidates' rows turned into the
- * filter's lanes at once (ck_rows8).  On 300 x 3,024 swept spheres (10
- * steps) the loop's own instructions fell from 629 M to 188 M, for 85 M to
- * make the rows and 71 M to turn them; the tolerance is the same double
- * sum as clash_pair_tol's, so every answer is the same.  The pairs the
- * filter leaves, most of which meet, are queued by their rows and go eight
- * at a time through the boolean GJK in float lanes (kernels/hullg.c), whose
- * answers are certified in float or, for the tetrahedra that float cannot
- * certify, in double (ck_hulls_gjk_check_rows); the lanes it leaves
- * undecided, nearly all pairs apart by less than their tolerance, go through
- * it again walking the hulls grown by the tolerance, and the few it leaves
- * then to the one-pair hull test (ck_hulls_meet_rows: the boolean GJK in
- * double, then the distance GJK).  Until 2026-11-27 the queue went through a
- * certificate of a vertex's path crossing the other face (a third settled)
- * and then the one-pair test: on 300 x 3,024 spheres (4 steps, 1 thread)
- * the stage's instructions went 157.3 M -> 122.5 M with the lanes, its time
- * 13.4 -> 9.1 ms a step (the one-pair GJK's branches, which the CPU
- * guessed wrong half of the time, are gone), and on 1,000 such spheres at 2
- * threads 86 -> 52 ms (bench/RESULTS.md).
+ * by S4 before its descent, which also tests the faces' DOPs); a candidate
+ * reads its two faces' places in run->kept and their rows, eight
+ * candidates' rows turned into lanes at once (ck_rows8); the tolerance is
+ * the same double sum as clash_pair_tol's, so every answer is the same.
+ * The candidates go eight at a time through the boolean GJK in float lanes
+ * (kernels/hullg.c), whose answers are certified in float or, for the
+ * tetrahedra that float cannot certify, in double (ck_hulls_gjk_check_rows);
+ * the lanes it leaves undecided, nearly all pairs apart by less than their
+ * tolerance, go through it again walking the hulls grown by the tolerance,
+ * and the few it leaves then to the one-pair hull test (ck_hulls_meet_rows:
+ * the boolean GJK in double, then the distance GJK).
+ *
+ * Until 2026-11-27 the rows went through the float filter first, and the
+ * pairs it left through a certificate of a vertex's path crossing the other
+ * face (a third settled), then the one-pair test.  With the lanes, on 300 x
+ * 3,024 spheres (4 steps, 1 thread) the stage's instructions went 157.3 M ->
+ * 122.5 M (the filter kept) -> 114.1 M (without it: the lanes show most of
+ * its pairs apart in a step or two, and the rows are turned once, not
+ * twice), and on 1,000 such spheres at 2 threads its time went 86 -> 52 ->
+ * 44 ms a step: the one-pair GJK's branches, which the CPU guessed wrong
+ * half of the time, are gone (bench/RESULTS.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +151,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
 /* Row k of this step's rows. */
 static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
 
-/* A batch of up to eight pairs the filter left: their rows, candidates and
+/* A batch of up to eight candidates: their rows, places in the list and
  * tolerances. */
 typedef struct {
     int32_t a[8], b[8];
@@ -180,8 +180,8 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
     }
 }
 
-/* The pairs the filter left (x), eight at a time through the boolean GJK in
- * float lanes (kernels/hullg.c); with ball = 0, the lanes it leaves
+/* The candidates x, eight at a time through the boolean GJK in float lanes
+ * (kernels/hullg.c); with ball = 0, the lanes it leaves
  * undecided (most are apart by less than their tolerance) go on to next,
  * walked again with the hulls grown by the tolerance (ball = 1), and the
  * lanes that leaves, to the one-pair test. */
@@ -217,44 +217,24 @@ static void gjk_rows(clash_run *run, pair8 *x, int ball, pair8 *next)
 }
 
 /* The swept candidates first..last (by step) from the rows: eight at a time
- * through the filter, then the certificate of the pairs it leaves. */
+ * through the lanes (gjk_rows), those with a tolerance they leave through
+ * the lanes again on the grown hulls. */
 static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
     enum { PF = 16 };
-    float P[24][8], Q[24][8];
-    uint8_t apart[8];
-    int64_t at[8];
-    int32_t ka[8], kb[8];
-    double tol[8];
-    float tolf[8];
     const double d = run->cfg.min_separation;
     pair8 x = {.n = 0}, xb = {.n = 0};
-    for (int64_t i = first; i < last;) {
-        int n = 0;
-        for (; n < 8 && i < last; ++n, i += step) {
-            if (i + PF * step < last) {
-                const uint64_t k = run->cand[i + PF * step];
-                __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k]);
-                __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k] + 16);
-            }
-            const uint64_t k = run->cand[i];
-            at[n] = i, ka[n] = run->fplace[k >> 32], kb[n] = run->fplace[(uint32_t)k];
-            /* clash_pair_tol's sum, in its order */
-            tol[n] = d + clash_row_margin(run, ka[n]) + clash_row_margin(run, kb[n]);
-            tolf[n] = ck_f32_up(tol[n]);
+    for (int64_t i = first; i < last; i += step) {
+        if (i + PF * step < last) {
+            const uint64_t k = run->cand[i + PF * step];
+            __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k]);
+            __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k] + 16);
         }
-        for (int l = n; l < 8; ++l) ka[l] = ka[0], kb[l] = kb[0], tolf[l] = tolf[0]; /* finite lanes */
-        ck_rows8(run->frow, ka, P);
-        ck_rows8(run->frow, kb, Q);
-        ck_hulls_apart_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, apart);
-        for (int l = 0; l < n; ++l) {
-            if (apart[l]) {
-                run->hit[at[l]] = 0;
-                continue;
-            }
-            x.a[x.n] = ka[l], x.b[x.n] = kb[l], x.at[x.n] = at[l], x.tol[x.n] = tol[l];
-            if (++x.n == 8) gjk_rows(run, &x, 0, &xb);
-        }
+        const uint64_t k = run->cand[i];
+        const int32_t a = run->fplace[k >> 32], b = run->fplace[(uint32_t)k];
+        x.a[x.n] = a, x.b[x.n] = b, x.at[x.n] = i;
+        x.tol[x.n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
+        if (++x.n == 8) gjk_rows(run, &x, 0, &xb);
     }
     gjk_rows(run, &x, 0, &xb);
     gjk_rows(run, &xb, 1, NULL);
