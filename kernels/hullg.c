@@ -168,7 +168,7 @@ static inline __attribute__((always_inline)) void g8_step(g8state *g, const g3 P
     const vi go = run & (st == zero);
     g->st = g_seli(run, st, g->st);
     g->gap = g_self(run & apart, gap, g->gap);
-    g->d = d;
+    g->d = g_sel(run, d, g->d); /* (a lane done keeps the d its gap was measured along) */
     /* the new point w into slot n: the simplex now has n + 1 points */
     const vi n = g->n;
     const vi m2 = go & (n == one), m3 = go & (n == two), m4 = go & (n == three);
