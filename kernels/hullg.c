@@ -316,28 +316,20 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
     }
 }
 
-static CK_TARGET_AVX2 void gjk_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8],
+/* Each path compiled twice, walking the hulls and the grown hulls (ball a
+ * constant inside g8_run). */
+static CK_TARGET_AVX2 void gjk_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                                      ck_gjk8 *out)
 {
-    g8_run(p, q, tol, 0, out);
-}
-
-static CK_TARGET_AVX2 void gjk_ball_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8],
-                                          ck_gjk8 *out)
-{
-    g8_run(p, q, tol, 1, out);
+    if (ball) g8_run(p, q, tol, 1, out);
+    else g8_run(p, q, tol, 0, out);
 }
 
 static CK_TARGET_AVX512VL void gjk_avx512(const float p[6][3][8], const float q[6][3][8], const float tol[8],
-                                           ck_gjk8 *out)
+                                           int ball, ck_gjk8 *out)
 {
-    g8_run(p, q, tol, 0, out);
-}
-
-static CK_TARGET_AVX512VL void gjk_ball_avx512(const float p[6][3][8], const float q[6][3][8], const float tol[8],
-                                                ck_gjk8 *out)
-{
-    g8_run(p, q, tol, 1, out);
+    if (ball) g8_run(p, q, tol, 1, out);
+    else g8_run(p, q, tol, 0, out);
 }
 
 void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
@@ -350,8 +342,8 @@ void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], co
 void ck_hulls_gjk_f32x8_isa(int isa, const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                             ck_gjk8 *out)
 {
-    if (isa >= 2 && ck_have_avx512vl()) ball ? gjk_ball_avx512(p, q, tol, out) : gjk_avx512(p, q, tol, out);
-    else if (isa >= 1 && ck_have_avx2()) ball ? gjk_ball_avx2(p, q, tol, out) : gjk_avx2(p, q, tol, out);
+    if (isa >= 2 && ck_have_avx512vl()) gjk_avx512(p, q, tol, ball, out);
+    else if (isa >= 1 && ck_have_avx2()) gjk_avx2(p, q, tol, ball, out);
     else ck_hulls_gjk_f32x8_plain(p, q, tol, ball, out);
 }
 

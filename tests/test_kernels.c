@@ -1007,6 +1007,23 @@ static long double hulls_dist_brute(const double (*p)[3], const double (*q)[3])
  * every "meet" must be a pair within tol of each other and every "apart"
  * one farther, by the brute-force distance; swept faces (six points) set
  * apart by random gaps, tol a multiple of their distance near 1. */
+/* Moves the six points q along a random direction d until conv(q) lies
+ * beyond conv(p) along d by a gap of 10^U(e, 0) s. */
+static void push_apart(const double (*p)[3], double (*q)[3], double s, double e)
+{
+    double d[3], dn;
+    do {
+        for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
+        dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    } while (dn < 0.1 || dn > 1);
+    double hp = -INFINITY, lq = INFINITY;
+    for (int i = 0; i < 6; ++i) hp = fmax(hp, (d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]) / dn);
+    for (int i = 0; i < 6; ++i) lq = fmin(lq, (d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]) / dn);
+    const double shift = hp - lq + pow(10.0, rng_range(e, 0)) * s;
+    for (int i = 0; i < 6; ++i)
+        for (int k = 0; k < 3; ++k) q[i][k] += shift * d[k] / dn;
+}
+
 static void test_hulls_bool_tol(long n)
 {
     static const double factor[] = {0.3, 0.9, 0.999, 1.001, 1.1, 3.0};
@@ -1018,17 +1035,9 @@ static void test_hulls_bool_tol(long n)
         random_float_set(p, 6, c, s);
         random_float_set(q, 6, c, s);
         if (it % 4) { /* three in four set apart along a random direction, by 1e-4 s to s */
-            double d[3], dn;
-            do {
-                for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
-                dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            } while (dn < 0.1 || dn > 1);
-            double hp = -INFINITY, lq = INFINITY;
-            for (int i = 0; i < 6; ++i) hp = fmax(hp, (d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]) / dn);
-            for (int i = 0; i < 6; ++i) lq = fmin(lq, (d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]) / dn);
-            const double shift = hp - lq + pow(10.0, rng_range(-4, 0)) * s;
+            push_apart((const double(*)[3])p, q, s, -4);
             for (int i = 0; i < 6; ++i)
-                for (int k = 0; k < 3; ++k) q[i][k] = (float)(q[i][k] + shift * d[k] / dn);
+                for (int k = 0; k < 3; ++k) q[i][k] = (float)q[i][k];
         }
         const long double dist = hulls_dist_brute((const double(*)[3])p, (const double(*)[3])q);
         double P[6][3], Q[6][3], M = 0;
@@ -1170,19 +1179,7 @@ static void test_hulls_gjk8(long n)
                 for (int k = 0; k < 3; ++k) c[k] += kind == 0 ? s * rng_range(-0.5, 0.5) : 0.0;
                 random_float_set(q, 6, c, s);
             }
-            if (kind == 1) { /* apart along a random direction by 1e-9 s to s */
-                double d[3], dn;
-                do {
-                    for (int k = 0; k < 3; ++k) d[k] = rng_range(-1, 1);
-                    dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-                } while (dn < 0.1 || dn > 1);
-                double hp = -INFINITY, lq = INFINITY;
-                for (int i = 0; i < 6; ++i) hp = fmax(hp, (d[0] * p[i][0] + d[1] * p[i][1] + d[2] * p[i][2]) / dn);
-                for (int i = 0; i < 6; ++i) lq = fmin(lq, (d[0] * q[i][0] + d[1] * q[i][1] + d[2] * q[i][2]) / dn);
-                const double shift = hp - lq + pow(10.0, rng_range(-9, 0)) * s;
-                for (int i = 0; i < 6; ++i)
-                    for (int k = 0; k < 3; ++k) q[i][k] += shift * d[k] / dn;
-            }
+            if (kind == 1) push_apart((const double(*)[3])p, q, s, -9); /* apart by 1e-9 s to s */
             for (int i = 0; i < 18; ++i) ra[l][i] = (float)p[i / 3][i % 3], rb[l][i] = (float)q[i / 3][i % 3];
             tol[l] = rng_int(0, 2) ? 0.0 : s * pow(10.0, rng_range(-8, -1));
             if ((b * 8 + l) % 97 == 5) { /* a NaN or an infinity */
