@@ -64,6 +64,16 @@ static inline float d_abs(float a) { return a < 0 ? -a : a; }
 static inline float d_min(float a, float b) { return b < a ? b : a; }
 static inline float d_max(float a, float b) { return b > a ? b : a; }
 
+/* Lane l of the ten directions' running extents lo, hi with the point
+ * (a, b, c): one expression a direction, the directions' order below. */
+static inline __attribute__((always_inline)) void d_update(float (*lo)[8], float (*hi)[8], int l, float a, float b,
+                                                           float c)
+{
+    const float t1 = a + b, t2 = a - b;
+    const float v[10] = {t1 + c, t1 - c, t2 + c, c - t2, t1, t2, a + c, a - c, b + c, b - c};
+    for (int d = 0; d < 10; ++d) lo[d][l] = d_min(lo[d][l], v[d]), hi[d][l] = d_max(hi[d][l], v[d]);
+}
+
 /* o[c][lane]: the DOPs of the eight faces as columns (c < 20: lo of
  * directions 0..9, then hi; rows 20..23 are left as they were).
  * Directions 0..3: (1,1,1) (1,1,-1) (1,-1,1) (-1,1,1); 4..9: (1,1,0)
@@ -89,16 +99,8 @@ static inline __attribute__((always_inline)) void x8_dops(const float (*p)[8], c
     }
     for (int k = 0; k < 6; ++k) {
         const float *x = p[3 * k], *y = p[3 * k + 1], *z = p[3 * k + 2];
-        /* one statement a direction (constant indices: each a vector over the lanes) */
-#define UPD(d, v) lo[d][l] = d_min(lo[d][l], v), hi[d][l] = d_max(hi[d][l], v)
 #pragma omp simd
-        LANES
-        {
-            const float t1 = x[l] + y[l], t2 = x[l] - y[l];
-            UPD(0, t1 + z[l]), UPD(1, t1 - z[l]), UPD(2, t2 + z[l]), UPD(3, z[l] - t2), UPD(4, t1), UPD(5, t2);
-            UPD(6, x[l] + z[l]), UPD(7, x[l] - z[l]), UPD(8, y[l] + z[l]), UPD(9, y[l] - z[l]);
-        }
-#undef UPD
+        LANES d_update(lo, hi, l, x[l], y[l], z[l]);
     }
 #pragma omp simd
     LANES
@@ -210,6 +212,16 @@ uint64_t ck_fdop_mask(const float *dop, int32_t a, const int32_t *b, uint64_t bi
  * then folded; min and max are exact, so the order does not matter and
  * both paths give the same floats.  Returns 0 when a coordinate is not
  * finite or above 2^100 (then nothing is claimed). */
+/* Lane l takes the point (a, b, c): its extents, its largest |coordinate|,
+ * whether it is finite and at most 2^100 (NaN fails). */
+static inline __attribute__((always_inline)) void x_point(float (*L)[8], float (*H)[8], float *m, int *ok, int l,
+                                                          float a, float b, float c)
+{
+    ok[l] &= (d_abs(a) <= FDOP_MAXC) & (d_abs(b) <= FDOP_MAXC) & (d_abs(c) <= FDOP_MAXC);
+    m[l] = d_max(m[l], d_max(d_abs(a), d_max(d_abs(b), d_abs(c))));
+    d_update(L, H, l, a, b, c);
+}
+
 static inline __attribute__((always_inline)) int x_points(int64_t n, const float *x, const float *y, const float *z,
                                                           float lo[10], float hi[10], float *M)
 {
@@ -223,29 +235,10 @@ static inline __attribute__((always_inline)) int x_points(int64_t n, const float
     LANES m[l] = 0, ok[l] = 1;
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-#define UPD(d, v) L[d][l] = d_min(L[d][l], v), H[d][l] = d_max(H[d][l], v)
 #pragma omp simd
-        LANES
-        {
-            const float a = x[i + l], b = y[i + l], c = z[i + l];
-            const float mx = d_max(d_abs(a), d_max(d_abs(b), d_abs(c)));
-            ok[l] &= (d_abs(a) <= FDOP_MAXC) & (d_abs(b) <= FDOP_MAXC) & (d_abs(c) <= FDOP_MAXC); /* NaN fails */
-            m[l] = d_max(m[l], mx);
-            const float t1 = a + b, t2 = a - b;
-            UPD(0, t1 + c), UPD(1, t1 - c), UPD(2, t2 + c), UPD(3, c - t2), UPD(4, t1), UPD(5, t2);
-            UPD(6, a + c), UPD(7, a - c), UPD(8, b + c), UPD(9, b - c);
-        }
+        LANES x_point(L, H, m, ok, l, x[i + l], y[i + l], z[i + l]);
     }
-    for (int l = 0; i < n; ++i, l = (l + 1) & 7) { /* the tail, into the lanes in turn */
-        const float a = x[i], b = y[i], c = z[i];
-        const float mx = d_max(d_abs(a), d_max(d_abs(b), d_abs(c)));
-        ok[l] &= (d_abs(a) <= FDOP_MAXC) & (d_abs(b) <= FDOP_MAXC) & (d_abs(c) <= FDOP_MAXC);
-        m[l] = d_max(m[l], mx);
-        const float t1 = a + b, t2 = a - b;
-        UPD(0, t1 + c), UPD(1, t1 - c), UPD(2, t2 + c), UPD(3, c - t2), UPD(4, t1), UPD(5, t2);
-        UPD(6, a + c), UPD(7, a - c), UPD(8, b + c), UPD(9, b - c);
-    }
-#undef UPD
+    for (int l = 0; i < n; ++i, l = (l + 1) & 7) x_point(L, H, m, ok, l, x[i], y[i], z[i]); /* the tail, in turn */
     int good = 1;
     for (int l = 0; l < 8; ++l) {
         good &= ok[l];

@@ -284,7 +284,7 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
         g.M = g_max(g.M, g_max(g_max(g_abs(Q[k].x), g_abs(Q[k].y)), g_abs(Q[k].z)));
     }
     const vi zero = {0};
-    g.n = zero + 1, g.st = zero;
+    g.n = zero + 1, g.st = zero, g.gap = (vf){0};
     if (ball) {
         const vf tl = g_ld(tol);
         g.kb = g_self((tl > (vf){0}) & (tl <= g.M), tl, (vf){0});
@@ -299,12 +299,7 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
         (void)g8_support(c, P, Q, &pw, &qw, &ip, &iq);
         g.s[0] = g_sub(pw, qw), g.d = g_neg(g.s[0]), g.ix[0] = 8 * ip + iq;
     }
-    for (int it = 0; it < G8_MAXIT; ++it) {
-        int any = 0;
-        for (int l = 0; l < 8; ++l) any |= g.st[l] == 0;
-        if (!any) break;
-        g8_step(&g, P, Q, ball);
-    }
+    for (int it = 0; it < G8_MAXIT && g_any(g.st == zero); ++it) g8_step(&g, P, Q, ball);
     g8_certify(&g, tol, ball);
     out->ball = (int8_t)ball;
     for (int l = 0; l < 8; ++l) {

@@ -148,9 +148,6 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     tris_left(run, &tb, tat);
 }
 
-/* Row k of this step's rows. */
-static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
-
 /* A batch of up to eight candidates: their rows, places in the list and
  * tolerances. */
 typedef struct {
@@ -227,8 +224,8 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
             const uint64_t k = run->cand[i + PF * step];
-            __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k]);
-            __builtin_prefetch(run->frow + CK_ROW * (size_t)run->fplace[(uint32_t)k] + 16);
+            const float *r = clash_row(run, run->fplace[(uint32_t)k]);
+            __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
         const uint64_t k = run->cand[i];
         const int32_t a = run->fplace[k >> 32], b = run->fplace[(uint32_t)k];

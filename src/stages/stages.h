@@ -38,11 +38,12 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
  * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);
-/* The arc margin in kept face k's row. */
+/* Kept face k's row (its six positions), and the arc margin in it. */
+static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
 static inline double clash_row_margin(const clash_run *run, int32_t k)
 {
     double m;
-    memcpy(&m, run->frow + CK_ROW * (size_t)k + 18, sizeof m);
+    memcpy(&m, clash_row(run, k) + 18, sizeof m);
     return m;
 }
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
