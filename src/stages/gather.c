@@ -19,8 +19,9 @@
  * contiguous share: count its hits among the tested candidates; write its
  * hit keys (in input numbering, canonical) to gkeys from its offset; sort
  * its run of keys (only when the order changed: a reordered store, or
- * candidates left unsorted); then, after a merge of the sorted runs on the
- * calling thread, make the pairs.  The keys and the pairs are those of the
+ * candidates left unsorted), object by object where the candidates come by
+ * first face (cand_cut); then, after a merge of the sorted runs where they
+ * are not in order already, make the pairs.  The keys and the pairs are those of the
  * serial loop below whatever the team (the runs are contiguous and merged
  * in order).  On the 3-million-face scene of issue 17 the serial loop took
  * 5-7 % of a step at 2 threads, the one stage that did not scale. */
@@ -37,11 +38,29 @@ static void share(int64_t first, int64_t last, int w, int T, int64_t *b, int64_t
     *b = first + (last - first) * w / T, *e = first + (last - first) * (w + 1) / T;
 }
 
+/* Where the tested candidates are cut between workers: at the even split,
+ * moved on (a little at most) to where the first face's object changes.
+ * The octree's candidates come by first face, and a reordered store keeps
+ * each object's range of face numbers, so every worker's hits then hold
+ * whole objects' key ranges, each worker's above the last's: s6_sort sorts
+ * them object by object and the runs need no merge (gather_team checks). */
+static int64_t cand_cut(const s6 *g, int w, int T)
+{
+    int64_t i = g->first + (g->last - g->first) * w / T;
+    if (i <= g->first || i >= g->last) return i;
+    const clash_run *run = g->run;
+    const int64_t lim = i + 4096 + (g->last - g->first) / (8 * (int64_t)T);
+    const int32_t o = run->face_obj[run->cand[i - 1] >> 32];
+    for (int64_t j = i; j < g->last && j < lim; ++j)
+        if (run->face_obj[run->cand[j] >> 32] != o) return j;
+    return i; /* one object's candidates go on: the even split, and a merge */
+}
+
 static void s6_count(int w, int T, void *p)
 {
     const s6 *g = p;
-    int64_t b, e, n = 0;
-    share(g->first, g->last, w, T, &b, &e);
+    int64_t n = 0;
+    const int64_t b = cand_cut(g, w, T), e = cand_cut(g, w + 1, T);
     for (int64_t i = b; i < e; ++i) n += g->run->hit[i] != 0;
     g->off[w + 1] = n;
 }
@@ -51,8 +70,8 @@ static void s6_write(int w, int T, void *p)
     const s6 *g = p;
     const clash_run *run = g->run;
     const uint32_t *fo = run->sc->face_orig;
-    int64_t b, e, k = g->off[w];
-    share(g->first, g->last, w, T, &b, &e);
+    int64_t k = g->off[w];
+    const int64_t b = cand_cut(g, w, T), e = cand_cut(g, w + 1, T);
     for (int64_t i = b; i < e; ++i) {
         if (!run->hit[i]) continue;
         uint64_t key = run->cand[i];
@@ -64,12 +83,40 @@ static void s6_write(int w, int T, void *p)
     }
 }
 
+/* Worker w's run of keys sorted: object by object of the first face, each
+ * object's keys sorted while they are in cache (some hundreds: a pass or
+ * four of the small radix sort), then, if the objects did not come in
+ * ascending order, the whole run (candidates in another order). */
 static void s6_sort(int w, int T, void *p)
 {
     (void)T;
     const s6 *g = p;
-    const int64_t b = g->off[w], n = g->off[w + 1] - b;
-    if (n > 1) clash_sort_u64(g->keys + b, (size_t)n, g->tmp + b); /* with scratch: cannot fail */
+    const int32_t *fobj = g->run->face_obj; /* an object's faces: one range in both numberings */
+    uint64_t *k = g->keys + g->off[w], *t = g->tmp + g->off[w];
+    const int64_t n = g->off[w + 1] - g->off[w];
+    int ordered = 1;
+    for (int64_t i = 0; i < n && ordered;) {
+        const int32_t o = fobj[k[i] >> 32];
+        int64_t j = i + 1;
+        while (j < n && fobj[k[j] >> 32] == o) ++j;
+        clash_sort_u64(k + i, (size_t)(j - i), t + i); /* with scratch: cannot fail */
+        ordered = i == 0 || k[i - 1] < k[i];
+        i = j;
+    }
+    if (!ordered && n > 1) clash_sort_u64(k, (size_t)n, t);
+}
+
+/* The workers' sorted runs in order already: each one's keys above the
+ * last nonempty one's. */
+static int runs_ordered(const uint64_t *a, const int64_t *off, int T)
+{
+    int64_t last = -1; /* the last key's place so far */
+    for (int w = 0; w < T; ++w) {
+        if (off[w + 1] == off[w]) continue;
+        if (last >= 0 && !(a[last] < a[off[w]])) return 0;
+        last = off[w + 1] - 1;
+    }
+    return 1;
 }
 
 static void s6_pairs(int w, int T, void *p)
@@ -217,8 +264,10 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     clash_spmd(&ex, s6_write, &g);
     if ((g.remap || run->cand_unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
         clash_spmd(&ek, s6_sort, &g);
-        uint64_t *merged = T > 1 && T <= S6_MAXT ? merge_team(&ek, g.keys, g.tmp, off, T) : NULL;
-        g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, T);
+        if (!runs_ordered(g.keys, off, T)) {
+            uint64_t *merged = T > 1 && T <= S6_MAXT ? merge_team(&ek, g.keys, g.tmp, off, T) : NULL;
+            g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, T);
+        }
     }
     clash_spmd(&ek, s6_pairs, &g);
     run->npairs = nh;
