@@ -177,7 +177,12 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         ob[k] = run->face_obj[g];
     }
     if (dop)
-        for (size_t k = 0; k < n; ++k) pl[k] = run->fplace[f[k]];
+        for (size_t k = 0; k < n; ++k) {
+            pl[k] = run->fplace[f[k]];
+            /* its DOP (two lines), read by the pairs below: under way while the boxes are compared */
+            const float *D = dop + (size_t)CK_FDOP * (size_t)pl[k];
+            __builtin_prefetch(D), __builtin_prefetch(D + CK_FDOP - 1);
+        }
     /* Face numbers ascend and every object owns one range of them, so the
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
