@@ -43,7 +43,8 @@
  *
  * Anything else is G8_ASK.  With a tolerance (faces that turn), a pair
  * apart by less than tol ends apart along d but fails the certificate: the
- * caller runs it again with ball = 1, walking D + B(tol) as hull_bool.c
+ * caller carries its walk on with ball = 1 (ck_hulls_gjk_f32x8_carry, from
+ * its simplex: points of D, offsets 0), walking D + B(tol) as hull_bool.c
  * does (support points w + tol d / |d|, each point's offset kept for the
  * check in double); there the float tetrahedron's points are within some
  * 10 u M of exact points of D + B(tol) (tol <= M), of size up to 3M, so its
@@ -137,6 +138,26 @@ static inline __attribute__((always_inline)) vf g8_support(g3 d, const g3 P[6], 
  * (a loop over the eight lanes compiled to eight extractions and seven
  * ORs, some 10 % of the lanes' time, four times a step). */
 typedef int32_t vi4 __attribute__((vector_size(16)));
+/* Eight lanes of int8 to and from int32 lanes (one instruction or a few). */
+typedef int8_t vc __attribute__((vector_size(8)));
+static inline void g_st8(int8_t *dst, vi v)
+{
+    const vc c = __builtin_convertvector(v, vc);
+    __builtin_memcpy(dst, &c, sizeof c);
+}
+static inline vi g_ld8(const int8_t *src)
+{
+    vc c;
+    __builtin_memcpy(&c, src, sizeof c);
+    return __builtin_convertvector(c, vi);
+}
+static inline void g_st3(float dst[3][8], g3 a)
+{
+    __builtin_memcpy(dst[0], &a.x, sizeof a.x);
+    __builtin_memcpy(dst[1], &a.y, sizeof a.y);
+    __builtin_memcpy(dst[2], &a.z, sizeof a.z);
+}
+
 static inline int g_any(vi m)
 {
     vi4 lo, hi;
@@ -283,7 +304,8 @@ static inline __attribute__((always_inline)) void g8_certify(g8state *g, const f
 }
 
 static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8], const float (*q)[3][8],
-                                                        const float tol[8], int ball, ck_gjk8 *out)
+                                                        const float tol[8], int ball, const ck_g8carry *in,
+                                                        int maxit, int more, ck_gjk8 *out, ck_g8carry *keep)
 {
     g3 P[6], Q[6];
     const g3 o = g_ld3(p[0]);
@@ -298,65 +320,88 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
         g.M = g_max(g.M, g_max(g_max(g_abs(Q[k].x), g_abs(Q[k].y)), g_abs(Q[k].z)));
     }
     const vi zero = {0};
-    g.n = zero + 1, g.st = zero, g.gap = (vf){0};
+    g.st = zero, g.gap = (vf){0};
     if (ball) {
         const vf tl = g_ld(tol);
         g.kb = g_self((tl > (vf){0}) & (tl <= g.M), tl, (vf){0});
-        g.o[0] = g.o[1] = g.o[2] = g.o[3] = (g3){{0}, {0}, {0}};
+        g.o[0] = g.o[1] = g.o[2] = g.o[3] = (g3){{0}, {0}, {0}}; /* (carried points: points of D) */
     }
-    g.s[1] = g.s[2] = g.s[3] = (g3){{0}, {0}, {0}};
-    g.ix[1] = g.ix[2] = g.ix[3] = zero;
-    { /* the first point: the support pair along the centroids' difference (GJK's usual start) */
+    if (in) { /* the walk carried on: its simplex, its direction */
+        for (int k = 0; k < 4; ++k) g.s[k] = g_ld3(in->s[k]);
+        g.d = g_ld3(in->d), g.n = g_ld8(in->n);
+        for (int k = 0; k < 4; ++k) g.ix[k] = g_ld8(in->ix[k]);
+    } else { /* the first point: the support pair along the centroids' difference (GJK's usual start) */
+        g.n = zero + 1;
+        g.s[1] = g.s[2] = g.s[3] = (g3){{0}, {0}, {0}};
+        g.ix[1] = g.ix[2] = g.ix[3] = zero;
         g3 c = {{0}, {0}, {0}}, pw, qw;
         vi ip, iq;
         for (int k = 0; k < 6; ++k) c = g_sub(c, g_sub(P[k], Q[k]));
         (void)g8_support(c, P, Q, &pw, &qw, &ip, &iq);
         g.s[0] = g_sub(pw, qw), g.d = g_neg(g.s[0]), g.ix[0] = 8 * ip + iq;
     }
-    for (int it = 0; it < G8_MAXIT && g_any(g.st == zero); ++it) g8_step(&g, P, Q, ball);
+    for (int it = 0; it < maxit && g_any(g.st == zero); ++it) g8_step(&g, P, Q, ball);
+    const vi going = g.st == zero;
+    if (keep) {
+        for (int k = 0; k < 4; ++k) g_st3(keep->s[k], g.s[k]), g_st8(keep->ix[k], g.ix[k]);
+        g_st3(keep->d, g.d), g_st8(keep->n, g.n);
+    }
     g8_certify(&g, tol, ball);
+    if (more) g.st = g_seli(going, zero + G8_MORE, g.st);
     out->ball = (int8_t)ball;
-    for (int l = 0; l < 8; ++l) {
-        out->st[l] = (int8_t)g.st[l];
-        for (int k = 0; k < 4; ++k) out->ix[k][l] = (int8_t)g.ix[k][l];
-        if (ball)
-            for (int k = 0; k < 4; ++k)
-                out->o[k][0][l] = g.o[k].x[l], out->o[k][1][l] = g.o[k].y[l], out->o[k][2][l] = g.o[k].z[l];
+    g_st8(out->st, g.st);
+    for (int k = 0; k < 4; ++k) {
+        g_st8(out->ix[k], g.ix[k]);
+        if (ball) g_st3(out->o[k], g.o[k]);
     }
 }
 
 /* Each path compiled twice, walking the hulls and the grown hulls (ball a
  * constant inside g8_run). */
-static CK_TARGET_AVX2 void gjk_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
-                                     ck_gjk8 *out)
+#define G8_ARGS                                                                                                 \
+    const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball, const ck_g8carry *in, int maxit, \
+        int more, ck_gjk8 *out, ck_g8carry *keep
+#define G8_RUN(b) g8_run(p, q, tol, b, in, maxit, more, out, keep)
+static CK_TARGET_AVX2 void gjk_avx2(G8_ARGS)
 {
-    if (ball) g8_run(p, q, tol, 1, out);
-    else g8_run(p, q, tol, 0, out);
+    if (ball) G8_RUN(1);
+    else G8_RUN(0);
 }
 
-static CK_TARGET_AVX512VL void gjk_avx512(const float p[6][3][8], const float q[6][3][8], const float tol[8],
-                                           int ball, ck_gjk8 *out)
+static CK_TARGET_AVX512VL void gjk_avx512(G8_ARGS)
 {
-    if (ball) g8_run(p, q, tol, 1, out);
-    else g8_run(p, q, tol, 0, out);
+    if (ball) G8_RUN(1);
+    else G8_RUN(0);
+}
+
+static void gjk_plain(G8_ARGS)
+{
+    if (ball) G8_RUN(1);
+    else G8_RUN(0);
+}
+
+static void gjk_isa(int isa, G8_ARGS)
+{
+    if (isa >= 2 && ck_have_avx512vl()) gjk_avx512(p, q, tol, ball, in, maxit, more, out, keep);
+    else if (isa >= 1 && ck_have_avx2()) gjk_avx2(p, q, tol, ball, in, maxit, more, out, keep);
+    else gjk_plain(p, q, tol, ball, in, maxit, more, out, keep);
 }
 
 void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                               ck_gjk8 *out)
 {
-    if (ball) g8_run(p, q, tol, 1, out);
-    else g8_run(p, q, tol, 0, out);
+    gjk_plain(p, q, tol, ball, NULL, G8_MAXIT, 0, out, NULL);
 }
 
 void ck_hulls_gjk_f32x8_isa(int isa, const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                             ck_gjk8 *out)
 {
-    if (isa >= 2 && ck_have_avx512vl()) gjk_avx512(p, q, tol, ball, out);
-    else if (isa >= 1 && ck_have_avx2()) gjk_avx2(p, q, tol, ball, out);
-    else ck_hulls_gjk_f32x8_plain(p, q, tol, ball, out);
+    gjk_isa(isa, p, q, tol, ball, NULL, G8_MAXIT, 0, out, NULL);
 }
 
 void ck_hulls_gjk_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball, ck_gjk8 *out)
 {
-    ck_hulls_gjk_f32x8_isa(2, p, q, tol, ball, out);
+    gjk_isa(2, p, q, tol, ball, NULL, G8_MAXIT, 0, out, NULL);
 }
+
+void ck_hulls_gjk_f32x8_carry(G8_ARGS) { gjk_isa(2, p, q, tol, ball, in, maxit, more, out, keep); }

@@ -122,6 +122,23 @@ void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], co
 void ck_hulls_gjk_f32x8_isa(int isa, const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                             ck_gjk8 *out);
 int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l);
+/* ck_hulls_gjk_f32x8_carry: the same walk, each lane started from in's
+ * state (NULL: afresh) and stopped after maxit steps: with more, a lane
+ * still walking then is G8_MORE.  keep (if not NULL) gets every lane's
+ * state at the end.  A G8_MORE lane carried on (in = its state, in any
+ * lane of another batch) with the steps left to G8_MAXIT gives
+ * ck_hulls_gjk_f32x8's answer, step for step; a G8_ASK lane of the plain
+ * walk carried on with ball = 1 walks D + B(tol) from its simplex (points
+ * of D, offsets 0), its answers certified as ever.  Long walks are so
+ * gathered into batches of their own, where a lane of a batch otherwise
+ * waits, idle, for the batch's longest walk. */
+enum { G8_MORE = 5 };
+typedef struct {
+    float s[4][3][8], d[3][8];
+    int8_t ix[4][8], n[8];
+} ck_g8carry;
+void ck_hulls_gjk_f32x8_carry(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
+                              const ck_g8carry *in, int maxit, int more, ck_gjk8 *out, ck_g8carry *keep);
 
 /* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------
  * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):

@@ -1138,6 +1138,25 @@ static int gjk8_answer(const ck_gjk8 *g, int l, const float *ra, const float *rb
     return ck_hulls_gjk_check_rows(ra, rb, tol, g, l);
 }
 
+/* Lane l of the outputs takes lane (l + 3) % 8 of the inputs: points,
+ * tolerances and walk. */
+static void carry_permute(float p8[6][3][8], float q8[6][3][8], const float tolf[8], const ck_g8carry *k,
+                          float pp[6][3][8], float qq[6][3][8], float tp[8], ck_g8carry *kk)
+{
+    for (int l = 0; l < 8; ++l) {
+        const int m = (l + 3) % 8;
+        for (int i = 0; i < 6; ++i)
+            for (int c = 0; c < 3; ++c) pp[i][c][l] = p8[i][c][m], qq[i][c][l] = q8[i][c][m];
+        tp[l] = tolf[m];
+        for (int j = 0; j < 4; ++j) {
+            for (int c = 0; c < 3; ++c) kk->s[j][c][l] = k->s[j][c][m];
+            kk->ix[j][l] = k->ix[j][m];
+        }
+        for (int c = 0; c < 3; ++c) kk->d[c][l] = k->d[c][m];
+        kk->n[l] = k->n[m];
+    }
+}
+
 /* The boolean GJK in float lanes (ck_hulls_gjk_f32x8, hullg.c), walking the
  * hulls and the hulls grown by tol, and its certificates in float and in
  * double (ck_hulls_gjk_check_rows): every certified answer is
@@ -1151,7 +1170,7 @@ static int gjk8_answer(const ck_gjk8 *g, int l, const float *ra, const float *rb
 static void test_hulls_gjk8(long n)
 {
     long wrong = 0, paths = 0, asked = 0, meet = 0, meet_cert = 0, apart_cert = 0, apart = 0, odd = 0;
-    long fl_meet = 0, fl_apart = 0, left = 0, ball_cert = 0;
+    long fl_meet = 0, fl_apart = 0, left = 0, ball_cert = 0, split = 0, carried_cert = 0, carried = 0;
     for (long b = 0; b < n / 8; ++b) {
         float ra[8][18], rb[8][18], p8[6][3][8], q8[6][3][8];
         double tol[8];
@@ -1202,11 +1221,42 @@ static void test_hulls_gjk8(long n)
             paths += memcmp(gb.st, ob.st, sizeof gb.st) != 0 || memcmp(gb.ix, ob.ix, sizeof gb.ix) != 0 ||
                      memcmp(gb.o, ob.o, sizeof gb.o) != 0;
         }
+        /* the walk stopped after K steps and carried on in another lane
+         * (lane l takes lane (l + 3) % 8): step for step the same */
+        ck_gjk8 gf, gk, gc;
+        ck_g8carry kf, kk, kc;
+        float pp[6][3][8], qq[6][3][8], tp[8];
+        for (int K = 1; K <= 4; K += 3) {
+            ck_hulls_gjk_f32x8_carry((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, NULL, K, 1, &gf,
+                                     &kf);
+            carry_permute(p8, q8, tolf, &kf, pp, qq, tp, &kk);
+            ck_hulls_gjk_f32x8_carry((const float(*)[3][8])pp, (const float(*)[3][8])qq, tp, 0, &kk, G8_MAXIT - K, 0,
+                                     &gk, NULL);
+            for (int l = 0; l < 8; ++l) {
+                const int m = (l + 3) % 8, more = gf.st[m] == G8_MORE;
+                const int8_t st = more ? gk.st[l] : gf.st[m];
+                int same = st == g.st[m];
+                for (int k = 0; k < 4; ++k) same &= (more ? gk.ix[k][l] : gf.ix[k][m]) == g.ix[k][m];
+                split += !same;
+            }
+        }
+        /* the plain walk's ends carried on walking the grown hulls */
+        ck_hulls_gjk_f32x8_carry((const float(*)[3][8])p8, (const float(*)[3][8])q8, tolf, 0, NULL, G8_MAXIT, 0, &gf,
+                                 &kf);
+        carry_permute(p8, q8, tolf, &kf, pp, qq, tp, &kc);
+        ck_hulls_gjk_f32x8_carry((const float(*)[3][8])pp, (const float(*)[3][8])qq, tp, 1, &kc, G8_MAXIT, 0, &gc,
+                                 NULL);
         for (int l = 0; l < 8; ++l) {
             double dp[6][3], dq[6][3];
             for (int i = 0; i < 18; ++i) dp[i / 3][i % 3] = ra[l][i], dq[i / 3][i % 3] = rb[l][i];
             const int want = ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol[l]);
             const int got = gjk8_answer(&g, l, ra[l], rb[l], tol[l]);
+            const int lc = (l + 5) % 8; /* the lane that carried lane l on */
+            const int gotc = gjk8_answer(&gc, lc, ra[l], rb[l], tol[l]);
+            if (gotc >= 0 && gotc != want && ++wrong <= 5)
+                fprintf(stderr, "gjk8 carried into the ball: certified %d, ck_hulls_meet says %d (tol %g)\n", gotc,
+                        want, tol[l]);
+            if (got < 0 && tol[l] > 0 && !grid[l]) ++carried, carried_cert += gotc >= 0;
             fl_meet += g.st[l] == G8_MEET, fl_apart += g.st[l] == G8_APART;
             /* walking the hulls grown by tol: what the first walk left (within tol, mostly) */
             const int gotb = gjk8_answer(&gb, l, ra[l], rb[l], tol[l]);
@@ -1222,13 +1272,18 @@ static void test_hulls_gjk8(long n)
     printf("hulls, boolean GJK in float lanes: %ld pairs (%ld meet, %ld with bad values): certified %ld meeting "
            "(%ld in float) and %ld apart; with tol, walking the grown hulls, %ld of the %ld pairs left (off the grid); "
            "%ld wrong, "
-           "%ld batches steered differently by the AVX-512, AVX2 and portable paths\n",
-           asked, meet, odd, meet_cert, fl_meet, apart_cert, ball_cert, left, wrong, paths);
+           "%ld batches steered differently by the AVX-512, AVX2 and portable paths; %ld walks ended otherwise "
+           "when carried on; walking on into the grown hulls, %ld of the %ld pairs left certified\n",
+           asked, meet, odd, meet_cert, fl_meet, apart_cert, ball_cert, left, wrong, paths, split, carried_cert,
+           carried);
     CHECK(wrong == 0, "gjk8: %ld certified answers differ from ck_hulls_meet", wrong);
     CHECK(paths == 0, "gjk8: the AVX-512, AVX2 and portable paths steer %ld batches differently", paths);
     CHECK(meet_cert > meet * 7 / 10, "gjk8: certified only %ld of %ld meeting pairs", meet_cert, meet);
     CHECK(apart_cert > apart / 4, "gjk8: certified only %ld of %ld apart pairs", apart_cert, apart);
     CHECK(ball_cert > left / 2, "gjk8 ball: certified only %ld of the %ld pairs with tol left", ball_cert, left);
+    CHECK(split == 0, "gjk8: %ld walks stopped and carried on ended otherwise than in one go", split);
+    CHECK(carried_cert > carried / 2, "gjk8: walking on into the grown hulls certified only %ld of the %ld pairs left",
+          carried_cert, carried);
 }
 
 static void test_hull_box(long n)

@@ -32,10 +32,11 @@
  * The candidates go eight at a time through the boolean GJK in float lanes
  * (kernels/hullg.c), whose answers are certified in float or, for the
  * tetrahedra that float cannot certify, in double (ck_hulls_gjk_check_rows);
- * the lanes it leaves undecided, nearly all pairs apart by less than their
- * tolerance, go through it again walking the hulls grown by the tolerance,
- * and the few it leaves then to the one-pair hull test (ck_hulls_meet_rows:
- * the boolean GJK in double, then the distance GJK).
+ * a walk still going after four steps is carried on in a batch of such
+ * walks (gjk_rows), and the lanes left undecided, nearly all pairs apart by
+ * less than their tolerance, walk on from where they stopped on the hulls
+ * grown by the tolerance; the few left then go to the one-pair hull test
+ * (ck_hulls_meet_rows: the boolean GJK in double, then the distance GJK).
  *
  * Until 2026-11-27 the rows went through the float filter first, and the
  * pairs it left through a certificate of a vertex's path crossing the other
@@ -148,14 +149,41 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
     tris_left(run, &tb, tat);
 }
 
-/* A batch of up to eight candidates: their rows, places in the list and
- * tolerances. */
+/* A batch of up to eight candidates: their rows, places in the list,
+ * tolerances and (a walk carried on) each lane's walk so far. */
 typedef struct {
     int32_t a[8], b[8];
     int64_t at[8];
     double tol[8];
     int n;
+    ck_g8carry c;
 } pair8;
+
+/* S5's batches on one worker: the candidates afresh (x), the walks longer
+ * than G8_FIRST steps carried on (xm), the walks of the grown hulls (xb). */
+typedef struct {
+    pair8 x, xm, xb;
+} lanes;
+enum { RUN_FRESH, RUN_MORE, RUN_BALL };
+
+/* Lane l's walk of c into lane k of t. */
+static void walk_copy(ck_g8carry *t, int k, const ck_g8carry *c, int l)
+{
+    for (int j = 0; j < 4; ++j) {
+        for (int e = 0; e < 3; ++e) t->s[j][e][k] = c->s[j][e][l];
+        t->ix[j][k] = c->ix[j][l];
+    }
+    for (int e = 0; e < 3; ++e) t->d[e][k] = c->d[e][l];
+    t->n[k] = c->n[l];
+}
+
+/* Lane l of x (its walk: lane l of c) into batch to. */
+static void carry_lane(pair8 *to, const pair8 *x, const ck_g8carry *c, int l)
+{
+    const int k = to->n++;
+    to->a[k] = x->a[l], to->b[k] = x->b[l], to->at[k] = x->at[l], to->tol[k] = x->tol[l];
+    walk_copy(&to->c, k, c, l);
+}
 
 /* The hull test of lanes left[0..nl) of x on the two rows themselves (a row
  * holds the six positions in the lanes' order, contiguous: converted and
@@ -177,22 +205,37 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
     }
 }
 
-/* The candidates x, eight at a time through the boolean GJK in float lanes
- * (kernels/hullg.c); with ball = 0, the lanes it leaves
- * undecided (most are apart by less than their tolerance) go on to next,
- * walked again with the hulls grown by the tolerance (ball = 1), and the
- * lanes that leaves, to the one-pair test. */
-static void gjk_rows(clash_run *run, pair8 *x, int ball, pair8 *next)
+/* A batch through the boolean GJK in float lanes (kernels/hullg.c), eight
+ * candidates at a time.  Afresh (RUN_FRESH), every walk stops after
+ * G8_FIRST steps: three quarters of the walks are done by then (most pairs
+ * that meet, in three), and the rest, carried into batches of their own
+ * (RUN_MORE, the steps left), no longer keep seven lanes idle each.  A
+ * walk of the plain hulls that ends undecided (most are apart by less than
+ * their tolerance) goes on walking the hulls grown by the tolerance from
+ * where it stopped (RUN_BALL), and the lanes that leaves, to the one-pair
+ * test.  Carried or not, a walk steers as it would have; every answer is
+ * certified (ck_hulls_meet's). */
+enum { G8_FIRST = 4 };
+
+static void gjk_rows(clash_run *run, lanes *L, int kind)
 {
+    pair8 *x = kind == RUN_FRESH ? &L->x : kind == RUN_MORE ? &L->xm : &L->xb;
     const int n = x->n;
     if (!n) return;
     float P[24][8], Q[24][8], tolf[8];
-    for (int l = n; l < 8; ++l) x->a[l] = x->a[0], x->b[l] = x->b[0];
+    for (int l = n; l < 8; ++l) {
+        x->a[l] = x->a[0], x->b[l] = x->b[0];
+        if (kind != RUN_FRESH) walk_copy(&x->c, l, &x->c, 0); /* (finite lanes) */
+    }
     for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
     ck_rows8(run->frow, x->a, P);
     ck_rows8(run->frow, x->b, Q);
     ck_gjk8 g;
-    ck_hulls_gjk_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, ball, &g);
+    ck_g8carry keep;
+    const int ball = kind == RUN_BALL, maxit = kind == RUN_FRESH ? G8_FIRST : kind == RUN_MORE ? G8_MAXIT - G8_FIRST
+                                                                                                : G8_MAXIT;
+    ck_hulls_gjk_f32x8_carry((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, ball,
+                             kind == RUN_FRESH ? NULL : &x->c, maxit, kind == RUN_FRESH, &g, ball ? NULL : &keep);
     int left[8], nl = 0;
     for (int l = 0; l < n; ++l) {
         const int st = g.st[l];
@@ -201,10 +244,12 @@ static void gjk_rows(clash_run *run, pair8 *x, int ball, pair8 *next)
             c = ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l);
         if (c >= 0) {
             run->hit[x->at[l]] = (uint8_t)c;
-        } else if (st == G8_ASK && next && x->tol[l] > 0) {
-            const int k = next->n++;
-            next->a[k] = x->a[l], next->b[k] = x->b[l], next->at[k] = x->at[l], next->tol[k] = x->tol[l];
-            if (next->n == 8) gjk_rows(run, next, 1, NULL);
+        } else if (st == G8_MORE) {
+            carry_lane(&L->xm, x, &keep, l);
+            if (L->xm.n == 8) gjk_rows(run, L, RUN_MORE);
+        } else if (st == G8_ASK && !ball && x->tol[l] > 0) {
+            carry_lane(&L->xb, x, &keep, l);
+            if (L->xb.n == 8) gjk_rows(run, L, RUN_BALL);
         } else {
             left[nl++] = l;
         }
@@ -214,13 +259,14 @@ static void gjk_rows(clash_run *run, pair8 *x, int ball, pair8 *next)
 }
 
 /* The swept candidates first..last (by step) from the rows: eight at a time
- * through the lanes (gjk_rows), those with a tolerance they leave through
- * the lanes again on the grown hulls. */
+ * through the lanes (gjk_rows). */
 static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
     enum { PF = 16 };
     const double d = run->cfg.min_separation;
-    pair8 x = {.n = 0}, xb = {.n = 0};
+    lanes L;
+    L.x.n = L.xm.n = L.xb.n = 0;
+    pair8 *x = &L.x;
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
             const uint64_t k = run->cand[i + PF * step];
@@ -229,12 +275,13 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
         }
         const uint64_t k = run->cand[i];
         const int32_t a = run->fplace[k >> 32], b = run->fplace[(uint32_t)k];
-        x.a[x.n] = a, x.b[x.n] = b, x.at[x.n] = i;
-        x.tol[x.n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
-        if (++x.n == 8) gjk_rows(run, &x, 0, &xb);
+        x->a[x->n] = a, x->b[x->n] = b, x->at[x->n] = i;
+        x->tol[x->n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
+        if (++x->n == 8) gjk_rows(run, &L, RUN_FRESH);
     }
-    gjk_rows(run, &x, 0, &xb);
-    gjk_rows(run, &xb, 1, NULL);
+    gjk_rows(run, &L, RUN_FRESH);
+    gjk_rows(run, &L, RUN_MORE);
+    gjk_rows(run, &L, RUN_BALL);
 }
 
 static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
