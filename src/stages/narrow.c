@@ -236,12 +236,20 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
                                                                                                 : G8_MAXIT;
     ck_hulls_gjk_f32x8_carry((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, ball,
                              kind == RUN_FRESH ? NULL : &x->c, maxit, kind == RUN_FRESH, &g, ball ? NULL : &keep);
-    int left[8], nl = 0;
+    /* the lanes certified in float, without a branch a lane (the statuses
+     * come in no order the CPU could guess); then the others, in turn */
+    unsigned rest = 0;
     for (int l = 0; l < n; ++l) {
         const int st = g.st[l];
-        int c = st == G8_MEET ? 1 : st == G8_APART ? 0 : -1;
-        if (st == G8_TETRA)
-            c = ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l);
+        run->hit[x->at[l]] = (uint8_t)(st == G8_MEET);
+        rest |= (unsigned)(st != G8_MEET && st != G8_APART) << l;
+    }
+    int left[8], nl = 0;
+    for (; rest; rest &= rest - 1) {
+        const int l = __builtin_ctz(rest), st = g.st[l];
+        const int c = st == G8_TETRA
+                          ? ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l)
+                          : -1;
         if (c >= 0) {
             run->hit[x->at[l]] = (uint8_t)c;
         } else if (st == G8_MORE) {
