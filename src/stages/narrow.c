@@ -232,8 +232,8 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     ck_rows8(run->frow, x->b, Q);
     ck_gjk8 g;
     ck_g8carry keep;
-    const int ball = kind == RUN_BALL, maxit = kind == RUN_FRESH ? G8_FIRST : kind == RUN_MORE ? G8_MAXIT - G8_FIRST
-                                                                                                : G8_MAXIT;
+    const int ball = kind == RUN_BALL;
+    const int maxit = kind == RUN_FRESH ? G8_FIRST : kind == RUN_MORE ? G8_MAXIT - G8_FIRST : G8_MAXIT;
     ck_hulls_gjk_f32x8_carry((const float(*)[3][8])P, (const float(*)[3][8])Q, tolf, ball,
                              kind == RUN_FRESH ? NULL : &x->c, maxit, kind == RUN_FRESH, &g, ball ? NULL : &keep);
     /* the lanes certified in float, without a branch a lane (the statuses
