@@ -128,6 +128,9 @@ struct clash_run {
     int (*op_keep)(void *ctx, int a, int b);
     void *op_keep_ctx;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
+    int cand_places;               /* S4 (the face octree with the rows, one rank): cand's keys are the
+                                      faces' places in run->kept (pa << 32 | pb), not face numbers
+                                      (stages.h: clash_cand_faces) */
     int cand_unsorted;             /* S4 (bvh_frames.c, one rank): cand unique but in the workers' order;
                                       clash_mid_gather does not sort it, S6 sorts the hits instead */
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */

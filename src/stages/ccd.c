@@ -369,7 +369,7 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
         if (grow((void **)&c->hits, &c->cap_hits, (size_t)(run->test_end - run->test_begin), sizeof *c->hits))
             goto oom;
         for (int64_t i = run->test_begin; i < run->test_end; ++i)
-            if (run->hit[i]) c->hits[nh++] = run->cand[i];
+            if (run->hit[i]) c->hits[nh++] = clash_cand_faces(run, run->cand[i]);
     }
     /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
     memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);

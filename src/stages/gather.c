@@ -50,9 +50,9 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     if (i <= g->first || i >= g->last) return i;
     const clash_run *run = g->run;
     const int64_t lim = i + 4096 + (g->last - g->first) / (8 * (int64_t)T);
-    const int32_t o = run->face_obj[run->cand[i - 1] >> 32];
+    const int32_t o = run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
-        if (run->face_obj[run->cand[j] >> 32] != o) return j;
+        if (run->face_obj[clash_cand_faces(run, run->cand[j]) >> 32] != o) return j;
     return i; /* one object's candidates go on: the even split, and a merge */
 }
 
@@ -74,7 +74,7 @@ static void s6_write(int w, int T, void *p)
     const int64_t b = cand_cut(g, w, T), e = cand_cut(g, w + 1, T);
     for (int64_t i = b; i < e; ++i) {
         if (!run->hit[i]) continue;
-        uint64_t key = run->cand[i];
+        uint64_t key = clash_cand_faces(run, run->cand[i]);
         if (g->remap) {
             const uint64_t x = (uint64_t)fo[key >> 32], y = (uint64_t)fo[(uint32_t)key];
             key = x < y ? x << 32 | y : y << 32 | x;

@@ -26,7 +26,8 @@
  * positions are gathered once, into a row of 18 floats followed by its arc
  * margin (a double: CK_ROW = 20 floats; stages/rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
- * reads its two faces' places in run->kept and their rows, eight
+ * reads its two faces' places in run->kept (its key itself where S4 keyed
+ * the candidates by places, run->cand_places) and their rows, eight
  * candidates' rows turned into lanes at once (ck_rows8); the tolerance is
  * the same double sum as clash_pair_tol's, so every answer is the same.
  * The candidates go eight at a time through the boolean GJK in float lanes
@@ -275,14 +276,16 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     lanes L;
     L.x.n = L.xm.n = L.xb.n = 0;
     pair8 *x = &L.x;
+    const int pk = run->cand_places; /* keys by places (S4), else by faces */
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
             const uint64_t k = run->cand[i + PF * step];
-            const float *r = clash_row(run, run->fplace[(uint32_t)k]);
+            const float *r = clash_row(run, pk ? (int32_t)(uint32_t)k : run->fplace[(uint32_t)k]);
             __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
         const uint64_t k = run->cand[i];
-        const int32_t a = run->fplace[k >> 32], b = run->fplace[(uint32_t)k];
+        const int32_t a = pk ? (int32_t)(k >> 32) : run->fplace[k >> 32];
+        const int32_t b = pk ? (int32_t)(uint32_t)k : run->fplace[(uint32_t)k];
         x->a[x->n] = a, x->b[x->n] = b, x->at[x->n] = i;
         x->tol[x->n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
         if (++x->n == 8) gjk_rows(run, &L, RUN_FRESH);
@@ -347,6 +350,10 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
      * faces, gathered once each */
     const int rows = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&
                      ce > cb && (run->rows_ready || clash_rows_make(run, 0) == 0); /* (else: the gathering path) */
+    if (!rows && run->cand_places) { /* (the rows out of memory) the keys by faces again */
+        for (size_t i = 0; i < run->ncand; ++i) run->cand[i] = clash_cand_faces(run, run->cand[i]);
+        run->cand_places = 0;
+    }
     narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;

@@ -40,6 +40,11 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
 int clash_rows_make(clash_run *run, int dops);
 /* Kept face k's row (its six positions), and the arc margin in it. */
 static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
+/* A candidate's key in face numbers (S4 may key them by places: run->cand_places). */
+static inline uint64_t clash_cand_faces(const clash_run *run, uint64_t k)
+{
+    return run->cand_places ? (uint64_t)run->kept[k >> 32] << 32 | run->kept[(uint32_t)k] : k;
+}
 static inline double clash_row_margin(const clash_run *run, int32_t k)
 {
     double m;

@@ -65,6 +65,13 @@
  * often one pair of objects holds almost all candidates).  The unit list
  * depends on the scene alone, never on threads or ranks.
  *
+ * Keys.  With the rows made (swept mode) on one rank, a leaf keys its pairs
+ * by the faces' places in run->kept, which it reads for the DOPs anyway
+ * (run->cand_places; the same order as the face numbers): the merge's
+ * buckets and S5's rows then need no place looked up a key, and S6 and
+ * the CCD stage map the hits back to faces (clash_cand_faces).  On 1,000
+ * x 3,024 swept spheres the step took 0.98 of its time (bench/RESULTS.md).
+ *
  * Distribution.  Under MPI each rank takes its share of the units
  * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride).
  * Inside a rank the coarse-grain strategy hands the units to the threads;
@@ -187,6 +194,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
     const int self = run->cfg.self_collision, exact = run->cfg.mode != CLASH_MODE_SWEPT; /* see the top */
+    const int pk = run->cand_places && dop; /* keys by places (pl: the same order as the faces) */
     size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t a = f[i];
@@ -213,7 +221,8 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
                 if (self && !clash_pair_eligible(run, a, b)) continue;
                 if (exact && !leaf_meets(run, st + i, a, lo, hi)) goto next_i; /* a misses the leaf */
                 if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
-                if (clash_keybuf_push(kb, (uint64_t)a << 32 | b)) return -1;
+                const uint64_t key = pk ? (uint64_t)pl[i] << 32 | (uint32_t)pl[j] : (uint64_t)a << 32 | b;
+                if (clash_keybuf_push(kb, key)) return -1;
             }
         }
     next_i:;
@@ -413,6 +422,9 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
     if (rc == 0) make_rows(run);
+    /* one rank, the rows made: the keys are the faces' places, which S5's
+     * rows and the merge's buckets go by (no place looked up a key) */
+    run->cand_places = run->ranks.size == 1 && run->dops_ready;
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;

@@ -6,7 +6,8 @@
  *
  * A parallel counting sort on the first face, then a small pass per
  * bucket.  Every key (a << 32 | b, a < b) is a pair of kept faces, so its
- * bucket is the place of a in run->kept (ascending; run->fplace, filled
+ * bucket is the place of a in run->kept (the key's own high half where
+ * the keys are places, run->cand_places; else run->fplace, filled
  * here for the kept faces, unless swept mode's rows did this step,
  * stages/rows.c): a bucket holds one face's keys, some 20 on the
  * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
@@ -62,6 +63,7 @@ typedef struct merge_ctx {
     uint64_t *out, *tmp;     /* tmp: the sort's scratch, maxb keys per worker */
     size_t maxb;
     int phase;
+    int pk;                  /* the keys are places already (run->cand_places) */
     _Atomic int failed;      /* 1 out of memory, 2 a key whose first face is not kept */
 } merge_ctx;
 
@@ -78,7 +80,7 @@ static size_t bucket_unique(const merge_ctx *m, uint64_t *dst, uint64_t *src, si
     if (!m->sorted) {
         for (size_t i = 0; i < n; ++i) {
             const uint64_t k = src[i];
-            uint32_t pb = (uint32_t)m->place[(uint32_t)k];
+            uint32_t pb = m->pk ? (uint32_t)k : (uint32_t)m->place[(uint32_t)k];
             pb = pb < m->nkept ? pb : (uint32_t)m->nkept; /* never: b is a kept face; the sentinel */
             dst[u] = k;
             u += stamp[pb] != bk;
@@ -108,7 +110,7 @@ static void merge_worker(int w, int T, void *p)
             const clash_keybuf *kb = &m->bufs[w];
             uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
             for (size_t i = 0; i < kb->n; ++i) {
-                const uint32_t r = (uint32_t)m->place[kb->v[i] >> 32];
+                const uint32_t r = m->pk ? (uint32_t)(kb->v[i] >> 32) : (uint32_t)m->place[kb->v[i] >> 32];
                 cnt[r < m->nkept ? r >> m->shift : m->nbk - 1]++; /* never the sentinel: a is a kept face */
             }
             if (cnt[m->nbk - 1]) atomic_store(&m->failed, 2);
@@ -147,7 +149,8 @@ static void merge_worker(int w, int T, void *p)
             uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
             for (size_t i = 0; i < kb->n; ++i) {
                 const uint64_t k = kb->v[i];
-                m->out[cnt[(uint32_t)m->place[k >> 32] >> m->shift]++] = k;
+                const uint32_t r = m->pk ? (uint32_t)(k >> 32) : (uint32_t)m->place[k >> 32];
+                m->out[cnt[r >> m->shift]++] = k;
             }
         }
         break;
@@ -186,7 +189,7 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     oct_ws *W = run->oct_ws;
     merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
-                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted};
+                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted, .pk = run->cand_places};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
     /* Few keys for the kept faces (static scenes: 54 k keys for 190 k kept
      * faces on two graded tori, 23 k for 99.5 k on two bunnies, under half
