@@ -219,6 +219,7 @@ setup_done:
     clash_run_set_counters(run, &ctr);
     const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
+    double shown = -1; /* when the progress line was last written (-1: never) */
     int s, in_steps = 1, stop_sig = 0; /* stop_sig: the signal that ended the steps, 0: none */
     for (s = 1; s <= cfg.steps; ++s) {
         const int sig = ranks > 1 ? clash_ranks_max_int(W, interrupted) : interrupted;
@@ -255,7 +256,13 @@ setup_done:
             goto fail;
         }
         if (outputs) tot.output_s += now() - te;
-        if (progress) progress_line(s, cfg.steps, (size_t)tot.pairs_total, now() - t0);
+        /* the first step, the last, and at most ten lines a second between
+         * (a line a step of a small scene wrote megabytes a second into a
+         * redirected stderr, one line long) */
+        if (progress && (shown < 0 || s == cfg.steps || now() - shown >= 0.1)) {
+            shown = now();
+            progress_line(s, cfg.steps, (size_t)tot.pairs_total, shown - t0);
+        }
         if (cfg.stop_at_first && clash_ranks_any(W, pairs.count > 0)) break;
     }
     tot.wall_s = now() - t0;
