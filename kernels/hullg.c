@@ -134,10 +134,6 @@ static inline __attribute__((always_inline)) vf g8_support(g3 d, const g3 P[6], 
     return qm - pm;
 }
 
-/* Whether some lane of m is set: its two halves ORed, then two words
- * (a loop over the eight lanes compiled to eight extractions and seven
- * ORs, some 10 % of the lanes' time, four times a step). */
-typedef int32_t vi4 __attribute__((vector_size(16)));
 /* Eight lanes of int8 to and from int32 lanes (one instruction or a few). */
 typedef int8_t vc __attribute__((vector_size(8)));
 static inline void g_st8(int8_t *dst, vi v)
@@ -158,6 +154,10 @@ static inline void g_st3(float dst[3][8], g3 a)
     __builtin_memcpy(dst[2], &a.z, sizeof a.z);
 }
 
+/* Whether some lane of m is set: its two halves ORed, then two words
+ * (a loop over the eight lanes compiled to eight extractions and seven
+ * ORs, some 10 % of the lanes' time, four times a step). */
+typedef int32_t vi4 __attribute__((vector_size(16)));
 static inline int g_any(vi m)
 {
     vi4 lo, hi;

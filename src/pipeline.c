@@ -302,7 +302,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     if (fg < 0 || clash_stage_boxes(run, fg)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
     st->faces_boxed = run->boxes_deferred ? 0 : sc->nf;
     region_close(run, st, CLASH_S1_BOXES, t0);
-    run->cand_places = 0;
+    run->cand_places = run->rows_ready = run->dops_ready = 0; /* (S4's face octree sets them) */
     if (run->cfg.midphase == CLASH_MID_BRUTE) {
         t0 = region_open(run, CLASH_S4_MID);
         if (clash_brute_candidates(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the oracle");

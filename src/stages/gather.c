@@ -29,6 +29,7 @@ typedef struct s6 {
     clash_run *run;
     int64_t first, last; /* the tested candidates */
     int64_t *off;        /* per worker: its first key; off[T]: all */
+    int64_t *cut;        /* per worker: its first tested candidate; cut[T]: last (cand_cut) */
     uint64_t *keys, *tmp;
     int remap;           /* a reordered store: keys to input numbers */
 } s6;
@@ -59,9 +60,9 @@ static int64_t cand_cut(const s6 *g, int w, int T)
 static void s6_count(int w, int T, void *p)
 {
     const s6 *g = p;
+    (void)T;
     int64_t n = 0;
-    const int64_t b = cand_cut(g, w, T), e = cand_cut(g, w + 1, T);
-    for (int64_t i = b; i < e; ++i) n += g->run->hit[i] != 0;
+    for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) n += g->run->hit[i] != 0;
     g->off[w + 1] = n;
 }
 
@@ -70,9 +71,9 @@ static void s6_write(int w, int T, void *p)
     const s6 *g = p;
     const clash_run *run = g->run;
     const uint32_t *fo = run->sc->face_orig;
+    (void)T;
     int64_t k = g->off[w];
-    const int64_t b = cand_cut(g, w, T), e = cand_cut(g, w + 1, T);
-    for (int64_t i = b; i < e; ++i) {
+    for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
         if (!run->hit[i]) continue;
         uint64_t key = clash_cand_faces(run, run->cand[i]);
         if (g->remap) {
@@ -245,9 +246,10 @@ static uint64_t *merge_team(const clash_exec *ex, uint64_t *a, uint64_t *t, int6
 static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const int T = run->threads > 0 ? run->threads : 1;
-    int64_t offs[65], *off = T < 65 ? offs : malloc((size_t)(T + 1) * sizeof *off);
+    int64_t offs[2 * 65], *off = T < 65 ? offs : malloc(2 * (size_t)(T + 1) * sizeof *off);
     if (!off) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    s6 g = {run, run->test_begin, run->test_end, off, NULL, NULL, run->sc->face_orig != NULL};
+    s6 g = {run, run->test_begin, run->test_end, off, off + T + 1, NULL, NULL, run->sc->face_orig != NULL};
+    for (int w = 0; w <= T; ++w) g.cut[w] = cand_cut(&g, w, T);
     const clash_exec ex = clash_exec_sized(&run->exec, g.last - g.first);
     off[0] = 0;
     clash_spmd(&ex, s6_count, &g);

@@ -276,16 +276,13 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     lanes L;
     L.x.n = L.xm.n = L.xb.n = 0;
     pair8 *x = &L.x;
-    const int pk = run->cand_places; /* keys by places (S4), else by faces */
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
-            const uint64_t k = run->cand[i + PF * step];
-            const float *r = clash_row(run, pk ? (int32_t)(uint32_t)k : run->fplace[(uint32_t)k]);
+            const float *r = clash_row(run, clash_cand_place(run, (uint32_t)run->cand[i + PF * step]));
             __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
         const uint64_t k = run->cand[i];
-        const int32_t a = pk ? (int32_t)(k >> 32) : run->fplace[k >> 32];
-        const int32_t b = pk ? (int32_t)(uint32_t)k : run->fplace[(uint32_t)k];
+        const int32_t a = clash_cand_place(run, (uint32_t)(k >> 32)), b = clash_cand_place(run, (uint32_t)k);
         x->a[x->n] = a, x->b[x->n] = b, x->at[x->n] = i;
         x->tol[x->n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
         if (++x->n == 8) gjk_rows(run, &L, RUN_FRESH);
@@ -346,14 +343,12 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
     }
     if (clash_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
         return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
-    /* swept, the face octree on one rank: the candidates' faces are kept
-     * faces, gathered once each */
-    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && run->cfg.midphase == CLASH_MID_OCTREE && R == 1 &&
-                     ce > cb && (run->rows_ready || clash_rows_make(run, 0) == 0); /* (else: the gathering path) */
-    if (!rows && run->cand_places) { /* (the rows out of memory) the keys by faces again */
-        for (size_t i = 0; i < run->ncand; ++i) run->cand[i] = clash_cand_faces(run, run->cand[i]);
-        run->cand_places = 0;
-    }
+    /* swept, the face octree on one rank (asked for, or the one a deforming
+     * scene falls back to: it made this step's rows): the candidates' faces
+     * are kept faces, gathered once each (keys by places come only with the
+     * rows: octree.c sets run->cand_places with them) */
+    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && R == 1 && ce > cb &&
+                     (run->rows_ready || (run->cfg.midphase == CLASH_MID_OCTREE && clash_rows_make(run, 0) == 0));
     narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;

@@ -40,16 +40,22 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
 int clash_rows_make(clash_run *run, int dops);
 /* Kept face k's row (its six positions), and the arc margin in it. */
 static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
-/* A candidate's key in face numbers (S4 may key them by places: run->cand_places). */
-static inline uint64_t clash_cand_faces(const clash_run *run, uint64_t k)
-{
-    return run->cand_places ? (uint64_t)run->kept[k >> 32] << 32 | run->kept[(uint32_t)k] : k;
-}
 static inline double clash_row_margin(const clash_run *run, int32_t k)
 {
     double m;
     memcpy(&m, clash_row(run, k) + 18, sizeof m);
     return m;
+}
+/* A candidate's key in face numbers, and one half of it (a face, or a
+ * place) as a place in run->kept: S4 may key them by places
+ * (run->cand_places). */
+static inline uint64_t clash_cand_faces(const clash_run *run, uint64_t k)
+{
+    return run->cand_places ? (uint64_t)run->kept[k >> 32] << 32 | run->kept[(uint32_t)k] : k;
+}
+static inline int32_t clash_cand_place(const clash_run *run, uint32_t half)
+{
+    return run->cand_places ? (int32_t)half : run->fplace[half];
 }
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
 /* --ccd: reads this rank's S5 hits (before S6 compacts them), fills

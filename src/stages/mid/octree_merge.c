@@ -67,6 +67,12 @@ typedef struct merge_ctx {
     _Atomic int failed;      /* 1 out of memory, 2 a key whose first face is not kept */
 } merge_ctx;
 
+/* One half of a key (a face, or with pk a place) as its place in kept. */
+static inline uint32_t place_of(const merge_ctx *m, uint32_t half)
+{
+    return m->pk ? half : (uint32_t)m->place[half];
+}
+
 /* Drops the repeats of the n keys at src (bucket bk), writing the unique
  * ones to dst (dst <= src).  Unsorted (one first face a bucket): a key is a
  * repeat when its second face's stamp already holds bk (stamp: the
@@ -80,7 +86,7 @@ static size_t bucket_unique(const merge_ctx *m, uint64_t *dst, uint64_t *src, si
     if (!m->sorted) {
         for (size_t i = 0; i < n; ++i) {
             const uint64_t k = src[i];
-            uint32_t pb = m->pk ? (uint32_t)k : (uint32_t)m->place[(uint32_t)k];
+            uint32_t pb = place_of(m, (uint32_t)k);
             pb = pb < m->nkept ? pb : (uint32_t)m->nkept; /* never: b is a kept face; the sentinel */
             dst[u] = k;
             u += stamp[pb] != bk;
@@ -110,7 +116,7 @@ static void merge_worker(int w, int T, void *p)
             const clash_keybuf *kb = &m->bufs[w];
             uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
             for (size_t i = 0; i < kb->n; ++i) {
-                const uint32_t r = m->pk ? (uint32_t)(kb->v[i] >> 32) : (uint32_t)m->place[kb->v[i] >> 32];
+                const uint32_t r = place_of(m, (uint32_t)(kb->v[i] >> 32));
                 cnt[r < m->nkept ? r >> m->shift : m->nbk - 1]++; /* never the sentinel: a is a kept face */
             }
             if (cnt[m->nbk - 1]) atomic_store(&m->failed, 2);
@@ -149,8 +155,7 @@ static void merge_worker(int w, int T, void *p)
             uint32_t *cnt = m->cnt + (size_t)w * m->nbk;
             for (size_t i = 0; i < kb->n; ++i) {
                 const uint64_t k = kb->v[i];
-                const uint32_t r = m->pk ? (uint32_t)(k >> 32) : (uint32_t)m->place[k >> 32];
-                m->out[cnt[r >> m->shift]++] = k;
+                m->out[cnt[place_of(m, (uint32_t)(k >> 32)) >> m->shift]++] = k;
             }
         }
         break;
