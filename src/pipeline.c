@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mem.h"
 #include "core/run.h"
 #include "kernels/kernels.h" /* CK_ROW */
 #include "pipeline.h"
@@ -87,7 +88,9 @@ void clash_pipe_destroy(clash_run *run)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
     free(run->wbuf);
     free(run->cand), free(run->hit), free(run->pairs), free(run->gkeys);
-    free(run->frow), free(run->fplace), free(run->fdop);
+    clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
+    clash_pages_free(run->fdop, run->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
+    free(run->fplace);
     free(run->wsec);
     clash_octree_free(run);
     clash_midphase_free(run);

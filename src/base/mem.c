@@ -9,6 +9,10 @@
 
 #include "base/mem.h"
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 /* glibc maps every block of 32 MiB or more by itself (its largest mmap
  * threshold on 64-bit systems) and realloc moves such a block with mremap */
 #define BIG_BLOCK ((size_t)32 << 20)
@@ -62,3 +66,41 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
     *cap = c;
     return 0;
 }
+
+#ifdef __linux__
+static size_t pages_bytes(size_t cap, size_t size, size_t extra) { return cap ? cap * size + extra : 0; }
+
+int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
+{
+    if (n <= *cap) return 0;
+    const size_t c = clash_cap_for(n);
+    const size_t old = pages_bytes(*cap, size, extra);
+    if (size && c > (SIZE_MAX - extra) / size) goto fail;
+    const size_t bytes = c * size + extra;
+    void *q = *p ? mremap(*p, old, bytes, MREMAP_MAYMOVE)
+                 : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) goto fail;
+    *p = q, *cap = c;
+    return 0;
+fail:
+    clash_pages_free(*p, *cap, size, extra);
+    *p = NULL, *cap = 0;
+    return -1;
+}
+
+void clash_pages_free(void *p, size_t cap, size_t size, size_t extra)
+{
+    if (p) munmap(p, pages_bytes(cap, size, extra));
+}
+#else
+int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
+{
+    return clash_renew(p, cap, n, size, extra);
+}
+
+void clash_pages_free(void *p, size_t cap, size_t size, size_t extra)
+{
+    (void)cap, (void)size, (void)extra;
+    free(p);
+}
+#endif

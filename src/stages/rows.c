@@ -73,13 +73,13 @@ int clash_rows_make(clash_run *run, int dops)
     if (n == 0) return -1;
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h); ck_rows8 reads 4 past the last row */
-        if (clash_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), 8 * sizeof(float))) return -1;
-        memset(run->frow + run->cap_frow * CK_ROW, 0, 8 * sizeof(float));
+        if (clash_pages_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
+        memset(run->frow + run->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
     }
     /* (out of memory for the DOPs: the leaves test the boxes alone) */
     if (dops && n > run->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
-        if (clash_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), 8 * sizeof(float))) dops = 0;
-        else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, 8 * sizeof(float));
+        if (clash_pages_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), CLASH_ROWS_PAD)) dops = 0;
+        else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, CLASH_ROWS_PAD);
     }
     run->dops_ready = dops;
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);

@@ -38,6 +38,9 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
  * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);
+/* The bytes past the last row (ck_rows8 reads 4 past it) and the last DOP
+ * (ck_fdop_mask reads 8 past it), both pages-renewed (base/mem.h). */
+#define CLASH_ROWS_PAD (8 * sizeof(float))
 /* Kept face k's row (its six positions), and the arc margin in it. */
 static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
 static inline double clash_row_margin(const clash_run *run, int32_t k)
