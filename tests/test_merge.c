@@ -117,7 +117,7 @@ int main(void)
                 for (int sorted = 0; sorted < 2; ++sorted) {
                     uint64_t *out = NULL;
                     size_t cap = 0, n = 0;
-                    const int rc = clash_oct_merge_keys(run, bufs, nb, sorted, &out, &cap, &n);
+                    const int rc = clash_oct_merge_keys(run, bufs, nb, sorted, 0, &out, &cap, &n);
                     CHECK(rc == 0, "merge rc %d (buffers %d, team %d, sorted %d)", rc, nb, team, sorted);
                     CHECK(n == nu, "buffers %d sorted %d: %zu unique keys, expected %zu", nb, sorted, n, nu);
                     if (rc == 0 && n == nu) {
@@ -136,6 +136,27 @@ int main(void)
                     }
                     free(out);
                 }
+                {
+                    /* buffers that hold no key twice (swept mode's octree): the
+                     * same keys, grouped by first face, none dropped */
+                    clash_keybuf *ub = calloc((size_t)nb, sizeof *ub);
+                    for (size_t i = 0; i < nu; ++i)
+                        CHECK(clash_keybuf_push(&ub[(i * 7 + i / 3) % (size_t)nb], ref[nu - 1 - i]) == 0, "push");
+                    uint64_t *out = NULL;
+                    size_t cap = 0, n = 0;
+                    const int rc = clash_oct_merge_keys(run, ub, nb, 0, 1, &out, &cap, &n);
+                    CHECK(rc == 0 && n == nu, "unique buffers %d: rc %d, %zu keys, expected %zu", nb, rc, n, nu);
+                    if (rc == 0 && n == nu) {
+                        int grouped = 1;
+                        for (size_t i = 1; i < n; ++i) grouped &= (out[i - 1] >> 32) <= (out[i] >> 32);
+                        CHECK(grouped, "unique buffers %d: not grouped by first face", nb);
+                        qsort(out, n, sizeof *out, cmp_u64);
+                        CHECK(memcmp(out, ref, n * sizeof *out) == 0, "unique buffers %d: keys differ", nb);
+                    }
+                    free(out);
+                    for (int w = 0; w < nb; ++w) free(ub[w].v);
+                    free(ub);
+                }
                 /* a first face without a place among the kept faces: refused */
                 if (run->fplace) {
                     uint32_t *k2 = run->kept; /* drop the kept faces' first quarter from the list */
@@ -148,7 +169,7 @@ int main(void)
                     uint64_t *out = NULL;
                     size_t cap = 0, n = 0;
                     clash_keybuf bb[1] = {one};
-                    const int rc = clash_oct_merge_keys(run, bb, 1, 0, &out, &cap, &n);
+                    const int rc = clash_oct_merge_keys(run, bb, 1, 0, 0, &out, &cap, &n);
                     CHECK(rc == -2, "a key of a face not kept: rc %d, expected -2", rc);
                     free(out), free(one.v);
                 }

@@ -36,21 +36,33 @@
  * (20 steps) the candidates fell from 57.3 M to 22.6 M, the same pairs,
  * and the step from about 211 to 189 ms at 2 threads (bench/RESULTS.md).
  *
- * Swept mode also makes each pair once per unit.  A face carries, per axis,
- * whether it also meets the cell below its cell (set when it goes to an
- * upper child and its mask reaches the lower one; a lower child keeps its
- * cell's bit; zero at the unit's root).  Two faces that both meet the
- * lower half on an axis meet in a lower leaf of the unit too, where the
- * same box test holds, so a leaf makes a pair only when their bits share
- * no axis: the lowest common child at every split, one leaf in all.  (Not
- * in static mode, where the exact voxel test may fail in that leaf and
- * pass in another.)  The units' borders come from the binning's own
- * arithmetic, so pairs across them are still repeated and merged; on 300 ×
- * 3,024 swept spheres the keys fell by about a quarter.  The report puts
- * a pair in the check list "only if it was not previously put there"; here
- * each worker appends to its own buffer and the buffers are merged, sorted
- * and de-duplicated once (no shared hash, and an order that never depends on
- * the schedule).
+ * Swept mode also makes each pair once, in one leaf of one unit.  A face
+ * carries, per axis, whether it also meets the cell below its cell (set
+ * when it goes to an upper child and its mask reaches the lower one; a
+ * lower child keeps its cell's bit).  Two faces that both meet the lower
+ * half on an axis meet in a lower leaf too (each one's interval on that
+ * axis holds points on both sides of the plane, so holds the plane), where
+ * the same box test holds, so a leaf makes a pair only when their bits
+ * share no axis: the lowest common child at every split, one leaf in all.
+ * (Not in static mode, where the exact voxel test may fail in that leaf and
+ * pass in another.)  At a unit's root the bits come from the binning
+ * (octree_units.c): set on an axis where the binning also put the face in
+ * the grid cell below.  Two faces that both have it are both in that cell,
+ * which may then pair (two objects) and so is a unit; its descent sends
+ * both to the leaves beside the shared border, as it tests the mid-planes
+ * only (a face just above the cell goes to its upper children); and on the
+ * two other axes its planes are the same doubles as this unit's, so the
+ * leaf column they share here is there too.  The pair is made in the
+ * lowest such unit and nowhere else; a unit split further (big units,
+ * octree_units.c's split_cell) passes the bits on as a descent does.  On
+ * 1,000 x 3,024 swept spheres some 14 % of the keys had been repeats
+ * across units; on 300 such spheres (6 steps) S4 went from 158.7 M to
+ * 143.8 M instructions (bench/RESULTS.md).  The report puts a pair in the
+ * check list "only if it was not previously put there"; here each worker
+ * appends to its own buffer and the buffers are merged (octree_merge.c):
+ * grouped by first face, and in static mode, under MPI and for
+ * producer-consumer de-duplicated or sorted (no shared hash, and an order
+ * that never depends on the schedule).
  *
  * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
  * that may pair, found by binning in parallel rather than by descending:
@@ -120,6 +132,7 @@ typedef struct octx {
     int max_level;
     const unit *units;
     const uint32_t *unit_faces;
+    const uint8_t *unit_flags; /* swept: each face's flags at its unit's root (octree_units.c) */
     const int64_t *order;  /* this rank's units, in the order handed out */
     int64_t order_n;
     scratch *ws;           /* per worker */
@@ -230,20 +243,8 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     return 0;
 }
 
-/* Children of a cell: bit c of a mask is child c = x + 2y + 4z (1 for the
- * upper half); ck_child_masks (kernels/cells.c) makes the masks. */
-
-/* LOW_AXES[m]: bit a set when mask m reaches a child in the lower half on
- * axis a (x: children 0x55, y: 0x33, z: 0x0F), for swept mode's flags. */
-#define LA1(m) ((((m) & 0x55) != 0) | (((m) & 0x33) != 0) << 1 | (((m) & 0x0F) != 0) << 2)
-#define LA4(m) LA1(m), LA1((m) + 1), LA1((m) + 2), LA1((m) + 3)
-#define LA16(m) LA4(m), LA4((m) + 4), LA4((m) + 8), LA4((m) + 12)
-#define LA64(m) LA16(m), LA16((m) + 16), LA16((m) + 32), LA16((m) + 48)
-static const uint8_t LOW_AXES[256] = {LA64(0), LA64(64), LA64(128), LA64(192)};
-#undef LA64
-#undef LA16
-#undef LA4
-#undef LA1
+/* (ck_child_masks, kernels/cells.c, makes the children's masks; octree.h
+ * has CLASH_LOW_AXES for swept mode's flags.) */
 
 /* The end of the run of faces V[i..) below face number lim (V ascends):
  * the first j > i with j == n or V[j] >= lim, by doubling steps, then
@@ -330,7 +331,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
             /* the axes on which the face also meets the lower half (child
              * bit clear): an upper child (bit set) takes that, a lower one
              * keeps the cell's own (see emit_leaf) */
-            const unsigned low = LOW_AXES[mi];
+            const unsigned low = CLASH_LOW_AXES[mi];
             for (unsigned b = mi & keep; b; b &= b - 1) {
                 const unsigned c = (unsigned)__builtin_ctz(b);
                 fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
@@ -355,7 +356,7 @@ static int run_one_unit(octx *c, int worker, int64_t u, clash_keybuf *kb)
     s->n = 0;
     if (scratch_reserve(s, un->n) || scratch_flags(s)) return -1;
     memcpy(s->v, c->unit_faces + un->ofs, un->n * sizeof(uint32_t));
-    if (c->run->cfg.mode == CLASH_MODE_SWEPT) memset(s->fl, 0, un->n); /* the unit is the root of its descent */
+    if (c->run->cfg.mode == CLASH_MODE_SWEPT) memcpy(s->fl, c->unit_flags + un->ofs, un->n); /* see the top */
     s->n = un->n;
     return visit(c->run, c->max_level, s, kb, un->lo, un->size, un->level, 0, un->n);
 }
@@ -428,15 +429,15 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;
-    c.units = us.u, c.unit_faces = us.faces->v, c.order = us.order;
+    c.units = us.u, c.unit_faces = us.faces->v, c.unit_flags = us.faces->fl, c.order = us.order;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     /* few faces in the units (a face in a unit costs several cheap items: its
      * cells, its tests): on the caller */
     const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
     if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
     run->cand_unsorted = run->ranks.size == 1; /* S6 sorts the hits; under MPI the ranks split one list */
-    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, &run->cand, &run->cap_cand,
-                              &run->ncand);
+    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, run->cfg.mode == CLASH_MODE_SWEPT,
+                              &run->cand, &run->cap_cand, &run->ncand);
     clash_oct_unitset_free(&us);
     if (rc == -2) return clash_fail(err, CLASH_EFAIL, "internal error: a candidate of a face that S3 did not keep");
     return rc ? clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase") : CLASH_OK;
@@ -517,11 +518,12 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
     if (rc < 0 || !c.tested) goto oom;
-    c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.order = us.order, c.oc.order_n = us.norder;
+    c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
+    c.oc.order_n = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;
-    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, &run->cand, &run->cap_cand, &run->ncand);
+    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, 0, &run->cand, &run->cap_cand, &run->ncand);
     if (rc == -2) {
         free(c.tested), free(c.stage.v);
         clash_oct_unitset_free(&us);

@@ -81,6 +81,21 @@ static inline int ws_grow(void *pp, size_t *cap, size_t n, size_t sz)
     return *p ? 0 : -1;
 }
 
+/* Children of a cell: bit c of a mask is child c = x + 2y + 4z (1 for the
+ * upper half).  CLASH_LOW_AXES[m]: bit a set when mask m reaches a child in
+ * the lower half on axis a (x: children 0x55, y: 0x33, z: 0x0F).  Swept
+ * mode's per-face flags (octree.c, "Swept mode also makes each pair once")
+ * go down a split as  child c: (flags & ~c) | (CLASH_LOW_AXES[m] & c). */
+#define CLASH_LA1(m) ((((m) & 0x55) != 0) | (((m) & 0x33) != 0) << 1 | (((m) & 0x0F) != 0) << 2)
+#define CLASH_LA4(m) CLASH_LA1(m), CLASH_LA1((m) + 1), CLASH_LA1((m) + 2), CLASH_LA1((m) + 3)
+#define CLASH_LA16(m) CLASH_LA4(m), CLASH_LA4((m) + 4), CLASH_LA4((m) + 8), CLASH_LA4((m) + 12)
+#define CLASH_LA64(m) CLASH_LA16(m), CLASH_LA16((m) + 16), CLASH_LA16((m) + 32), CLASH_LA16((m) + 48)
+static const uint8_t CLASH_LOW_AXES[256] = {CLASH_LA64(0), CLASH_LA64(64), CLASH_LA64(128), CLASH_LA64(192)};
+#undef CLASH_LA64
+#undef CLASH_LA16
+#undef CLASH_LA4
+#undef CLASH_LA1
+
 typedef struct unit {
     double lo[3];
     double size;
@@ -91,7 +106,7 @@ typedef struct unit {
 typedef struct unitset {
     unit *u;
     size_t n, cap;
-    scratch *faces;      /* the workspace's (oct_ws.uf) */
+    scratch *faces;      /* the workspace's (oct_ws.uf); swept mode: faces->fl, each face's flags at its unit's root */
     double *cost;
     int64_t *order, norder;
 } unitset;
@@ -106,9 +121,10 @@ void clash_oct_unitset_free(unitset *us);
 size_t clash_oct_stat_bytes(size_t n);
 size_t clash_oct_cc_bytes(size_t n);
 /* Merges nb per-worker key buffers into *out (grown to *cap): unique, *nout
- * keys, sorted when `sorted`, else grouped by first face in kept order.  Returns 0, -1 when out of memory, -2 when a key's
+ * keys, sorted when `sorted`, else grouped by first face in kept order
+ * (`unique`: the buffers hold no key twice, swept mode: none is dropped).  Returns 0, -1 when out of memory, -2 when a key's
  * first face is not a kept face (a broken invariant, never expected). */
-int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, uint64_t **out, size_t *cap,
-                         size_t *nout);
+int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, int unique, uint64_t **out,
+                         size_t *cap, size_t *nout);
 
 #endif

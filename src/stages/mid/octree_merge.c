@@ -20,7 +20,9 @@
  * tables cost no more than the keys.
  *
  * On one rank the candidates need not be sorted (run->cand_unsorted: S6
- * sorts the hits, as it does anyway for a Morton-ordered store): a bucket
+ * sorts the hits, as it does anyway for a Morton-ordered store): in swept
+ * mode the buffers hold no key twice (octree.c) and the buckets stay as
+ * scattered; otherwise a bucket
  * is de-duplicated in place, without a branch, by stamping each second
  * face's place with the bucket (the count tables, spent by then, hold the
  * stamps).  Buckets are uneven (a face that moves fast has a hundred keys),
@@ -53,6 +55,7 @@ typedef struct merge_ctx {
     int32_t *place;          /* run->fplace: each kept face's place in kept */
     int placed;              /* the places already written this step (stages/rows.c, swept mode) */
     int sorted;              /* sort every bucket (else stamp its repeats, unsorted) */
+    int unique;              /* no key twice in the buffers: unsorted buckets left as scattered */
     int shift;               /* 2^shift places a bucket */
     size_t nbk;              /* buckets */
     uint32_t *cnt;           /* [nb][nbk]: counts, then scatter offsets */
@@ -162,6 +165,10 @@ static void merge_worker(int w, int T, void *p)
     case 5: { /* each bucket of the run, its unique keys packed from the run's start */
         uint64_t *tmp = m->tmp ? m->tmp + (size_t)w * m->maxb : NULL, *v = m->out + m->rb[w];
         uint32_t *stamp = m->cnt + (size_t)w * m->nbk; /* the counts are spent: the stamps */
+        if (!m->sorted && m->unique) { /* nothing to drop: the run as scattered */
+            m->ru[w] = m->re[w] - m->rb[w];
+            break;
+        }
         if (!m->sorted && m->bb[w] < m->bb[w + 1]) memset(stamp, 0xff, (m->nkept + 1) * sizeof *stamp);
         size_t u = 0;
         for (size_t bk = m->bb[w]; bk < m->bb[w + 1]; ++bk) {
@@ -181,8 +188,8 @@ static void merge_worker(int w, int T, void *p)
 
 /* Merges bufs[0..nb) (nb = the team size) into *out: unique, and sorted
  * when asked, else grouped by first face. */
-int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, uint64_t **out, size_t *cap,
-                         size_t *nout)
+int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted, int unique, uint64_t **out,
+                         size_t *cap, size_t *nout)
 {
     size_t total = 0;
     for (int b = 0; b < nb; ++b) total += bufs[b].n;
@@ -194,7 +201,8 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     oct_ws *W = run->oct_ws;
     merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
-                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted, .pk = run->cand_places};
+                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted, .unique = unique,
+                   .pk = run->cand_places};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
     /* Few keys for the kept faces (static scenes: 54 k keys for 190 k kept
      * faces on two graded tori, 23 k for 99.5 k on two bunnies, under half

@@ -37,25 +37,28 @@ static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
 
 /* Splits faces [ofs, ofs+n) of s (a cell at lo, edge 2h) into its eight
  * children: child c (= x + 2y + 4z, 1 for the upper half) gets the faces
- * whose box, grown by delta, overlaps its cube (box test only), appended
- * to s as eight slices in child order, each ascending; sets at[c], cnt[c].
- * One pass gives every face the mask of the children it reaches (per axis,
- * the two halves' tests of the one-child filter, which each child ran over
- * all the faces before: eight passes), a second scatters.  mk: n bytes.
- * Returns -1 when out of memory. */
+ * whose box, grown by delta, reaches its side of each mid-plane (the
+ * descent's own test, octree.c's visit: the planes lo + h -/+ delta in
+ * double, no test against the cell's outer faces), appended to s as eight
+ * slices in child order, each ascending; sets at[c], cnt[c].  With flags
+ * (swept mode) each face's flags go down as in visit (octree.h).  A face
+ * the binning put in the cell, its box just outside, so goes to the
+ * children beside that face, as the descent would send it; the unit
+ * below then meets the pairs it owns (octree.c, the top).  One pass gives
+ * every face the mask of the children it reaches, a second scatters.  mk:
+ * n bytes.  Returns -1 when out of memory. */
 static int split_cell(clash_run *run, scratch *s, size_t ofs, size_t n, const double lo[3], double h, uint8_t *mk,
-                      size_t at[8], size_t cnt[8])
+                      int flags, size_t at[8], size_t cnt[8])
 {
-    const float d = run->delta;
+    const double d = run->delta;
     const float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
     for (int c = 0; c < 8; ++c) cnt[c] = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = s->v[ofs + i];
         unsigned m = 0xff;
         for (int a = 0; a < 3; ++a) {
-            const double c0 = lo[a], c1 = lo[a] + h; /* the halves' lower corners, as the filter had them */
-            const int low = !(L[a][f] > c0 + h + d || H[a][f] < c0 - d);
-            const int up = !(L[a][f] > c1 + h + d || H[a][f] < c1 - d);
+            const double mid = lo[a] + h; /* as visit: m = lo + h, then m + d and m - d */
+            const int low = (double)L[a][f] <= mid + d, up = (double)H[a][f] >= mid - d;
             static const uint8_t LOWER[3] = {0x55, 0x33, 0x0F};
             m &= (low ? LOWER[a] : 0) | (up ? (uint8_t)~LOWER[a] : 0);
         }
@@ -64,13 +67,19 @@ static int split_cell(clash_run *run, scratch *s, size_t ofs, size_t n, const do
     }
     size_t total = 0;
     for (int c = 0; c < 8; ++c) total += cnt[c];
-    if (scratch_reserve(s, total)) return -1;
+    if (scratch_reserve(s, total) || (flags && scratch_flags(s))) return -1;
     size_t pos = s->n;
     for (int c = 0; c < 8; ++c) at[c] = pos, pos += cnt[c];
     size_t put[8];
     for (int c = 0; c < 8; ++c) put[c] = at[c];
-    for (size_t i = 0; i < n; ++i)
-        for (unsigned b = mk[i]; b; b &= b - 1) s->v[put[__builtin_ctz(b)]++] = s->v[ofs + i];
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned old = flags ? s->fl[ofs + i] : 0, low = CLASH_LOW_AXES[mk[i]];
+        for (unsigned b = mk[i]; b; b &= b - 1) {
+            const unsigned c = (unsigned)__builtin_ctz(b);
+            if (flags) s->fl[put[c]] = (uint8_t)((old & ~c) | (low & c));
+            s->v[put[c]++] = s->v[ofs + i];
+        }
+    }
     s->n = pos;
     return 0;
 }
@@ -120,6 +129,7 @@ typedef struct bin_ctx {
     cell_count *cc;       /* [worker][cell]: counts and objects (phase 1) */
     size_t *cnt;          /* [worker][cell]: scatter positions (phase 2) */
     uint32_t *faces;      /* cell lists, concatenated */
+    uint8_t *flags;       /* swept mode, beside faces: each face's flags at its cell (build_units), else NULL */
     uint8_t *pair;        /* per cell: may hold a pair */
     uint32_t *rng;        /* per kept face: its cell, or its cell ranges (phase 1) */
     double inv;           /* 1 / cs */
@@ -152,13 +162,16 @@ static SCALAR_LOOPS void count_multi(uint32_t r, size_t G, int32_t o, cell_count
             for (size_t c = (z * G + y) * G + b.lo[0], e = c + (b.hi[0] - b.lo[0]); c <= e; ++c) cell_add(&cc[c], o);
 }
 static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const uint8_t *restrict pair,
-                                       size_t *restrict cnt, uint32_t *restrict out)
+                                       size_t *restrict cnt, uint32_t *restrict out, uint8_t *restrict ofl)
 {
     const cell_range b = range_of(r);
     for (size_t z = b.lo[2]; z <= b.hi[2]; ++z)
         for (size_t y = b.lo[1]; y <= b.hi[1]; ++y)
-            for (size_t c = (z * G + y) * G + b.lo[0], e = c + (b.hi[0] - b.lo[0]); c <= e; ++c)
-                if (pair[c]) out[cnt[c]++] = f;
+            for (size_t x = b.lo[0], c = (z * G + y) * G + x; x <= b.hi[0]; ++x, ++c)
+                if (pair[c]) {
+                    if (ofl) ofl[cnt[c]] = (uint8_t)((x > b.lo[0]) | (y > b.lo[1]) << 1 | (z > b.lo[2]) << 2);
+                    out[cnt[c]++] = f;
+                }
 }
 
 /* A face in exactly two cells, neighbours along one axis (on two graded
@@ -216,24 +229,36 @@ static void bin_worker(int w, int T, void *p)
         }
         return;
     }
-    /* phase 2: scatter the faces of the cells that may pair */
+    /* phase 2: scatter the faces of the cells that may pair (swept mode:
+     * with their flags, the axes on which the face is in the cell below
+     * too; a face in one cell has none) */
     size_t *restrict cnt = b->cnt + (size_t)w * b->ncell;
     const uint8_t *restrict pair = b->pair;
     uint32_t *restrict out = b->faces;
+    uint8_t *restrict ofl = b->flags;
     for (size_t i = k0; i < k1; ++i) {
         const uint32_t r = rng[i];
         if (!(r & CK_CELL_MULTI)) {
-            if (pair[r]) out[cnt[r]++] = kept[i];
+            if (pair[r]) {
+                if (ofl) ofl[cnt[r]] = 0;
+                out[cnt[r]++] = kept[i];
+            }
             continue;
         }
         size_t c0;
         const size_t st = two_cells(r, G, &c0);
         if (!st) {
-            scatter_multi(r, G, kept[i], pair, cnt, out);
+            scatter_multi(r, G, kept[i], pair, cnt, out, ofl);
             continue;
         }
-        if (pair[c0]) out[cnt[c0]++] = kept[i];
-        if (pair[c0 + st]) out[cnt[c0 + st]++] = kept[i];
+        if (pair[c0]) {
+            if (ofl) ofl[cnt[c0]] = 0;
+            out[cnt[c0]++] = kept[i];
+        }
+        if (pair[c0 + st]) { /* the upper cell: the face is in the one below on that axis */
+            if (ofl) ofl[cnt[c0 + st]] = st == 1 ? 1 : st == G ? 2 : 4;
+            out[cnt[c0 + st]++] = kept[i];
+        }
     }
 }
 
@@ -247,6 +272,7 @@ static int order_units(clash_run *run, unitset *us);
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
     memset(us, 0, sizeof *us);
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT; /* the faces' flags (octree.c) */
     const size_t nk = run->nkept;
     if (nk < 2) return 1;
     const int T = (int)clash_team(run);
@@ -284,8 +310,9 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
      * 136 kept faces of two grazing suzannes into a 4^3 grid took more
      * instructions than their whole descent (issue 17). */
     if (4 * nk < CLASH_SMALL_WORK) {
-        if (scratch_reserve(us->faces, nk) || !(us->u = malloc(sizeof(unit)))) return -1;
+        if (scratch_reserve(us->faces, nk) || scratch_flags(us->faces) || !(us->u = malloc(sizeof(unit)))) return -1;
         memcpy(us->faces->v, run->kept, nk * sizeof(uint32_t));
+        memset(us->faces->fl, 0, nk); /* the root: nothing below it */
         us->faces->n = nk, us->cap = 1, us->n = 1;
         us->u[0] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
         return order_units(run, us);
@@ -340,8 +367,9 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
         }
     }
     start[b.ncell] = total;
-    if (scratch_reserve(us->faces, total)) goto out;
+    if (scratch_reserve(us->faces, total) || (swept && scratch_flags(us->faces))) goto out;
     b.faces = us->faces->v;
+    b.flags = swept ? us->faces->fl : NULL;
     us->faces->n = total;
     b.phase = 2;
     clash_spmd(&ex, bin_worker, &b);
@@ -371,7 +399,8 @@ out:
         us->u[u] = us->u[--us->n];
         const double h = un.size * 0.5;
         size_t at[8], cnt[8];
-        if (scratch_bytes(us->faces, un.n) || split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, at, cnt))
+        if (scratch_bytes(us->faces, un.n) ||
+            split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, swept, at, cnt))
             return -1;
         for (int ch = 0; ch < 8; ++ch) {
             if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
