@@ -103,13 +103,18 @@
  * for a global de-duplication); the hits are merged and de-duplicated.
  *
  * Resolution: cfg.octree_level when set, else automatic: the level whose
- * voxel edge is closest to twice the mean edge of the kept faces' boxes, so
- * a leaf holds a handful of faces (the report used level 6 for 168-face
- * spheres of diameter 3.8 in a 32-voxel world: leaf 0.5, face edge ~0.4).
- * Twice rather than once: one level coarser costs S4+S5 about a fifth
- * fewer instructions on both the two bunnies (static, 6 against 7) and the
- * cluttered preset (swept, 5 against 6), the few extra candidates (+6%,
- * +12%) costing less than the deeper descent (callgrind, bench/RESULTS.md).
+ * voxel edge is closest to four times the mean edge of the kept faces'
+ * boxes (the report used level 6 for 168-face spheres of diameter 3.8 in a
+ * 32-voxel world: leaf 0.5, face edge ~0.4).  Coarser leaves hold more
+ * faces, but a leaf compares a face with all the others eight at a time
+ * (ck_leaf_overlaps) and makes each pair once (swept mode), so the shorter
+ * descent pays: once the edge, then twice it (S4+S5 a fifth fewer
+ * instructions on two bunnies and the cluttered preset), then on
+ * 2026-11-28 four times it: S4's median time 0.62-0.68 of twice's on two
+ * cows, teapots and spots, about 0.72 on two bunnies, 0.84-0.97 on the
+ * 124 k-face torus and refined bunny, 0.8-0.94 on the frames and the
+ * cluttered scenes of 440 and 3,024-face spheres, with the same pairs;
+ * eight times it was slower again (bench/RESULTS.md).
  */
 #include <float.h>
 #include <math.h>

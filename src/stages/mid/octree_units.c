@@ -14,7 +14,7 @@
  * never on threads or ranks; under MPI each rank takes its share (ranks.h).
  *
  * The level: cfg.octree_level when set, else the level whose voxel edge is
- * closest to twice the mean edge of the kept faces' boxes (octree.c).
+ * closest to four times the mean edge of the kept faces' boxes (octree.c).
  */
 #include <float.h>
 #include <math.h>
@@ -298,7 +298,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     for (int d = 0; d < 3; ++d) lo[d] -= 2.0 * run->delta;
     int level = run->cfg.octree_level;
     if (level <= 0) {
-        level = edge > 0 ? (int)lround(log2(size / (2.0 * edge))) : 16;
+        level = edge > 0 ? (int)lround(log2(size / (4.0 * edge))) : 16;
         if (level < 1) level = 1;
         if (level > 16) level = 16;
     }
