@@ -90,6 +90,7 @@ void clash_pipe_destroy(clash_run *run)
     free(run->cand), free(run->hit), free(run->pairs), free(run->gkeys);
     clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
     clash_pages_free(run->fdop, run->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
+    clash_pages_free(run->korig, run->cap_korig, sizeof *run->korig, 0);
     free(run->fplace);
     free(run->wsec);
     clash_octree_free(run);
@@ -244,7 +245,7 @@ size_t clash_run_work_bytes(const clash_run *run)
                + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
                + run->cap_gkeys * sizeof(uint64_t)
                + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0)
-               + run->cap_fdop * CK_FDOP * sizeof(float)
+               + run->cap_fdop * CK_FDOP * sizeof(float) + run->cap_korig * sizeof(uint32_t)
                + (run->odop ? nobj * CK_FDOP * sizeof(float) : 0) + run->cap_opdop * CK_FDOP * sizeof(float)
                + (run->rdop ? (size_t)run->reg_ofs[nobj] * CK_FDOP * sizeof(float) : 0);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);

@@ -143,6 +143,12 @@ struct clash_run {
     float *frow;
     int32_t *fplace;
     size_t cap_frow;
+    /* ... and beside them each kept face's number in the input's numbering
+     * (sc->face_orig's, or its own), at its place: S6 maps hit keys of
+     * places through this small array rather than through kept and the
+     * store-wide face_orig (stages/gather.c) */
+    uint32_t *korig;
+    size_t cap_korig;
     /* ... made in S4 by the face octree in swept mode (stages/rows.c), with
      * each kept face's DOP (kernels/fdop.c: CK_FDOP floats at its place),
      * which the leaves test beside the boxes; rows_ready and dops_ready: made

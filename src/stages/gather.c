@@ -32,6 +32,7 @@ typedef struct s6 {
     int64_t *cut;        /* per worker: its first tested candidate; cut[T]: last (cand_cut) */
     uint64_t *keys, *tmp;
     int remap;           /* a reordered store: keys to input numbers */
+    const uint32_t *kor; /* keys of places with the rows made: each kept face's input number (run->korig) */
 } s6;
 
 static void share(int64_t first, int64_t last, int w, int T, int64_t *b, int64_t *e)
@@ -73,6 +74,14 @@ static void s6_write(int w, int T, void *p)
     const uint32_t *fo = run->sc->face_orig;
     (void)T;
     int64_t k = g->off[w];
+    if (g->kor) { /* keys of places: their faces' input numbers from one small array, made with the rows */
+        for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
+            if (!run->hit[i]) continue;
+            const uint64_t c = run->cand[i], x = g->kor[c >> 32], y = g->kor[(uint32_t)c];
+            g->keys[k++] = x < y ? x << 32 | y : y << 32 | x;
+        }
+        return;
+    }
     for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
         if (!run->hit[i]) continue;
         uint64_t key = clash_cand_faces(run, run->cand[i]);
@@ -127,9 +136,13 @@ static void s6_pairs(int w, int T, void *p)
     const clash_scene *sc = run->sc;
     int64_t b, e;
     share(0, g->off[T], w, T, &b, &e);
+    /* the first faces ascend: their objects by a walk along fofs (an
+     * object's faces are one range in both numberings), not a lookup each */
+    int32_t ox = b < e ? run->face_obj[(uint32_t)(g->keys[b] >> 32)] : 0;
     for (int64_t i = b; i < e; ++i) {
         const uint32_t x = (uint32_t)(g->keys[i] >> 32), y = (uint32_t)g->keys[i];
-        const int32_t ox = run->face_obj[x], oy = run->face_obj[y];
+        while (x >= (uint64_t)sc->fofs[ox + 1]) ++ox;
+        const int32_t oy = run->face_obj[y];
         run->pairs[i] = (clash_pair){(uint32_t)ox, (uint32_t)(x - sc->fofs[ox]), (uint32_t)oy,
                                      (uint32_t)(y - sc->fofs[oy])};
     }
@@ -248,7 +261,8 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const int T = run->threads > 0 ? run->threads : 1;
     int64_t offs[2 * 65], *off = T < 65 ? offs : malloc(2 * (size_t)(T + 1) * sizeof *off);
     if (!off) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    s6 g = {run, run->test_begin, run->test_end, off, off + T + 1, NULL, NULL, run->sc->face_orig != NULL};
+    s6 g = {run, run->test_begin, run->test_end, off, off + T + 1, NULL, NULL, run->sc->face_orig != NULL,
+             run->cand_places && run->rows_ready ? run->korig : NULL};
     for (int w = 0; w <= T; ++w) g.cut[w] = cand_cut(&g, w, T);
     const clash_exec ex = clash_exec_sized(&run->exec, g.last - g.first);
     off[0] = 0;

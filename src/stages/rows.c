@@ -48,6 +48,7 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         const double m = sc->nturning ? clash_face_margin(run, f) : 0;
         memcpy(r + 18, &m, sizeof m);
         run->fplace[f] = (int32_t)k;
+        run->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
         if (!run->dops_ready) continue;
         mar[n] = m, idx[n++] = (int32_t)k;
         if (n == 8 || k + step >= end) {
@@ -76,6 +77,7 @@ int clash_rows_make(clash_run *run, int dops)
         if (clash_pages_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
         memset(run->frow + run->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
     }
+    if (clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
     /* (out of memory for the DOPs: the leaves test the boxes alone) */
     if (dops && n > run->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
         if (clash_pages_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), CLASH_ROWS_PAD)) dops = 0;
