@@ -99,8 +99,9 @@
  * octree and pushes each unit's de-duplicated candidates, in batches, into
  * a bounded queue; the other workers run the narrow test on them as they
  * arrive and keep the hits; the producer joins them when the tree is done.
- * A pair met in two units is tested twice there (the price of not waiting
- * for a global de-duplication); the hits are merged and de-duplicated.
+ * In static mode a pair met in two units is tested twice there (the price
+ * of not waiting for a global de-duplication; swept mode makes each pair
+ * in one unit); the hits are merged and de-duplicated.
  *
  * Resolution: cfg.octree_level when set, else automatic: the level whose
  * voxel edge is closest to four times the mean edge of the kept faces'
@@ -110,11 +111,12 @@
  * (ck_leaf_overlaps) and makes each pair once (swept mode), so the shorter
  * descent pays: once the edge, then twice it (S4+S5 a fifth fewer
  * instructions on two bunnies and the cluttered preset), then on
- * 2026-11-28 four times it: S4's median time 0.62-0.68 of twice's on two
- * cows, teapots and spots, about 0.72 on two bunnies, 0.84-0.97 on the
- * 124 k-face torus and refined bunny, 0.8-0.94 on the frames and the
- * cluttered scenes of 440 and 3,024-face spheres, with the same pairs;
- * eight times it was slower again (bench/RESULTS.md).
+ * 2026-11-28 four times it: S4's median time 0.57-0.70 of twice's on two
+ * cows, teapots and spots, 0.68-0.76 on two bunnies, 0.84-0.97 on the
+ * 124 k-face torus and refined bunny, 0.68-0.94 on the frames and
+ * 0.76-1.03 (medians 0.88 and 0.94) on cluttered scenes of 440- and
+ * 3,024-face spheres, with the same pairs; eight times it was no better or
+ * slower (bench/RESULTS.md).
  */
 #include <float.h>
 #include <math.h>
