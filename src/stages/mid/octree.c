@@ -390,7 +390,7 @@ size_t clash_octree_bytes(const clash_run *run)
     const oct_ws *W = run->oct_ws;
     if (!W) return 0;
     size_t b = sizeof *W + clash_team(run) * sizeof(scratch) + W->uf.cap * sizeof(uint32_t) + W->uf.stcap +
-               W->uf.lbcap;
+               W->uf.lbcap + W->uf.flcap;
     for (int w = 0; w < run->threads; ++w)
         b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap + W->w[w].flcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
@@ -404,7 +404,7 @@ void clash_octree_free(clash_run *run)
     oct_ws *W = run->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb), free(W->w[w].fl);
-        free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
+        free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->uf.fl), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
         free(W->mcnt);
     }
     free(W);
