@@ -43,7 +43,8 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
  * under clash_renew's 32 MiB for the first ten steps, were freed and taken
  * anew at each growth and faulted in whole again: 150.5 k page faults in
  * 20 steps, 141.4 k this way, and the steps that grew them no longer take
- * a third longer in S4; bench/RESULTS.md.)  Elsewhere it is clash_renew.  Free such a block with
+ * a third longer in S4; bench/RESULTS.md.)  Elsewhere, and under
+ * ThreadSanitizer (mem.c), it is clash_renew.  Free such a block with
  * clash_pages_free (cap and size as renewed), never free(). */
 int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
 void clash_pages_free(void *p, size_t cap, size_t size, size_t extra);
