@@ -7,7 +7,7 @@
 # breathing), swept and with --self.
 if(NOT HAVE_MPI OR NOT MPIRUN)
   message("SKIP: this build has no MPI (or mpirun is missing)")
-  cmake_language(EXIT 77)
+  return() # (skipped: ctest reads the SKIP line; cmake_language(EXIT) needs CMake 3.29)
 endif()
 file(MAKE_DIRECTORY ${WORK})
 set(args run --preset cluttered --objects 300 --seed 3 --steps 20 --quiet)

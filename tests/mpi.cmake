@@ -1,6 +1,6 @@
 # MPI determinism tests (issue 6): `mpirun -n 2` and `mpirun -n 3 --oversubscribe`
 # running `clash run ... --pairs` must write the 1-rank file byte for byte,
-# for several schedules.  Skipped (77) when the build has no MPI or mpirun is missing.
+# for several schedules.  Skipped (a SKIP: line) when the build has no MPI or mpirun is missing.
 find_program(CLASH_MPIRUN NAMES mpirun mpiexec)
 # Open MPI as root (CI runs as root), and more ranks than cores.
 set(CLASH_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
@@ -16,7 +16,7 @@ foreach(n 2 3)
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi_compare.cmake)
-  set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+  set_tests_properties(test_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
@@ -26,7 +26,7 @@ add_test(NAME test_mpi_weak_bench
          COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN}
                  -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/weak_bench
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/weak_bench.cmake)
-set_tests_properties(test_mpi_weak_bench PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+set_tests_properties(test_mpi_weak_bench PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240 RESOURCE_LOCK mpirun
   ENVIRONMENT "${CLASH_MPI_ENV}")
 
 # Exact CCD (issue 15): the contacts CSV of mpirun -n 1 and -n 2 equals the
@@ -36,7 +36,7 @@ foreach(n 1 2)
            COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DDATA=${CLASH_DATA_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/ccd_mpi${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/ccd_mpi_compare.cmake)
-  set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK mpirun
+  set_tests_properties(test_ccd_mpi_ranks${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 600 RESOURCE_LOCK mpirun
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
@@ -76,6 +76,6 @@ foreach(n 1 2 4 8)
                    -DMAKE_FRAMES=$<TARGET_FILE:make_frames>
                    -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/decompose${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/decompose_compare.cmake)
-  set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240 RESOURCE_LOCK mpirun
+  set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()

@@ -3,7 +3,7 @@
 # and without --decompose (objects), and compares the pairs CSVs byte for byte.
 if(NOT HAVE_MPI OR NOT MPIRUN)
   message("SKIP: this build has no MPI (or mpirun is missing)")
-  cmake_language(EXIT 77)
+  return() # (skipped: ctest reads the SKIP line; cmake_language(EXIT) needs CMake 3.29)
 endif()
 file(MAKE_DIRECTORY ${WORK})
 set(args run --preset cluttered --objects 60 --seed 7 --steps 3 --quiet)
