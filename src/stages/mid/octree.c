@@ -341,7 +341,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
             const unsigned low = CLASH_LOW_AXES[mi];
             for (unsigned b = mi & keep; b; b &= b - 1) {
                 const unsigned c = (unsigned)__builtin_ctz(b);
-                fl[at[c]] = (uint8_t)((old & ~c) | (low & c));
+                fl[at[c]] = clash_child_flags(old, low, c);
                 v[at[c]++] = f;
             }
         }

@@ -85,7 +85,7 @@ static inline int ws_grow(void *pp, size_t *cap, size_t n, size_t sz)
  * upper half).  CLASH_LOW_AXES[m]: bit a set when mask m reaches a child in
  * the lower half on axis a (x: children 0x55, y: 0x33, z: 0x0F).  Swept
  * mode's per-face flags (octree.c, "Swept mode also makes each pair once")
- * go down a split as  child c: (flags & ~c) | (CLASH_LOW_AXES[m] & c). */
+ * go down a split as clash_child_flags says. */
 #define CLASH_LA1(m) ((((m) & 0x55) != 0) | (((m) & 0x33) != 0) << 1 | (((m) & 0x0F) != 0) << 2)
 #define CLASH_LA4(m) CLASH_LA1(m), CLASH_LA1((m) + 1), CLASH_LA1((m) + 2), CLASH_LA1((m) + 3)
 #define CLASH_LA16(m) CLASH_LA4(m), CLASH_LA4((m) + 4), CLASH_LA4((m) + 8), CLASH_LA4((m) + 12)
@@ -95,6 +95,12 @@ static const uint8_t CLASH_LOW_AXES[256] = {CLASH_LA64(0), CLASH_LA64(64), CLASH
 #undef CLASH_LA16
 #undef CLASH_LA4
 #undef CLASH_LA1
+/* A face's flags in child c: old its flags in the cell, low CLASH_LOW_AXES
+ * of its mask there (octree.c's visit and octree_units.c's split_cell). */
+static inline uint8_t clash_child_flags(unsigned old, unsigned low, unsigned c)
+{
+    return (uint8_t)((old & ~c) | (low & c));
+}
 
 typedef struct unit {
     double lo[3];

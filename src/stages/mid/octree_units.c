@@ -76,7 +76,7 @@ static int split_cell(clash_run *run, scratch *s, size_t ofs, size_t n, const do
         const unsigned old = flags ? s->fl[ofs + i] : 0, low = CLASH_LOW_AXES[mk[i]];
         for (unsigned b = mk[i]; b; b &= b - 1) {
             const unsigned c = (unsigned)__builtin_ctz(b);
-            if (flags) s->fl[put[c]] = (uint8_t)((old & ~c) | (low & c));
+            if (flags) s->fl[put[c]] = clash_child_flags(old, low, c);
             s->v[put[c]++] = s->v[ofs + i];
         }
     }
