@@ -335,9 +335,60 @@ static void test_frames(void)
     clash_scene_destroy(sc);
 }
 
+/* The frames path on units of 65,536 faces or more, whose leaf pairs go
+ * through bvh_frames.c's prefetching queue (LQ_MIN_FACES): two spheres of
+ * 33,488 faces overlapping, turned and moved for three steps, at 1 and 2
+ * threads: the pairs of every step equal the world-frame BVH's and the
+ * face octree's (the brute-force oracle is too slow here; both are held
+ * to it on the smaller scenes above). */
+static void test_frames_big(void)
+{
+    clash_mesh_desc md = {.name = "s", .kind = CLASH_MESH_SPHERE, .sphere_faces = 33488, .scale = 1};
+    clash_object_desc od[2] = {{.mesh = 0, .scale = 1, .velocity = {0.01, 0, 0}, .angular_velocity_deg = {0, 2, 1}},
+                               {.mesh = 0, .scale = 0.8, .position = {1.7, 0.1, 0.05}, .rotation_deg = {10, 20, 30},
+                                .velocity = {-0.02, 0, 0.01}, .angular_velocity_deg = {1, 0, 3}}};
+    clash_scene_desc d = {.name = "frames-big", .steps = 3, .mode = CLASH_MODE_STATIC, .nmeshes = 1, .meshes = &md,
+                          .nobjects = 2, .objects = od};
+    clash_scene *sc;
+    clash_error err;
+    CHECK(clash_scene_build(&d, &sc, &err) == 0, "frames-big scene: %s", err.msg);
+    if (!sc) return;
+    CHECK(clash_scene_faces(sc) >= 65536, "frames-big: %lld faces", (long long)clash_scene_faces(sc));
+    long hits = 0;
+    for (int th = 1; th <= 2; ++th) {
+        clash_config c = clash_config_default();
+        c.mode = CLASH_MODE_STATIC, c.threads = th, c.steps = 3;
+        clash_run *r[3];
+        for (int k = 0; k < 3; ++k) {
+            c.midphase = k == 2 ? CLASH_MID_OCTREE : CLASH_MID_BVH;
+            r[k] = clash_run_create(sc, &c, &err);
+            CHECK(r[k] != NULL, "frames-big run: %s", err.msg);
+            if (!r[k]) return;
+        }
+        r[1]->bvh_world = 1;
+        for (int s = 1; s <= 3; ++s) {
+            clash_pairs p[3];
+            int ok = 1;
+            for (int k = 0; k < 3; ++k) ok &= clash_step(r[k], s, &p[k], NULL, &err) == 0;
+            CHECK(ok, "frames-big step %d: %s", s, err.msg);
+            if (!ok) break;
+            for (int k = 1; k < 3; ++k)
+                CHECK(p[k].count == p[0].count && !memcmp(p[k].pairs, p[0].pairs, p[0].count * sizeof *p[0].pairs),
+                      "frames-big, %d threads, step %d: frames %zu pairs, %s %zu", th, s, p[0].count,
+                      k == 1 ? "world" : "octree", p[k].count);
+            hits += (long)p[0].count;
+        }
+        for (int k = 0; k < 3; ++k) clash_run_destroy(r[k]);
+    }
+    printf("frames-big: %ld pairs over 2 runs of 3 steps\n", hits);
+    CHECK(hits > 0, "frames-big: the two spheres never touch");
+    clash_scene_destroy(sc);
+}
+
 int main(void)
 {
     test_frames();
+    test_frames_big();
     test_sort();
     test_kernels();
     test_trees();

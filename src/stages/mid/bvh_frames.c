@@ -204,6 +204,7 @@ typedef struct fview {
  * the test from b's side (not for self-collision). */
 typedef struct unit {
     int32_t a, b;
+    int queue; /* its leaf pairs through leaf_queue */
     fview ab, ba;
 } unit;
 
@@ -211,9 +212,22 @@ typedef struct item {
     int32_t u, na, nb, self; /* self: node na against itself */
 } item;
 
+/* A pair of leaves waiting its turn (leaf_queue). */
+typedef struct lpair {
+    const struct unit *u;
+    int32_t qa, qb;
+    int32_t ca, cb;
+} lpair;
+
+/* leaf_queue's: LQ_REC + LQ_VTX pairs deep, for units of LQ_MIN_FACES
+ * faces or more (two cows were slower with it; bench/RESULTS.md). */
+enum { LQ_REC = 6, LQ_VTX = 6, LQ = 16, LQ_MIN_FACES = 65536 };
+
 /* S5 inside S4 (fused: one rank, no self-collision): per worker, the face
  * pairs waiting for the filter's eight lanes, and the tests made. */
 typedef struct pend {
+    lpair q[LQ]; /* the leaf pairs' queue (a ring), q[q0] the oldest of qn */
+    int q0, qn;
     uint64_t key[8];
     int32_t v[8][6]; /* the two faces' vertex numbers */
     int n;
@@ -326,46 +340,6 @@ static inline unsigned slots_meeting(const float q[6][W], const float box[6])
     return bvh_rows_overlap(q[0], q[1], q[2], q[3], q[4], q[5], box);
 }
 
-/* The world boxes of the 4 faces of a leaf (vertex indices i0, i1, i2)
- * into rows r of the given stride: ck_face_boxes's values bit for bit (its
- * compare-and-select minimum and maximum in the same operand order, then
- * one ulp outward by the same integer steps), inline and four faces at
- * once; the S1 kernel called for 4 faces cost more than the traversal's
- * own work on a leaf. */
-static inline void box_leaf(const clash_scene *sc, const int32_t *i0, const int32_t *i1, const int32_t *i2, float *r,
-                            size_t st, float ub[8])
-{
-#if MID_SSE
-    const float *P[3] = {sc->x, sc->y, sc->z};
-    const __m128i sign = _mm_set1_epi32((int)0x80000000u), one = _mm_set1_epi32(1), m2 = _mm_set1_epi32(-2);
-    const __m128i abs = _mm_set1_epi32(0x7fffffff);
-    for (int d = 0; d < 3; ++d) {
-        const float *x = P[d];
-        const __m128 a = _mm_set_ps(x[i0[3]], x[i0[2]], x[i0[1]], x[i0[0]]);
-        const __m128 b = _mm_set_ps(x[i1[3]], x[i1[2]], x[i1[1]], x[i1[0]]);
-        const __m128 c = _mm_set_ps(x[i2[3]], x[i2[2]], x[i2[1]], x[i2[0]]);
-        const __m128i lo = _mm_castps_si128(_mm_min_ps(_mm_min_ps(c, b), a)); /* mnf(a, mnf(b, c)) */
-        const __m128i hi = _mm_castps_si128(_mm_max_ps(_mm_max_ps(c, b), a));
-        /* down1: (int)u < 1 ? (u | sign) + 1 : u - 1;  up1: (int)(u - 1) > -2 ? (u & ~sign) + 1 : u - 1 */
-        const __m128i ld = _mm_cmplt_epi32(lo, one), lm = _mm_sub_epi32(lo, one);
-        const __m128i hm = _mm_sub_epi32(hi, one), hu = _mm_cmpgt_epi32(hm, m2);
-        const __m128i l = _mm_or_si128(_mm_and_si128(ld, _mm_add_epi32(_mm_or_si128(lo, sign), one)), _mm_andnot_si128(ld, lm));
-        const __m128i h = _mm_or_si128(_mm_and_si128(hu, _mm_add_epi32(_mm_and_si128(hi, abs), one)), _mm_andnot_si128(hu, hm));
-        const __m128 lf = _mm_castsi128_ps(l), hf = _mm_castsi128_ps(h);
-        _mm_store_ps(r + d * st, lf), _mm_store_ps(r + (3 + d) * st, hf);
-        /* the union over the 4 places (past a leaf's count they repeat its first face) */
-        const __m128 l2 = _mm_min_ps(lf, _mm_movehl_ps(lf, lf)), h2 = _mm_max_ps(hf, _mm_movehl_ps(hf, hf));
-        ub[d] = _mm_cvtss_f32(_mm_min_ss(l2, _mm_shuffle_ps(l2, l2, 1)));
-        ub[4 + d] = _mm_cvtss_f32(_mm_max_ss(h2, _mm_shuffle_ps(h2, h2, 1)));
-    }
-#else
-    float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    ck_face_boxes(0, 4, i0, i1, i2, sc->x, sc->y, sc->z, NULL, NULL, NULL, r, r + st, r + 2 * st, r + 3 * st,
-                  r + 4 * st, r + 5 * st, olo, ohi);
-    for (int d = 0; d < 3; ++d) ub[d] = olo[d], ub[4 + d] = ohi[d];
-#endif
-}
-
 /* The world face boxes of the leaf at place q of object o's tree: its
  * record's rows (boxed now if nobody has this step), or a copy in tmp when
  * another worker is boxing them; *ub: their union (tmp + 24 for a copy).
@@ -382,7 +356,7 @@ static const float *leaf_rows(const ctx *c, int o, int32_t q, int count, float *
         v != ready + 1 && __atomic_compare_exchange_n(&L->stamp, &v, ready + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
     float *r = mine ? L->row[0] : tmp, *u = mine ? L->ub : tmp + 24;
     *ub = u;
-    box_leaf(sc, L->vi[0], L->vi[1], L->vi[2], r, 4, u);
+    bvh_box_leaf4(sc, L->vi[0], L->vi[1], L->vi[2], r, 4, u);
     if (mine) {
         __atomic_store_n(&L->stamp, ready, __ATOMIC_RELEASE);
         __atomic_fetch_add(&c->fr->boxed, (int64_t)count, __ATOMIC_RELAXED);
@@ -463,6 +437,55 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
                           u->a == u->b, NULL);
 }
 
+/* The pairs of leaves of a big unit go through a queue before leaf_leaf
+ * (fused runs: a pend a worker).  A leaf's record, then the world
+ * positions of its vertices where it is still to be boxed this step, are
+ * met at random: each is prefetched LQ_REC + LQ_VTX, then LQ_VTX pairs
+ * before it is read.  The same pairs. */
+static void prefetch_record(const ctx *c, int o, int32_t q)
+{
+    for (int k = 0; k < 3; ++k) __builtin_prefetch((const char *)&c->fr->leaf[o][q >> 2] + 64 * k);
+}
+
+static void prefetch_vertices(const ctx *c, int o, int32_t q)
+{
+    const leafrec *L = &c->fr->leaf[o][q >> 2];
+    if (__atomic_load_n(&L->stamp, __ATOMIC_RELAXED) == 2 * c->fr->epoch) return; /* boxed already */
+    const clash_scene *sc = c->run->sc;
+    for (int e = 0; e < 3; ++e)
+        for (int k = 0; k < 4; ++k) {
+            const int32_t v = L->vi[e][k];
+            __builtin_prefetch(sc->x + v), __builtin_prefetch(sc->y + v), __builtin_prefetch(sc->z + v);
+        }
+}
+
+static int leaf_queue(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
+{
+    if (!c->pd || !u->queue) return leaf_leaf(c, kb, u, qa, ca, qb, cb);
+    pend *p = &c->pd[kb - c->run->wbuf];
+    if (p->qn == LQ_REC + LQ_VTX) { /* the oldest pair's turn */
+        const lpair *t = &p->q[p->q0];
+        p->q0 = (p->q0 + 1) % LQ, p->qn--;
+        if (leaf_leaf(c, kb, t->u, t->qa, t->ca, t->qb, t->cb)) return -1;
+    }
+    if (p->qn >= LQ_REC) { /* the pair that came LQ_REC pairs ago: its vertices */
+        const lpair *t = &p->q[(p->q0 + p->qn - LQ_REC) % LQ];
+        prefetch_vertices(c, t->u->a, t->qa), prefetch_vertices(c, t->u->b, t->qb);
+    }
+    prefetch_record(c, u->a, qa), prefetch_record(c, u->b, qb);
+    p->q[(p->q0 + p->qn) % LQ] = (lpair){u, qa, qb, ca, cb};
+    p->qn++;
+    return 0;
+}
+
+/* The queued pairs, oldest first (the end of a worker's traversal). */
+static int leaf_queue_drain(const ctx *c, pend *p, clash_keybuf *kb)
+{
+    for (; p->qn; p->q0 = (p->q0 + 1) % LQ, p->qn--)
+        if (leaf_leaf(c, kb, p->q[p->q0].u, p->q[p->q0].qa, p->q[p->q0].ca, p->q[p->q0].qb, p->q[p->q0].cb)) return -1;
+    return 0;
+}
+
 /* a's leaf (place qa, count ca, box in a's frame) against the subtree of
  * b's node nb, whose boxes are carried into a's frame on the way down.
  * (The test from b's side too, as step_item makes it, cost more here than
@@ -483,7 +506,7 @@ static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa,
             if (ch > 0) {
                 if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
                 else if (aleaf_vs_b(c, kb, u, qa, ca, box, ch)) return -1;
-            } else if (leaf_leaf(c, kb, u, qa, ca, -ch - 1, n->count[k])) {
+            } else if (leaf_queue(c, kb, u, qa, ca, -ch - 1, n->count[k])) {
                 return -1;
             }
         }
@@ -507,7 +530,7 @@ static int bleaf_vs_a(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qb,
             if (ch > 0) {
                 if (sp < (int)(sizeof stk / sizeof *stk)) stk[sp++] = ch;
                 else if (bleaf_vs_a(c, kb, u, qb, cb, box, ch)) return -1;
-            } else if (leaf_leaf(c, kb, u, -ch - 1, n->count[k], qb, cb)) {
+            } else if (leaf_queue(c, kb, u, -ch - 1, n->count[k], qb, cb)) {
                 return -1;
             }
         }
@@ -525,7 +548,7 @@ static int slot_pair(const ctx *c, clash_keybuf *kb, rt_stack *st, int32_t uid, 
         const item n = {uid, ca, cb, 0};
         return rt_push(st, &n);
     }
-    if (ca < 0 && cb < 0) return leaf_leaf(c, kb, u, -ca - 1, A->count[i], -cb - 1, B->count[j]);
+    if (ca < 0 && cb < 0) return leaf_queue(c, kb, u, -ca - 1, A->count[i], -cb - 1, B->count[j]);
     if (ca < 0) {
         const float qa[6] = {A->lox[i], A->loy[i], A->loz[i], A->hix[i], A->hiy[i], A->hiz[i]};
         return aleaf_vs_b(c, kb, u, -ca - 1, A->count[i], qa, cb);
@@ -552,7 +575,7 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
             if (ch > 0) {
                 const item n = {it.u, ch, ch, 1};
                 if (rt_push(st, &n)) return -1;
-            } else if (leaf_leaf(c, kb, u, -ch - 1, A->count[i], -ch - 1, A->count[i])) {
+            } else if (leaf_queue(c, kb, u, -ch - 1, A->count[i], -ch - 1, A->count[i])) {
                 return -1;
             }
         }
@@ -614,6 +637,7 @@ static double fr_radius(const clash_run *run, int o) { return run->bvh_frames->r
 static int flush_pending(const void *cp, int w, clash_keybuf *kb)
 {
     const ctx *c = cp;
+    if (leaf_queue_drain(c, &c->pd[w], kb)) return -1;
     if (c->pd[w].n && test_pending(c->run, &c->pd[w], kb)) return -1;
     return test_left(&c->pd[w], kb);
 }
@@ -632,6 +656,8 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
         const rt_view *v = &p[k].vb[0];
         const double g = 2 * p[k].grow;
         x->a = p[k].a, x->b = p[k].b;
+        const int64_t *fofs = run->sc->fofs;
+        x->queue = fofs[x->a + 1] - fofs[x->a] + fofs[x->b + 1] - fofs[x->b] >= LQ_MIN_FACES;
         set_view(&x->ab, v->V, v->o, g);
         if (x->a != x->b) { /* a's frame into b's: x_b = V^-1 (x_a - o), the margin stretched by at most |V^-1| */
             double Vi[9], oi[3];

@@ -2,7 +2,8 @@
  * bvh_leaf.h — the two packed tests the BVH midphase's traversals share
  * (bvh.c: the trees refitted in the world; bvh_frames.c: a rigid scene's
  * trees kept in the objects' own frames): the children of a wide node that
- * meet one box, and the face pairs of two leaves whose face boxes overlap.
+ * meet one box, and the face pairs of two leaves whose face boxes overlap;
+ * and the world boxes of a leaf's faces, which bvh_frames.c makes on demand.
  *
  * A leaf's face boxes are six float rows (lox loy loz hix hiy hiz), the
  * first 4 places of each aligned to 16 bytes; rows lie `stride` floats
@@ -15,6 +16,7 @@
 
 #include "core/bvh.h"
 #include "core/run.h"
+#include "kernels/kernels.h"
 
 #if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
 #define MID_SSE 1
@@ -132,6 +134,46 @@ static inline int bvh_leaf_pairs(const clash_run *run, clash_keybuf *kb, const f
         }
     }
     return 0;
+}
+
+/* bvh_frames.c: the world boxes of the 4 faces of a leaf (vertex indices i0, i1, i2)
+ * into rows r of the given stride: ck_face_boxes's values bit for bit (its
+ * compare-and-select minimum and maximum in the same operand order, then
+ * one ulp outward by the same integer steps), inline and four faces at
+ * once; the S1 kernel called for 4 faces cost more than the traversal's
+ * own work on a leaf. */
+static inline void bvh_box_leaf4(const clash_scene *sc, const int32_t *i0, const int32_t *i1, const int32_t *i2,
+                                 float *r, size_t st, float ub[8])
+{
+#if MID_SSE
+    const float *P[3] = {sc->x, sc->y, sc->z};
+    const __m128i sign = _mm_set1_epi32((int)0x80000000u), one = _mm_set1_epi32(1), m2 = _mm_set1_epi32(-2);
+    const __m128i abs = _mm_set1_epi32(0x7fffffff);
+    for (int d = 0; d < 3; ++d) {
+        const float *x = P[d];
+        const __m128 a = _mm_set_ps(x[i0[3]], x[i0[2]], x[i0[1]], x[i0[0]]);
+        const __m128 b = _mm_set_ps(x[i1[3]], x[i1[2]], x[i1[1]], x[i1[0]]);
+        const __m128 c = _mm_set_ps(x[i2[3]], x[i2[2]], x[i2[1]], x[i2[0]]);
+        const __m128i lo = _mm_castps_si128(_mm_min_ps(_mm_min_ps(c, b), a)); /* mnf(a, mnf(b, c)) */
+        const __m128i hi = _mm_castps_si128(_mm_max_ps(_mm_max_ps(c, b), a));
+        /* down1: (int)u < 1 ? (u | sign) + 1 : u - 1;  up1: (int)(u - 1) > -2 ? (u & ~sign) + 1 : u - 1 */
+        const __m128i ld = _mm_cmplt_epi32(lo, one), lm = _mm_sub_epi32(lo, one);
+        const __m128i hm = _mm_sub_epi32(hi, one), hu = _mm_cmpgt_epi32(hm, m2);
+        const __m128i l = _mm_or_si128(_mm_and_si128(ld, _mm_add_epi32(_mm_or_si128(lo, sign), one)), _mm_andnot_si128(ld, lm));
+        const __m128i h = _mm_or_si128(_mm_and_si128(hu, _mm_add_epi32(_mm_and_si128(hi, abs), one)), _mm_andnot_si128(hu, hm));
+        const __m128 lf = _mm_castsi128_ps(l), hf = _mm_castsi128_ps(h);
+        _mm_store_ps(r + d * st, lf), _mm_store_ps(r + (3 + d) * st, hf);
+        /* the union over the 4 places (past a leaf's count they repeat its first face) */
+        const __m128 l2 = _mm_min_ps(lf, _mm_movehl_ps(lf, lf)), h2 = _mm_max_ps(hf, _mm_movehl_ps(hf, hf));
+        ub[d] = _mm_cvtss_f32(_mm_min_ss(l2, _mm_shuffle_ps(l2, l2, 1)));
+        ub[4 + d] = _mm_cvtss_f32(_mm_max_ss(h2, _mm_shuffle_ps(h2, h2, 1)));
+    }
+#else
+    float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    ck_face_boxes(0, 4, i0, i1, i2, sc->x, sc->y, sc->z, NULL, NULL, NULL, r, r + st, r + 2 * st, r + 3 * st,
+                  r + 4 * st, r + 5 * st, olo, ohi);
+    for (int d = 0; d < 3; ++d) ub[d] = olo[d], ub[4 + d] = ohi[d];
+#endif
 }
 
 #endif
