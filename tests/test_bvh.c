@@ -245,17 +245,25 @@ static void test_sort(void)
  * path ran, and boxed only the leaves it reached; with self-collision each
  * leaf meets itself, so all); in swept mode the same run takes the world
  * path, whose refit boxes every face. */
+/* A static scene of two spheres of `faces` faces, posed and moved by od. */
+static clash_scene *two_spheres(char *name, int faces, clash_object_desc od[2], int steps)
+{
+    clash_mesh_desc md = {.name = "s", .kind = CLASH_MESH_SPHERE, .sphere_faces = faces, .scale = 1};
+    clash_scene_desc d = {.name = name, .steps = steps, .mode = CLASH_MODE_STATIC, .nmeshes = 1, .meshes = &md,
+                          .nobjects = 2, .objects = od};
+    clash_scene *sc = NULL;
+    clash_error err;
+    CHECK(clash_scene_build(&d, &sc, &err) == 0, "%s scene: %s", name, err.msg);
+    return sc;
+}
+
 static void test_frames(void)
 {
-    clash_mesh_desc md = {.name = "s", .kind = CLASH_MESH_SPHERE, .sphere_faces = 3024, .scale = 1};
     clash_object_desc od[2] = {{.mesh = 0, .scale = 1, .velocity = {0.02, 0, 0}, .angular_velocity_deg = {0, 3, 1}},
                                {.mesh = 0, .scale = 0.7, .position = {1.55, 0.2, 0.1}, .rotation_deg = {10, 20, 30},
                                 .velocity = {-0.03, 0, 0.01}, .angular_velocity_deg = {2, 0, 5}}};
-    clash_scene_desc d = {.name = "frames", .steps = 6, .mode = CLASH_MODE_STATIC, .nmeshes = 1, .meshes = &md,
-                          .nobjects = 2, .objects = od};
-    clash_scene *sc;
+    clash_scene *sc = two_spheres("frames", 3024, od, 6);
     clash_error err;
-    CHECK(clash_scene_build(&d, &sc, &err) == 0, "frames scene: %s", err.msg);
     if (!sc) return;
     long hits = 0;
     for (int v = 0; v < 6; ++v) {
@@ -343,15 +351,11 @@ static void test_frames(void)
  * to it on the smaller scenes above). */
 static void test_frames_big(void)
 {
-    clash_mesh_desc md = {.name = "s", .kind = CLASH_MESH_SPHERE, .sphere_faces = 33488, .scale = 1};
     clash_object_desc od[2] = {{.mesh = 0, .scale = 1, .velocity = {0.01, 0, 0}, .angular_velocity_deg = {0, 2, 1}},
                                {.mesh = 0, .scale = 0.8, .position = {1.7, 0.1, 0.05}, .rotation_deg = {10, 20, 30},
                                 .velocity = {-0.02, 0, 0.01}, .angular_velocity_deg = {1, 0, 3}}};
-    clash_scene_desc d = {.name = "frames-big", .steps = 3, .mode = CLASH_MODE_STATIC, .nmeshes = 1, .meshes = &md,
-                          .nobjects = 2, .objects = od};
-    clash_scene *sc;
+    clash_scene *sc = two_spheres("frames-big", 33488, od, 3);
     clash_error err;
-    CHECK(clash_scene_build(&d, &sc, &err) == 0, "frames-big scene: %s", err.msg);
     if (!sc) return;
     CHECK(clash_scene_faces(sc) >= 65536, "frames-big: %lld faces", (long long)clash_scene_faces(sc));
     long hits = 0;
