@@ -13,6 +13,15 @@
 # rounds.  Every run's pairs checksum must be the first run's, or the script
 # stops with status 1: the same pairs at 1 and 2 threads.  On a shared
 # machine compare rounds, not single runs (bench/RESULTS.md, 2026-11-28).
+#
+# Each round also probes the two CPUs (PROBE=0: not): the scene's first 12
+# steps at 1 thread twice at once, one run pinned to CPU 0 and one to CPU 1
+# (taskset), before the round and after it; "cpu1/cpu0" is the ratio of
+# their speeds (step times summed).  Two processes share nothing but the
+# machine, so a ratio under 1 is the second CPU running slower, not the
+# program: the 2-thread step cannot be faster than the 1-thread one over
+# 1 + ratio.  The rounds are then also summarised over those whose two
+# probes both read 0.95 or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}/bin
@@ -39,12 +48,24 @@ stages() {
                  }
                  printf "\n" }' "$1"
 }
+# The CPUs' speed ratio: CPU 1's over CPU 0's, two pinned 1-thread runs at once.
+probe() {
+  [ "${PROBE:-1}" = 0 ] || [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null && { echo "-"; return; }
+  local p=(--preset cluttered --objects 1000 --detail 3000 --density 0.1 --steps 12 --threads 1 --quiet)
+  taskset -c 0 "$C" run "${p[@]}" --steps-csv "$T/p0.csv" &
+  taskset -c 1 "$C" run "${p[@]}" --steps-csv "$T/p1.csv"
+  wait
+  awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "step_s") c = i; next }
+           { s[FILENAME == ARGV[1]] += $c }
+           END { printf "%.3f", (s[0] > 0 ? s[1] / s[0] : 0) }' "$T/p0.csv" "$T/p1.csv"
+}
 field() { tr ' ' '\n' | awk -F= -v k="$1" '$1 == k { print $2 }'; }
 med() { sort -g | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "# measure-scene: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), R=$R: clash run ${SC[*]} $*"
 ref="" s1="" s2=""
 for r in $(seq "$R"); do
+  pb=$(probe)
   line="round $r"
   for th in 2 1; do
     "$C" run "${SC[@]}" --threads "$th" --steps-csv "$T/s.csv" --report "$T/r.yaml" --quiet "$@"
@@ -59,9 +80,18 @@ for r in $(seq "$R"); do
     line="$line | ${th}T $st"
   done
   a=$(field step <<<"$s1") b=$(field step <<<"$s2") sa=$(field sum <<<"$s1") sb=$(field sum <<<"$s2")
-  echo "$a $b $sa $sb" >>"$T/rounds"
-  echo "$line | 1->2 $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') (sums $(awk -v a="$sa" -v b="$sb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'))"
+  pa=$(probe)
+  echo "$a $b $sa $sb $pb $pa" >>"$T/rounds"
+  echo "$line | 1->2 $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') (sums $(awk -v a="$sa" -v b="$sb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')) | cpu1/cpu0 $pb, $pa"
 done
 m2=$(cut -d' ' -f2 "$T/rounds" | med) m1=$(cut -d' ' -f1 "$T/rounds" | med)
 sp=$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$T/rounds" | med) ss=$(awk '{ printf "%.4f\n", ($4 > 0 ? $3 / $4 : 0) }' "$T/rounds" | med)
 echo "medians over $R rounds: step 2T $m2 ms, 1T $m1 ms, 1->2 $sp (sums $ss); pairs checksum $ref at 1 and 2 threads"
+awk '$5 != "-" && $5 >= 0.95 && $6 >= 0.95' "$T/rounds" >"$T/even"
+if [ -s "$T/even" ]; then
+  e2=$(cut -d' ' -f2 "$T/even" | med) e1=$(cut -d' ' -f1 "$T/even" | med)
+  es=$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$T/even" | med)
+  echo "rounds with both CPUs even (cpu1/cpu0 >= 0.95 before and after): $(wc -l <"$T/even") of $R: step 2T $e2 ms, 1T $e1 ms, 1->2 $es"
+else
+  echo "rounds with both CPUs even (cpu1/cpu0 >= 0.95 before and after): none of $R"
+fi
