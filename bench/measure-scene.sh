@@ -18,10 +18,11 @@
 # steps at 1 thread twice at once, one run pinned to CPU 0 and one to CPU 1
 # (taskset), before the round and after it; "cpu1/cpu0" is the ratio of
 # their speeds (step times summed).  Two processes share nothing but the
-# machine, so a ratio under 1 is the second CPU running slower, not the
-# program: the 2-thread step cannot be faster than the 1-thread one over
-# 1 + ratio.  The rounds are then also summarised over those whose two
-# probes both read 0.95 or more.
+# machine, so a ratio away from 1 is one CPU running slower than the other,
+# not the program.  A probe is a snapshot: on the 2-core virtual machine of
+# bench/RESULTS.md the ratio went from 0.74 to 1.42 within minutes and a
+# round a few seconds later could be fast or slow whatever it read, so it
+# shows that the machine moves, not which rounds to keep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}/bin
@@ -87,11 +88,6 @@ done
 m2=$(cut -d' ' -f2 "$T/rounds" | med) m1=$(cut -d' ' -f1 "$T/rounds" | med)
 sp=$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$T/rounds" | med) ss=$(awk '{ printf "%.4f\n", ($4 > 0 ? $3 / $4 : 0) }' "$T/rounds" | med)
 echo "medians over $R rounds: step 2T $m2 ms, 1T $m1 ms, 1->2 $sp (sums $ss); pairs checksum $ref at 1 and 2 threads"
-awk '$5 != "-" && $5 >= 0.95 && $6 >= 0.95' "$T/rounds" >"$T/even"
-if [ -s "$T/even" ]; then
-  e2=$(cut -d' ' -f2 "$T/even" | med) e1=$(cut -d' ' -f1 "$T/even" | med)
-  es=$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$T/even" | med)
-  echo "rounds with both CPUs even (cpu1/cpu0 >= 0.95 before and after): $(wc -l <"$T/even") of $R: step 2T $e2 ms, 1T $e1 ms, 1->2 $es"
-else
-  echo "rounds with both CPUs even (cpu1/cpu0 >= 0.95 before and after): none of $R"
+if [ "$(cut -d' ' -f5 "$T/rounds" | head -1)" != "-" ]; then
+  echo "cpu1/cpu0 over the rounds' probes: $(cut -d' ' -f5,6 "$T/rounds" | tr ' ' '\n' | sort -g | sed -n '1p;$p' | paste -sd' ' | sed 's/ / to /')"
 fi
