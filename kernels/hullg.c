@@ -89,6 +89,7 @@ static inline g3 g_cross(g3 a, g3 b)
 static inline g3 g_perp(g3 a, g3 b) { return g_cross(g_cross(a, b), a); }
 static inline vf g_abs(vf a) { return (vf)((vi)a & ((vi){0} + 0x7fffffff)); }
 static inline vf g_max(vf a, vf b) { return g_self(a > b, a, b); }
+static inline vi g_maxi(vi a, vi b) { return g_seli(a > b, a, b); }
 /* The lanes' square roots (x >= 0, or NaN): one vector instruction where
  * the target has it (-fno-math-errno), whatever the lanes hold. */
 static inline vf g_sqrt(vf x)
@@ -250,7 +251,9 @@ static inline __attribute__((always_inline)) void g8_step(g8state *g, const g3 P
         const vi fa = face & above, fb = face & ~above;
         const g3 ao = g_neg(ta);
         const g3 r0 = g_sel(eac | fa, tc, g_sel(eab | fb, tb, ta)), r1 = g_sel(fa, tb, g_sel(fb, tc, ta));
-        const g3 rd = g_sel(fa, abc, g_sel(fb, g_neg(abc), g_sel(eac, g_perp(ac, ao), g_sel(eab, g_perp(ab, ao), ao))));
+        /* (one perpendicular, to the edge the lane left by: the same values) */
+        const g3 pe = g_perp(g_sel(eac, ac, ab), ao);
+        const g3 rd = g_sel(fa, abc, g_sel(fb, g_neg(abc), g_sel(eac | eab, pe, ao)));
         const vi k0 = g_seli(eac | fa, jc, g_seli(eab | fb, jb, ja)), k1 = g_seli(fa, jb, g_seli(fb, jc, ja));
         g->s[0] = g_sel(tri, r0, g->s[0]), g->s[1] = g_sel(tri, r1, g->s[1]), g->s[2] = g_sel(tri, ta, g->s[2]);
         g->ix[0] = g_seli(tri, k0, g->ix[0]), g->ix[1] = g_seli(tri, k1, g->ix[1]);
@@ -310,15 +313,20 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
     g3 P[6], Q[6];
     const g3 o = g_ld3(p[0]);
     g8state g;
-    const vf big = (vf){0} + 0x1.fffffep127f;
-    g.M = (vf){0}, g.fin = (vi){0} - 1;
+    /* M and "every coordinate finite" from one maximum: the largest bit
+     * pattern of the coordinates' absolute values, as integers.  For
+     * floats >= 0 the integer order is the float order, so that maximum
+     * is M's bits where every coordinate is finite, and at least
+     * 0x7f800000 (infinity's) where one is not (an infinity or a NaN). */
+    const vi am = (vi){0} + 0x7fffffff;
+    vi mb = {0};
     for (int k = 0; k < 6; ++k) {
         P[k] = g_sub(g_ld3(p[k]), o), Q[k] = g_sub(g_ld3(q[k]), o);
-        g.fin &= (g_abs(P[k].x) <= big) & (g_abs(P[k].y) <= big) & (g_abs(P[k].z) <= big);
-        g.fin &= (g_abs(Q[k].x) <= big) & (g_abs(Q[k].y) <= big) & (g_abs(Q[k].z) <= big);
-        g.M = g_max(g.M, g_max(g_max(g_abs(P[k].x), g_abs(P[k].y)), g_abs(P[k].z)));
-        g.M = g_max(g.M, g_max(g_max(g_abs(Q[k].x), g_abs(Q[k].y)), g_abs(Q[k].z)));
+        mb = g_maxi(mb, g_maxi(g_maxi((vi)P[k].x & am, (vi)P[k].y & am), (vi)P[k].z & am));
+        mb = g_maxi(mb, g_maxi(g_maxi((vi)Q[k].x & am, (vi)Q[k].y & am), (vi)Q[k].z & am));
     }
+    g.fin = mb < (vi){0} + 0x7f800000;
+    g.M = (vf)mb;
     const vi zero = {0};
     g.st = zero, g.gap = (vf){0};
     if (ball) {
