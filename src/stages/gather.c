@@ -24,12 +24,19 @@
  * are not in order already, make the pairs.  The keys and the pairs are those of the
  * serial loop below whatever the team (the runs are contiguous and merged
  * in order).  On the 3-million-face scene of issue 17 the serial loop took
- * 5-7 % of a step at 2 threads, the one stage that did not scale. */
+ * 5-7 % of a step at 2 threads, the one stage that did not scale.
+ *
+ * The shares are pieces, eight a worker (at most S6_MAXT), handed out as
+ * the workers ask: a worker on a slower CPU takes fewer, and no pass waits
+ * for its fixed half.  The pieces, their cuts and their runs depend on the
+ * team size alone, never on who took which.  With a CPU at half speed (a
+ * busy loop pinned beside the second worker) S6 at 2 threads had taken
+ * longer than at 1 thread (bench/RESULTS.md). */
 typedef struct s6 {
     clash_run *run;
     int64_t first, last; /* the tested candidates */
-    int64_t *off;        /* per worker: its first key; off[T]: all */
-    int64_t *cut;        /* per worker: its first tested candidate; cut[T]: last (cand_cut) */
+    int64_t *off;        /* per piece: its first key; off[P]: all */
+    int64_t *cut;        /* per piece: its first tested candidate; cut[P]: last (cand_cut) */
     uint64_t *keys, *tmp;
     int remap;           /* a reordered store: keys to input numbers */
     const uint32_t *kor; /* keys of places with the rows made: each kept face's input number (run->korig) */
@@ -40,8 +47,10 @@ static void share(int64_t first, int64_t last, int w, int T, int64_t *b, int64_t
     *b = first + (last - first) * w / T, *e = first + (last - first) * (w + 1) / T;
 }
 
-/* Where the tested candidates are cut between workers: at the even split,
- * moved on (a little at most) to where the first face's object changes.
+/* Where the tested candidates are cut between pieces: at the even split,
+ * moved on (a little at most) to where the first face's object changes,
+ * else (a store not reordered, where the keys ascend with their first
+ * faces) to where the first face changes.
  * The octree's candidates come by first face, and a reordered store keeps
  * each object's range of face numbers, so every worker's hits then hold
  * whole objects' key ranges, each worker's above the last's: s6_sort sorts
@@ -55,7 +64,26 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     const int32_t o = run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
         if (run->face_obj[clash_cand_faces(run, run->cand[j]) >> 32] != o) return j;
-    return i; /* one object's candidates go on: the even split, and a merge */
+    if (!g->remap) { /* input numbers ascend with the faces: the next first face will do */
+        const uint64_t f = clash_cand_faces(run, run->cand[i - 1]) >> 32;
+        for (int64_t j = i; j < g->last && j < lim; ++j)
+            if (clash_cand_faces(run, run->cand[j]) >> 32 != f) return j;
+    }
+    return i; /* one face's candidates go on: the even split, and a merge */
+}
+
+/* Every inner cut of the P pieces where the first face's object changes. */
+static int cuts_whole(const s6 *g, int P)
+{
+    const clash_run *run = g->run;
+    for (int w = 1; w < P; ++w) {
+        const int64_t i = g->cut[w];
+        if (i <= g->first || i >= g->last) continue;
+        if (run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32] ==
+            run->face_obj[clash_cand_faces(run, run->cand[i]) >> 32])
+            return 0;
+    }
+    return 1;
 }
 
 static void s6_count(int w, int T, void *p)
@@ -182,7 +210,8 @@ enum { S6_MAXT = 64 };
 typedef struct s6m {
     const uint64_t *a;
     uint64_t *t;
-    const int64_t *off;
+    const int64_t *off; /* the R runs */
+    int R;
     const uint64_t *split; /* split[1 .. T - 1] */
 } s6m;
 
@@ -202,19 +231,20 @@ static void s6_merge(int w, int T, void *p)
     const s6m *m = p;
     int64_t at[S6_MAXT], end[S6_MAXT], o = 0;
     int heap[S6_MAXT], nh = 0;
-    for (int k = 0; k < T; ++k) {
+    const int R = m->R;
+    for (int k = 0; k < R; ++k) {
         const int64_t b = m->off[k], n = m->off[k + 1] - b;
         at[k] = w == 0 ? b : b + lower_u64(m->a + b, n, m->split[w]);
         end[k] = w == T - 1 ? b + n : b + lower_u64(m->a + b, n, m->split[w + 1]);
         o += at[k] - b;
     }
     const uint64_t *a = m->a;
-    if (T == 2) { /* two pieces: the plain merge (the heap cost it twice as much per key) */
+    if (R == 2) { /* two runs: the plain merge (the heap cost it twice as much per key) */
         merge_two(a, at[0], end[0], at[1], end[1], m->t, o);
         return;
     }
     /* a min-heap of the runs by their next key */
-    for (int k = 0; k < T; ++k) {
+    for (int k = 0; k < R; ++k) {
         if (at[k] >= end[k]) continue;
         int i = nh++;
         while (i > 0 && a[at[heap[(i - 1) / 2]]] > a[at[k]]) heap[i] = heap[(i - 1) / 2], i = (i - 1) / 2;
@@ -238,37 +268,68 @@ static void s6_merge(int w, int T, void *p)
     }
 }
 
-/* merge_runs by the team (s6_merge) into t; NULL when out of memory. */
-static uint64_t *merge_team(const clash_exec *ex, uint64_t *a, uint64_t *t, int64_t *off, int T)
+/* merge_runs of the R runs by the team of T (s6_merge) into t; NULL when
+ * out of memory. */
+static uint64_t *merge_team(const clash_exec *ex, int T, uint64_t *a, uint64_t *t, int64_t *off, int R)
 {
-    const int64_t n = off[T], step = n / ((int64_t)T * T) > 1 ? n / ((int64_t)T * T) : 1;
-    const size_t cap = (size_t)(n / step + T + 1);
+    const int64_t n = off[R], step = n / ((int64_t)T * R) > 1 ? n / ((int64_t)T * R) : 1;
+    const size_t cap = (size_t)(n / step + R + 1);
     uint64_t *smp = malloc(2 * sizeof *smp * cap), split[S6_MAXT + 1] = {0};
     if (!smp) return NULL;
     size_t ns = 0;
-    for (int k = 0; k < T; ++k)
+    for (int k = 0; k < R; ++k)
         for (int64_t i = off[k] + step / 2; i < off[k + 1]; i += step) smp[ns++] = a[i];
     clash_sort_u64(smp, ns, smp + cap); /* with scratch: cannot fail */
     for (int w = 1; w < T; ++w) split[w] = ns ? smp[ns * (size_t)w / (size_t)T] : 0;
     free(smp);
-    s6m m = {a, t, off, split};
+    s6m m = {a, t, off, R, split};
     clash_spmd(ex, s6_merge, &m);
     return t;
+}
+
+/* S6's passes over the P pieces, handed out as the workers ask. */
+typedef struct {
+    void (*fn)(int, int, void *);
+    int P;
+    void *ctx;
+} s6_pieces;
+
+static void pieces_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    const s6_pieces *c = p;
+    for (int64_t i = begin; i < end; i += step) c->fn((int)i, c->P, c->ctx);
+}
+
+static void run_pieces(const clash_exec *ex, int P, void (*fn)(int, int, void *), void *ctx)
+{
+    s6_pieces c = {fn, P, ctx};
+    clash_exec d = *ex;
+    d.schedule = CLASH_SCHED_DYNAMIC;
+    clash_par_tasks(&d, P, 1, pieces_range, &c);
 }
 
 static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const int T = run->threads > 0 ? run->threads : 1;
-    int64_t offs[2 * 65], *off = T < 65 ? offs : malloc(2 * (size_t)(T + 1) * sizeof *off);
+    int P = T == 1 ? 1 : T <= S6_MAXT / 8 ? 8 * T : T > S6_MAXT ? T : S6_MAXT; /* the pieces */
+    int64_t offs[2 * (S6_MAXT + 1)], *off = P <= S6_MAXT ? offs : malloc(2 * (size_t)(P + 1) * sizeof *off);
     if (!off) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    s6 g = {run, run->test_begin, run->test_end, off, off + T + 1, NULL, NULL, run->sc->face_orig != NULL,
+    s6 g = {run, run->test_begin, run->test_end, off, off + P + 1, NULL, NULL, run->sc->face_orig != NULL,
              run->cand_places && run->rows_ready ? run->korig : NULL};
-    for (int w = 0; w <= T; ++w) g.cut[w] = cand_cut(&g, w, T);
+    for (int w = 0; w <= P; ++w) g.cut[w] = cand_cut(&g, w, P);
+    /* a reordered store cut inside an object's keys: its runs need a merge,
+     * of P runs by a heap; then one piece a worker, as before */
+    if (P > T && g.remap && !cuts_whole(&g, P)) {
+        P = T;
+        g.cut = off + P + 1;
+        for (int w = 0; w <= P; ++w) g.cut[w] = cand_cut(&g, w, P);
+    }
     const clash_exec ex = clash_exec_sized(&run->exec, g.last - g.first);
     off[0] = 0;
-    clash_spmd(&ex, s6_count, &g);
-    for (int w = 0; w < T; ++w) off[w + 1] += off[w];
-    const size_t nh = (size_t)off[T];
+    run_pieces(&ex, P, s6_count, &g);
+    for (int w = 0; w < P; ++w) off[w + 1] += off[w];
+    const size_t nh = (size_t)off[P];
     int rc = CLASH_OK;
     if (clash_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
         clash_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
@@ -277,15 +338,15 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
      * s6_write before (nh <= the candidates tested), not after */
     g.keys = run->gkeys, g.tmp = run->cand;
     const clash_exec ek = clash_exec_sized(&run->exec, (int64_t)nh);
-    clash_spmd(&ex, s6_write, &g);
+    run_pieces(&ex, P, s6_write, &g);
     if ((g.remap || run->cand_unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
-        clash_spmd(&ek, s6_sort, &g);
-        if (!runs_ordered(g.keys, off, T)) {
-            uint64_t *merged = T > 1 && T <= S6_MAXT ? merge_team(&ek, g.keys, g.tmp, off, T) : NULL;
-            g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, T);
+        run_pieces(&ek, P, s6_sort, &g);
+        if (!runs_ordered(g.keys, off, P)) {
+            uint64_t *merged = P > 1 && P <= S6_MAXT && T <= S6_MAXT ? merge_team(&ek, T, g.keys, g.tmp, off, P) : NULL;
+            g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, P);
         }
     }
-    clash_spmd(&ek, s6_pairs, &g);
+    run_pieces(&ek, P, s6_pairs, &g);
     run->npairs = nh;
     st->hits = (int64_t)nh;
     out->pairs = run->pairs;
