@@ -84,13 +84,19 @@ int clash_rows_make(clash_run *run, int dops)
         else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, CLASH_ROWS_PAD);
     }
     run->dops_ready = dops;
-    /* blocks of 4096 faces as the workers ask (each row and DOP is its
-     * face's alone): with a CPU at half speed (a busy loop pinned beside
-     * the second worker) S4 at 2 threads took 0.80-0.89 of its time with
-     * the two fixed halves (bench/RESULTS.md) */
+    /* Under the default partition (chunk, no --chunk), blocks of 4096
+     * faces as the workers ask, as S3 does (each row and DOP is its face's
+     * alone): with a CPU at half speed (a busy loop pinned beside the
+     * second worker) S4 at 2 threads took 0.78-0.89 of its time with the
+     * two fixed halves (bench/RESULTS.md).  --chunk N and --partition
+     * stride keep their static partitions, for the partition study. */
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
-    ex.schedule = CLASH_SCHED_DYNAMIC;
-    clash_par_tasks(&ex, (int64_t)n, 4096, rows_range, run);
+    if (ex.partition == CLASH_PART_CHUNK && ex.chunk == 0) {
+        ex.schedule = CLASH_SCHED_DYNAMIC;
+        clash_par_tasks(&ex, (int64_t)n, 4096, rows_range, run);
+    } else {
+        clash_par_for(&ex, (int64_t)n, rows_range, run);
+    }
     run->rows_ready = 1;
     return 0;
 }
