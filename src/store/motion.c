@@ -26,8 +26,11 @@
  * object with a law to its state s and advances; when the store does not
  * hold the laws' state s-1 already, it first advances to s-1 the same way.
  *
- * The new state is computed in parallel over vertices (clash_par_for: chunk
- * or stride).  A worker's range (begin, end, step) may cross object
+ * The new state is computed in parallel over vertices: under the default
+ * partition (chunk, no --chunk) in blocks of 16,384 handed out as the
+ * workers ask, so that a worker on a slowed CPU takes fewer; else by the
+ * run's partition (clash_par_for: chunk or stride, for the partition
+ * study).  A worker's range (begin, end, step) may cross object
  * boundaries: it is cut at each object's [vofs[o], vofs[o+1]) and each piece
  * is done with that object's source.  Every vertex is computed by exactly the
  * same operations whichever worker takes it, so results are bit-identical
@@ -166,8 +169,13 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
         }
     }
     state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
-    const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
-    clash_par_for(&e, sc->nv, state_range, &c);
+    clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
+    if (e.partition == CLASH_PART_CHUNK && e.chunk == 0) { /* blocks as the workers ask (see the top) */
+        e.schedule = CLASH_SCHED_DYNAMIC;
+        clash_par_tasks(&e, sc->nv, 16384, state_range, &c);
+    } else {
+        clash_par_for(&e, sc->nv, state_range, &c);
+    }
     free(src);
     return 0;
 }
