@@ -86,10 +86,13 @@ int clash_rows_make(clash_run *run, int dops)
     run->dops_ready = dops;
     /* Under the default partition (chunk, no --chunk), blocks of 4096
      * faces as the workers ask, as S3 does (each row and DOP is its face's
-     * alone): with a CPU at half speed (a busy loop pinned beside the
-     * second worker) S4 at 2 threads took 0.78-0.89 of its time with the
-     * two fixed halves (bench/RESULTS.md).  --chunk N and --partition
-     * stride keep their static partitions, for the partition study. */
+     * alone): a worker on a slowed CPU takes fewer instead of holding S4
+     * for its fixed half.  With a busy loop pinned beside the second
+     * worker, S4 at 2 threads took 0.78-0.89 of its time with the halves
+     * in one set of rounds, and about the same in two later sets; with
+     * both CPUs free, the same (bench/RESULTS.md).  --chunk N and
+     * --partition stride keep their static partitions, for the partition
+     * study. */
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     if (ex.partition == CLASH_PART_CHUNK && ex.chunk == 0) {
         ex.schedule = CLASH_SCHED_DYNAMIC;
