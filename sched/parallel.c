@@ -52,6 +52,17 @@ void clash_par_for(const clash_exec *ex, int64_t n, clash_range_fn fn, void *ctx
     clash_spmd(ex, for_worker, &c);
 }
 
+void clash_par_for_blocks(const clash_exec *ex, int64_t n, int64_t block, clash_range_fn fn, void *ctx)
+{
+    if (ex->partition != CLASH_PART_CHUNK || ex->chunk != 0) {
+        clash_par_for(ex, n, fn, ctx);
+        return;
+    }
+    clash_exec d = *ex;
+    d.schedule = CLASH_SCHED_DYNAMIC;
+    clash_par_tasks(&d, n, block, fn, ctx);
+}
+
 /* ---- coarse grain ---------------------------------------------------------------- */
 
 typedef struct task_ctx {

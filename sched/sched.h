@@ -86,6 +86,13 @@ void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx);
 
 /* Fine grain: n items split by ex->partition / ex->chunk. */
 void clash_par_for(const clash_exec *ex, int64_t n, clash_range_fn fn, void *ctx);
+/* clash_par_for, except under the default partition (chunk, no chunk
+ * size): blocks of `block` items handed out as the workers ask, so that a
+ * worker on a slowed CPU takes fewer instead of holding the loop for its
+ * fixed share.  For loops whose items do not depend on who ran them; an
+ * explicit chunk size or stride keeps its static shares (the partition
+ * study). */
+void clash_par_for_blocks(const clash_exec *ex, int64_t n, int64_t block, clash_range_fn fn, void *ctx);
 
 /* Coarse grain: n units handed out by ex->schedule, `batch` overriding
  * ex->batch when > 0.  Returns -1 for a strategy this build does not have. */

@@ -100,7 +100,7 @@ static void test_pool(void)
     clash_pool_destroy(pool);
 }
 
-/* ---- items once, through clash_par_for --------------------------------------------- */
+/* ---- items once, through clash_par_for and clash_par_for_blocks ---------------------- */
 
 typedef struct cover_ctx {
     _Atomic int *seen;
@@ -130,6 +130,13 @@ static void test_cover(void)
                     for (int i = 0; i < N; ++i) ok &= atomic_load(&seen[i]) == 1;
                     CHECK(ok, "par_for backend %d partition %d T %d chunk %lld: items not covered once", backend,
                           part, T, (long long)chunk);
+                    /* and in blocks as the workers ask (blocks of 64: the last one short) */
+                    for (int i = 0; i < N; ++i) atomic_init(&seen[i], 0);
+                    clash_par_for_blocks(&ex, N, 64, cover_fn, &c);
+                    ok = atomic_load(&c.bad) == 0;
+                    for (int i = 0; i < N; ++i) ok &= atomic_load(&seen[i]) == 1;
+                    CHECK(ok, "par_for_blocks backend %d partition %d T %d chunk %lld: items not covered once",
+                          backend, part, T, (long long)chunk);
                 }
 }
 

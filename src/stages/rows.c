@@ -93,13 +93,8 @@ int clash_rows_make(clash_run *run, int dops)
      * both CPUs free, the same (bench/RESULTS.md).  --chunk N and
      * --partition stride keep their static partitions, for the partition
      * study. */
-    clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
-    if (ex.partition == CLASH_PART_CHUNK && ex.chunk == 0) {
-        ex.schedule = CLASH_SCHED_DYNAMIC;
-        clash_par_tasks(&ex, (int64_t)n, 4096, rows_range, run);
-    } else {
-        clash_par_for(&ex, (int64_t)n, rows_range, run);
-    }
+    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
+    clash_par_for_blocks(&ex, (int64_t)n, 4096, rows_range, run);
     run->rows_ready = 1;
     return 0;
 }

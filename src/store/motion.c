@@ -29,7 +29,7 @@
  * The new state is computed in parallel over vertices: under the default
  * partition (chunk, no --chunk) in blocks of 16,384 handed out as the
  * workers ask, so that a worker on a slowed CPU takes fewer; else by the
- * run's partition (clash_par_for: chunk or stride, for the partition
+ * run's partition (clash_par_for_blocks: chunk or stride, for the partition
  * study).  A worker's range (begin, end, step) may cross object
  * boundaries: it is cut at each object's [vofs[o], vofs[o+1]) and each piece
  * is done with that object's source.  Every vertex is computed by exactly the
@@ -169,13 +169,8 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
         }
     }
     state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
-    clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
-    if (e.partition == CLASH_PART_CHUNK && e.chunk == 0) { /* blocks as the workers ask (see the top) */
-        e.schedule = CLASH_SCHED_DYNAMIC;
-        clash_par_tasks(&e, sc->nv, 16384, state_range, &c);
-    } else {
-        clash_par_for(&e, sc->nv, state_range, &c);
-    }
+    const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
+    clash_par_for_blocks(&e, sc->nv, 16384, state_range, &c); /* (see the top) */
     free(src);
     return 0;
 }
