@@ -257,6 +257,19 @@ static clash_scene *two_spheres(char *name, int faces, clash_object_desc od[2], 
     return sc;
 }
 
+/* Runs r[k] of sc under c with midphase mid[k]; -1 (checked) when one fails. */
+static int three_runs(clash_scene *sc, clash_config c, const int mid[3], clash_run *r[3], const char *what)
+{
+    clash_error err;
+    for (int k = 0; k < 3; ++k) {
+        c.midphase = mid[k];
+        r[k] = clash_run_create(sc, &c, &err);
+        CHECK(r[k] != NULL, "%s run: %s", what, err.msg);
+        if (!r[k]) return -1;
+    }
+    return 0;
+}
+
 static void test_frames(void)
 {
     clash_object_desc od[2] = {{.mesh = 0, .scale = 1, .velocity = {0.02, 0, 0}, .angular_velocity_deg = {0, 3, 1}},
@@ -271,12 +284,7 @@ static void test_frames(void)
         c.mode = v < 4 ? CLASH_MODE_STATIC : CLASH_MODE_SWEPT;
         c.self_collision = v % 2, c.threads = 1 + (v / 2) % 2, c.steps = 6;
         clash_run *r[3];
-        for (int k = 0; k < 3; ++k) {
-            c.midphase = k ? CLASH_MID_BVH : CLASH_MID_BRUTE;
-            r[k] = clash_run_create(sc, &c, &err);
-            CHECK(r[k] != NULL, "frames run: %s", err.msg);
-            if (!r[k]) return;
-        }
+        if (three_runs(sc, c, (const int[3]){CLASH_MID_BRUTE, CLASH_MID_BVH, CLASH_MID_BVH}, r, "frames")) return;
         r[2]->bvh_world = 1;
         for (int s = 1; s <= 6; ++s) {
             clash_pairs p[3];
@@ -363,12 +371,7 @@ static void test_frames_big(void)
         clash_config c = clash_config_default();
         c.mode = CLASH_MODE_STATIC, c.threads = th, c.steps = 3;
         clash_run *r[3];
-        for (int k = 0; k < 3; ++k) {
-            c.midphase = k == 2 ? CLASH_MID_OCTREE : CLASH_MID_BVH;
-            r[k] = clash_run_create(sc, &c, &err);
-            CHECK(r[k] != NULL, "frames-big run: %s", err.msg);
-            if (!r[k]) return;
-        }
+        if (three_runs(sc, c, (const int[3]){CLASH_MID_BVH, CLASH_MID_BVH, CLASH_MID_OCTREE}, r, "frames-big")) return;
         r[1]->bvh_world = 1;
         for (int s = 1; s <= 3; ++s) {
             clash_pairs p[3];
