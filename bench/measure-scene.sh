@@ -35,20 +35,9 @@ read -r -a SC <<<"${SCENE:---preset cluttered --objects 1000 --detail 3000 --den
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# stages CSV: the median of every *_s column over the steps, in ms, and the
-# sum of step_s; "name=value" pairs on one line
-stages() {
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_s$/) { c[++n] = i; h[n] = substr($i, 1, length($i) - 2) }; next }
-           { m++; for (k = 1; k <= n; k++) v[k, m] = $c[k] }
-           END { for (k = 1; k <= n; k++) {
-                   for (i = 1; i <= m; i++) a[i] = v[k, i]
-                   for (i = 2; i <= m; i++) { x = a[i]; j = i - 1; while (j > 0 && a[j] > x) { a[j + 1] = a[j]; j-- }; a[j + 1] = x }
-                   med = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-                   printf "%s=%.2f ", h[k], 1000 * med
-                   if (h[k] == "step") { s = 0; for (i = 1; i <= m; i++) s += a[i]; printf "sum=%.1f ", 1000 * s }
-                 }
-                 printf "\n" }' "$1"
-}
+# stages CSV: the median of every *_s column over the steps (ms) and the sum
+# of step_s, "name=value" pairs on one line (bench/stages.awk)
+stages() { awk -f bench/stages.awk "$1"; }
 # The CPUs' speed ratio: CPU 1's over CPU 0's, two pinned 1-thread runs at once.
 probe() {
   [ "${PROBE:-1}" = 0 ] || [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null && { echo "-"; return; }
