@@ -317,10 +317,17 @@ void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], con
     size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,                     \
         const float *restrict hx, const float *restrict hy, const float *restrict hz, const float a6[6],        \
         uint8_t *restrict ov
-/* zero bytes from byte b up to the next multiple of 8 */
+/* zero bytes from byte b up to the next multiple of 8: the word holding
+ * byte b read, its bytes from b on cleared, written back (one store, not
+ * a byte loop: the loop was a fortieth of the octree's instructions) */
 static inline void ov_pad(uint8_t *ov, size_t b)
 {
-    for (; b & 7; ++b) ov[b] = 0;
+    const unsigned r = (unsigned)(b & 7);
+    if (!r) return;
+    uint64_t w;
+    memcpy(&w, ov + (b - r), 8);
+    w &= ((uint64_t)1 << (8 * r)) - 1; /* (little-endian: byte j is bits 8j..8j+7) */
+    memcpy(ov + (b - r), &w, 8);
 }
 void ck_leaf_overlaps_ref(OV_ARGS)
 {
@@ -337,22 +344,26 @@ void ck_leaf_overlaps_ref(OV_ARGS)
 /* 8 boxes a step, the compare mask as one byte; the last step's lanes past
  * n read whatever follows the arrays' ends (quiet compares, their bits
  * cleared), so the caller gives each array 7 readable floats past n. */
+static CK_AVX2 inline unsigned ov8(const float *lx, const float *ly, const float *lz, const float *hx,
+                                   const float *hy, const float *hz, const __m256 al[3], const __m256 ah[3])
+{
+    __m256 m = _mm256_and_ps(_mm256_cmp_ps(al[0], _mm256_loadu_ps(hx), _CMP_LE_OQ),
+                             _mm256_cmp_ps(_mm256_loadu_ps(lx), ah[0], _CMP_LE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(al[1], _mm256_loadu_ps(hy), _CMP_LE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(ly), ah[1], _CMP_LE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(al[2], _mm256_loadu_ps(hz), _CMP_LE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(lz), ah[2], _CMP_LE_OQ));
+    return (unsigned)_mm256_movemask_ps(m);
+}
 static CK_AVX2 void ov_avx2(OV_ARGS)
 {
-    const __m256 al0 = _mm256_set1_ps(a6[0]), al1 = _mm256_set1_ps(a6[1]), al2 = _mm256_set1_ps(a6[2]);
-    const __m256 ah0 = _mm256_set1_ps(a6[3]), ah1 = _mm256_set1_ps(a6[4]), ah2 = _mm256_set1_ps(a6[5]);
-    size_t b = 0;
-    for (size_t k = 0; k < n; k += 8, ++b) {
-        __m256 m = _mm256_and_ps(_mm256_cmp_ps(al0, _mm256_loadu_ps(hx + k), _CMP_LE_OQ),
-                                 _mm256_cmp_ps(_mm256_loadu_ps(lx + k), ah0, _CMP_LE_OQ));
-        m = _mm256_and_ps(m, _mm256_cmp_ps(al1, _mm256_loadu_ps(hy + k), _CMP_LE_OQ));
-        m = _mm256_and_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(ly + k), ah1, _CMP_LE_OQ));
-        m = _mm256_and_ps(m, _mm256_cmp_ps(al2, _mm256_loadu_ps(hz + k), _CMP_LE_OQ));
-        m = _mm256_and_ps(m, _mm256_cmp_ps(_mm256_loadu_ps(lz + k), ah2, _CMP_LE_OQ));
-        unsigned bits = (unsigned)_mm256_movemask_ps(m);
-        if (n - k < 8) bits &= (1u << (n - k)) - 1; /* lanes past n: no bit */
-        ov[b] = (uint8_t)bits;
-    }
+    const __m256 al[3] = {_mm256_set1_ps(a6[0]), _mm256_set1_ps(a6[1]), _mm256_set1_ps(a6[2])};
+    const __m256 ah[3] = {_mm256_set1_ps(a6[3]), _mm256_set1_ps(a6[4]), _mm256_set1_ps(a6[5])};
+    size_t b = 0, k = 0;
+    for (; k + 8 <= n; k += 8) /* whole steps of 8 */
+        ov[b++] = (uint8_t)ov8(lx + k, ly + k, lz + k, hx + k, hy + k, hz + k, al, ah);
+    if (k < n) /* the last: the lanes past n get no bit */
+        ov[b++] = (uint8_t)(ov8(lx + k, ly + k, lz + k, hx + k, hy + k, hz + k, al, ah) & ((1u << (n - k)) - 1));
     ov_pad(ov, b);
 }
 #endif
@@ -365,6 +376,37 @@ void ck_leaf_overlaps(OV_ARGS)
     }
 #endif
     ck_leaf_overlaps_ref(n, lx, ly, lz, hx, hy, hz, a6, ov);
+}
+
+/* ---- a leaf's pairs met again lower down (octree.c's emit_leaf) -------------------------
+ * In swept mode a face's flags say on which axes it also meets the cell
+ * below; a pair whose flags share a bit is made in a lower leaf, so a leaf
+ * drops it.  The pairs' bitmap word by word: 64 flags ANDed with the
+ * face's and compared with zero at once (bit by bit, over the set bits of
+ * the overlaps, it was a twentieth of the octree's instructions). */
+uint64_t ck_flags_clear_ref(const uint8_t *fl, uint8_t f)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < 64; ++k) m |= (uint64_t)((fl[k] & f) == 0) << k;
+    return m;
+}
+#if defined(__GNUC__) && defined(__x86_64__)
+static CK_AVX2 uint64_t flags_avx2(const uint8_t *fl, uint8_t f)
+{
+    const __m256i F = _mm256_set1_epi8((char)f), Z = _mm256_setzero_si256();
+    const __m256i a = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)fl), F);
+    const __m256i b = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(fl + 32)), F);
+    const uint32_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, Z));
+    const uint32_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, Z));
+    return (uint64_t)hi << 32 | lo;
+}
+#endif
+uint64_t ck_flags_clear(const uint8_t *fl, uint8_t f)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (ck_have_avx2()) return flags_avx2(fl, f);
+#endif
+    return ck_flags_clear_ref(fl, f);
 }
 
 /* ---- the descent's counts (octree.c's visit) --------------------------------------------

@@ -393,6 +393,12 @@ void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restr
                           const float *restrict hx, const float *restrict hy, const float *restrict hz,
                           const float a6[6], uint8_t *restrict ov);
 
+/* ck_flags_clear (cells.c): bit k set where fl[k] & f is 0, for k in
+ * [0, 64): the 64 flags from fl on, which must be readable.  AVX2 where
+ * the CPU has it, the same bits as the portable _ref. */
+uint64_t ck_flags_clear(const uint8_t *fl, uint8_t f);
+uint64_t ck_flags_clear_ref(const uint8_t *fl, uint8_t f);
+
 /* ---- a swept face's ten diagonal slabs (fdop.c) ----------------------------------
  * A face's DOP is CK_FDOP floats: lo then hi of its six points' extents
  * along the ten directions (1,1,1) (1,1,-1) (1,-1,1) (-1,1,1) (1,1,0)

@@ -1527,6 +1527,29 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
+/* ck_flags_clear (cells.c): the AVX2 form against the portable one and
+ * against the definition, flag by flag, on 64 flags at every offset of a
+ * buffer (unaligned loads), flags of three bits, mostly zero, as a leaf's
+ * faces carry them. */
+static void test_flags_clear(long n)
+{
+    uint8_t buf[64 + 32];
+    long bad = 0, wrong = 0, words = 0;
+    for (long t = 0; t < n / 100 + 64; ++t) {
+        for (size_t k = 0; k < sizeof buf; ++k) buf[k] = (uint8_t)(rng_int(0, 3) ? 0 : rng_int(1, 7));
+        const uint8_t f = (uint8_t)rng_int(0, 7);
+        for (int o = 0; o < 32; ++o) {
+            const uint64_t a = ck_flags_clear(buf + o, f), b = ck_flags_clear_ref(buf + o, f);
+            bad += a != b;
+            for (int k = 0; k < 64; ++k) wrong += (int)(a >> k & 1) != ((buf[o + k] & f) == 0);
+            ++words;
+        }
+    }
+    CHECK(bad == 0, "flags clear: AVX2 and portable masks differ in %ld words", bad);
+    CHECK(wrong == 0, "flags clear: %ld bits disagree with the flags", wrong);
+    printf("flags clear: %ld words, AVX2 == portable == the flags\n", words);
+}
+
 /* ck_classify_boxes (boxes.c, S3) against its portable form and against
  * the classes worked out box by box: boxes on a quarter grid (many touch
  * the region exactly), every length 0..40 at odd offsets, and the classes
@@ -1936,6 +1959,7 @@ int main(int argc, char **argv)
     test_hull_box(n / 10);
     test_cells(n);
     test_leaf_overlaps(n);
+    test_flags_clear(n);
     test_classify(n);
     test_mask_counts(n);
     test_child_masks(n);

@@ -183,8 +183,10 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
                      double size)
 {
     /* (+ 40: ck_leaf_overlaps reads 7 floats past a row; its bitmap, of
-     * ceil(n / 64) words, fits in n + 8 bytes) */
-    if (scratch_bytes(s, n) || grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + 2 * sizeof(int32_t) + 1) + 40))
+     * ceil(n / 64) words, fits in n + 8 bytes; then the flags, read 64 at
+     * a time: n + 64 bytes) */
+    if (scratch_bytes(s, n) ||
+        grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + 2 * sizeof(int32_t) + 2) + 40 + 64))
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
@@ -194,7 +196,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
     float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
     int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->kept */
-    uint8_t *restrict ov = (uint8_t *)(pl + n);
+    uint8_t *restrict ov = (uint8_t *)(pl + n), *restrict flc = ov + n + 40; /* flc: the flags, 64 past n */
     const float d = 2 * run->delta;
     const float *dop = run->dops_ready ? run->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
     for (size_t k = 0; k < n; ++k) {
@@ -214,6 +216,10 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
     const int self = run->cfg.self_collision, exact = run->cfg.mode != CLASH_MODE_SWEPT; /* see the top */
+    if (!exact) {
+        memcpy(flc, fl, n);
+        memset(flc + n, 0, 64);
+    }
     const int pk = run->cand_places && dop; /* keys by places (pl: the same order as the faces) */
     size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -229,11 +235,8 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         for (size_t w = 0; w < n - j0; w += 64) {
             uint64_t bits;
             memcpy(&bits, ov + w / 8, 8);
-            if (!exact && fl[i]) /* pairs met again in a lower leaf of the unit: dropped here */
-                for (uint64_t t = bits; t; t &= t - 1) {
-                    const int k = __builtin_ctzll(t);
-                    bits &= ~((uint64_t)((fl[i] & fl[j0 + w + (size_t)k]) != 0) << k);
-                }
+            if (!exact && fl[i] && bits) /* pairs met again in a lower leaf of the unit: dropped here */
+                bits &= ck_flags_clear(flc + j0 + w, fl[i]);
             if (dop && bits) bits = ck_fdop_mask(dop, pl[i], pl + j0 + w, bits); /* and the DOPs overlap */
             for (; bits; bits &= bits - 1) {
                 const size_t j = j0 + w + (size_t)__builtin_ctzll(bits);
