@@ -49,6 +49,15 @@ static inline int clash_keybuf_push(clash_keybuf *b, uint64_t key)
     b->v[b->n++] = key;
     return 0;
 }
+/* Room for k more keys (grown as clash_keybuf_push grows it); -1 when out
+ * of memory.  Then up to k keys may be written at b->v + b->n, and b->n
+ * moved past them. */
+static inline int clash_keybuf_room(clash_keybuf *b, size_t k)
+{
+    while (b->cap - b->n < k)
+        if (clash_keybuf_grow(b)) return -1;
+    return 0;
+}
 
 struct clash_run {
     clash_scene *sc;
