@@ -239,13 +239,12 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
                 bits &= ck_flags_clear(flc + j0 + w, fl[i]);
             if (dop && bits) bits = ck_fdop_mask(dop, pl[i], pl + j0 + w, bits); /* and the DOPs overlap */
             if (!self && !exact && bits) { /* (swept, rigid: every pair kept; the keys written in one go) */
-                const size_t c = (size_t)__builtin_popcountll(bits);
-                if (clash_keybuf_room(kb, c)) return -1;
+                if (clash_keybuf_room(kb, 64)) return -1; /* (a word holds 64 at most: no popcount call) */
                 uint64_t *restrict out = kb->v + kb->n;
                 const uint32_t *restrict second = pk ? (const uint32_t *)pl + j0 + w : f + j0 + w;
                 const uint64_t first = (uint64_t)(pk ? (uint32_t)pl[i] : a) << 32;
                 for (; bits; bits &= bits - 1) *out++ = first | second[__builtin_ctzll(bits)];
-                kb->n += c;
+                kb->n = (size_t)(out - kb->v);
             }
             for (; bits; bits &= bits - 1) {
                 const size_t j = j0 + w + (size_t)__builtin_ctzll(bits);
