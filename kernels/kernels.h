@@ -310,6 +310,31 @@ void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *res
                            const float *restrict hx, const float *restrict hy, const float *restrict hz,
                            const float R6[6], uint8_t *restrict cls);
 
+/* ck_box_meets_slabs: 0 when the box (lx, ly, lz) - (hx, hy, hz),
+ * projected on one of the ten diagonal directions of slabs S (lo[10],
+ * hi[10]: stages/broad_dop.c), misses the slab.  The projections are sums
+ * of the box's sides in double, in the order written (the slabs' widening
+ * holds their rounding); NaN never drops.  ck_slabs_clear (boxes.c): the
+ * same test for boxes [0, m), cls[k] set to 0 where box k misses, other
+ * classes kept; AVX2 where the CPU has it (four boxes at a time, the same
+ * sums lane by lane), the same classes as the _ref. */
+static inline int ck_box_meets_slabs(double lx, double ly, double lz, double hx, double hy, double hz, const float S[20])
+{
+    const double l[10] = {lx + ly + lz, lx + ly - hz, lx - hy + lz, ly + lz - hx, lx + ly,
+                          lx - hy,      lx + lz,      lx - hz,      ly + lz,      ly - hz};
+    const double h[10] = {hx + hy + hz, hx + hy - lz, hx - ly + hz, hy + hz - lx, hx + hy,
+                          hx - ly,      hx + hz,      hx - lz,      hy + hz,      hy - lz};
+    int miss = 0;
+    for (int d = 0; d < 10; ++d) miss |= (h[d] < S[d]) | (l[d] > S[10 + d]);
+    return !miss;
+}
+void ck_slabs_clear(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                    const float *restrict hx, const float *restrict hy, const float *restrict hz, const float S[20],
+                    uint8_t *restrict cls);
+void ck_slabs_clear_ref(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
+                        const float *restrict hx, const float *restrict hy, const float *restrict hz,
+                        const float S[20], uint8_t *restrict cls);
+
 /* ck_carry_boxes8 (boxes.c; S3's deferred boxes, stages/deferred.c): eight
  * local boxes S (S[8c + j], c = lo x, y, z, hi x, y, z) carried into the
  * world by P = {V[9], |V|[9], o[3], pad}: centre V c + o, half extents |V|

@@ -1550,6 +1550,46 @@ static void test_flags_clear(long n)
     printf("flags clear: %ld words, AVX2 == portable == the flags\n", words);
 }
 
+/* ck_slabs_clear (boxes.c, S3): the AVX2 form against the portable one and
+ * against ck_box_meets_slabs box by box, every length 0..40 (the steps of
+ * four and the tail), slabs and boxes on a quarter grid so that sums meet
+ * the slabs exactly, classes 0, 1, 2 mixed (a 0 stays 0), a NaN now and
+ * then (it never drops a box). */
+static void test_slabs_clear(long n)
+{
+    enum { M = 40 };
+    float a[6][M];
+    uint8_t c0[M], c1[M], c2[M];
+    long bad = 0, wrong = 0, rows = 0, dropped = 0;
+    for (long t = 0; t < n / 100 + 200; ++t) {
+        const int m = (int)(t % (M + 1));
+        for (int k = 0; k < m; ++k) {
+            for (int d = 0; d < 3; ++d) {
+                const float l = (float)rng_int(-8, 8) * 0.25f;
+                a[d][k] = l, a[3 + d][k] = l + (float)rng_int(0, 4) * 0.25f;
+            }
+            if (rng_int(0, 49) == 0) a[rng_int(0, 5)][k] = NAN;
+            c0[k] = (uint8_t)rng_int(0, 2);
+        }
+        float S[20];
+        for (int d = 0; d < 10; ++d) S[d] = (float)rng_int(-12, 4) * 0.25f, S[10 + d] = S[d] + (float)rng_int(0, 16) * 0.25f;
+        memcpy(c1, c0, sizeof c1), memcpy(c2, c0, sizeof c2);
+        ck_slabs_clear(m, a[0], a[1], a[2], a[3], a[4], a[5], S, c1);
+        ck_slabs_clear_ref(m, a[0], a[1], a[2], a[3], a[4], a[5], S, c2);
+        bad += memcmp(c1, c2, (size_t)m) != 0;
+        for (int k = 0; k < m; ++k) {
+            const int meets = ck_box_meets_slabs(a[0][k], a[1][k], a[2][k], a[3][k], a[4][k], a[5][k], S);
+            wrong += c1[k] != (meets ? c0[k] : 0);
+            dropped += c0[k] && !meets;
+        }
+        ++rows;
+    }
+    CHECK(bad == 0, "slabs clear: AVX2 and portable classes differ in %ld rows", bad);
+    CHECK(wrong == 0, "slabs clear: %ld classes disagree with the box's slab test", wrong);
+    CHECK(dropped > 0, "slabs clear: no box was ever dropped (the test tests nothing)");
+    printf("slabs clear: %ld rows, %ld boxes dropped, AVX2 == portable == the slab test\n", rows, dropped);
+}
+
 /* ck_classify_boxes (boxes.c, S3) against its portable form and against
  * the classes worked out box by box: boxes on a quarter grid (many touch
  * the region exactly), every length 0..40 at odd offsets, and the classes
@@ -1960,6 +2000,7 @@ int main(int argc, char **argv)
     test_cells(n);
     test_leaf_overlaps(n);
     test_flags_clear(n);
+    test_slabs_clear(n);
     test_classify(n);
     test_mask_counts(n);
     test_child_masks(n);

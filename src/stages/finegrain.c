@@ -313,15 +313,7 @@ int clash_fg_object_boxes(clash_run *run)
  * slabs' widening holds their rounding); NaN never drops. */
 static inline int box_meets_slabs(const clash_run *run, int64_t f, const float *S)
 {
-    const double lx = run->lox[f], ly = run->loy[f], lz = run->loz[f];
-    const double hx = run->hix[f], hy = run->hiy[f], hz = run->hiz[f];
-    const double l[10] = {lx + ly + lz, lx + ly - hz, lx - hy + lz, ly + lz - hx, lx + ly,
-                          lx - hy,      lx + lz,      lx - hz,      ly + lz,      ly - hz};
-    const double h[10] = {hx + hy + hz, hx + hy - lz, hx - ly + hz, hy + hz - lx, hx + hy,
-                          hx - ly,      hx + hz,      hx - lz,      hy + hz,      hy - lz};
-    int miss = 0;
-    for (int d = 0; d < 10; ++d) miss |= (h[d] < S[d]) | (l[d] > S[10 + d]);
-    return !miss;
+    return ck_box_meets_slabs(run->lox[f], run->loy[f], run->loz[f], run->hix[f], run->hiy[f], run->hiz[f], S);
 }
 
 /* The slabs of region r, or NULL when this step's regions have none. */
@@ -399,10 +391,12 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
         /* (zeros up to a whole word of 8 classes, for skip8) */
         ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6,
                           cls);
+        if (S) /* outside a diagonal slab of the region: class 0 (four boxes at a time) */
+            ck_slabs_clear(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, S,
+                           cls);
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(cls, &k) || !cls[k]) continue; /* most faces are apart */
             const uint32_t f = (uint32_t)(a + k);
-            if (S && !box_meets_slabs(run, f, S)) continue; /* outside a diagonal slab of the region */
             if ((cls[k] == 1 || clash_face_meets_box(run, f, lo, hi)) && keep_push(sl, f)) return -1;
         }
     }
@@ -425,15 +419,19 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
             const float R6[6] = {R[r].lo[0], R[r].lo[1], R[r].lo[2], R[r].hi[0], R[r].hi[1], R[r].hi[2]};
             ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
                               R6, cls);
+            const float *S = region_slabs(run, (R - run->regs) + r);
+            if (S) /* outside a diagonal slab of the region: class 0 */
+                ck_slabs_clear(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
+                               S, cls);
             for (int64_t k = 0; k < m; ++k) any[k] |= cls[k]; /* classes 1, 2 are bits 0, 1 */
         }
         for (int64_t k = m; k & 7; ++k) any[k] = 0; /* whole words of 8 below */
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(any, &k) || !any[k]) continue; /* most faces are apart from every region */
             const uint32_t f = (uint32_t)(a + k);
-            /* inside some region's box, or the straddled regions' exact tests (face_kept's, in turn);
-             * with slabs, face_kept tests them region by region */
-            if (((!run->rdop_on && (any[k] & 1)) || face_kept(run, f)) && keep_push(sl, f)) return -1;
+            /* inside some region's box (and its slabs), or the straddled
+             * regions' exact tests (face_kept's, in turn) */
+            if (((any[k] & 1) || face_kept(run, f)) && keep_push(sl, f)) return -1;
         }
     }
     return 0;
