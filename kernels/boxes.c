@@ -443,62 +443,6 @@ void ck_classify_boxes(CLASSIFY_ARGS)
     ck_classify_boxes_ref(m, lx, ly, lz, hx, hy, hz, R6, cls);
 }
 
-/* ---- the regions' diagonal slabs (S3, stages/finegrain.c) ------------------------------ */
-#define SLABS_ARGS                                                                                               \
-    int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,                    \
-        const float *restrict hx, const float *restrict hy, const float *restrict hz, const float S[20],       \
-        uint8_t *restrict cls
-void ck_slabs_clear_ref(SLABS_ARGS)
-{
-    for (int64_t k = 0; k < m; ++k)
-        if (cls[k] && !ck_box_meets_slabs(lx[k], ly[k], lz[k], hx[k], hy[k], hz[k], S)) cls[k] = 0;
-}
-#if CK_X86
-/* Four boxes a step, lane by lane the sums of ck_box_meets_slabs in its
- * order (a sum two directions share is made once: the same value); a step
- * whose four classes are all 0 is skipped (most boxes miss the region). */
-static CK_AVX2 void slabs_avx2(SLABS_ARGS)
-{
-    __m256d sl[10], sh[10];
-    for (int d = 0; d < 10; ++d) sl[d] = _mm256_set1_pd(S[d]), sh[d] = _mm256_set1_pd(S[10 + d]);
-    int64_t k = 0;
-    for (; k + 4 <= m; k += 4) {
-        uint32_t c4;
-        memcpy(&c4, cls + k, 4);
-        if (!c4) continue;
-        const __m256d Lx = _mm256_cvtps_pd(_mm_loadu_ps(lx + k)), Ly = _mm256_cvtps_pd(_mm_loadu_ps(ly + k));
-        const __m256d Lz = _mm256_cvtps_pd(_mm_loadu_ps(lz + k)), Hx = _mm256_cvtps_pd(_mm_loadu_ps(hx + k));
-        const __m256d Hy = _mm256_cvtps_pd(_mm_loadu_ps(hy + k)), Hz = _mm256_cvtps_pd(_mm_loadu_ps(hz + k));
-        const __m256d lxy = _mm256_add_pd(Lx, Ly), lxmy = _mm256_sub_pd(Lx, Hy), lyz = _mm256_add_pd(Ly, Lz);
-        const __m256d hxy = _mm256_add_pd(Hx, Hy), hxmy = _mm256_sub_pd(Hx, Ly), hyz = _mm256_add_pd(Hy, Hz);
-        const __m256d l[10] = {_mm256_add_pd(lxy, Lz), _mm256_sub_pd(lxy, Hz), _mm256_add_pd(lxmy, Lz),
-                               _mm256_sub_pd(lyz, Hx), lxy, lxmy, _mm256_add_pd(Lx, Lz), _mm256_sub_pd(Lx, Hz),
-                               lyz, _mm256_sub_pd(Ly, Hz)};
-        const __m256d h[10] = {_mm256_add_pd(hxy, Hz), _mm256_sub_pd(hxy, Lz), _mm256_add_pd(hxmy, Hz),
-                               _mm256_sub_pd(hyz, Lx), hxy, hxmy, _mm256_add_pd(Hx, Hz), _mm256_sub_pd(Hx, Lz),
-                               hyz, _mm256_sub_pd(Hy, Lz)};
-        __m256d miss = _mm256_setzero_pd();
-        for (int d = 0; d < 10; ++d)
-            miss = _mm256_or_pd(miss, _mm256_or_pd(_mm256_cmp_pd(h[d], sl[d], _CMP_LT_OQ),
-                                                   _mm256_cmp_pd(l[d], sh[d], _CMP_GT_OQ)));
-        const int mm = _mm256_movemask_pd(miss);
-        for (int j = 0; j < 4; ++j)
-            if (mm >> j & 1) cls[k + j] = 0;
-    }
-    ck_slabs_clear_ref(m - k, lx + k, ly + k, lz + k, hx + k, hy + k, hz + k, S, cls + k);
-}
-#endif
-void ck_slabs_clear(SLABS_ARGS)
-{
-#if CK_X86
-    if (ck_have_avx2()) {
-        slabs_avx2(m, lx, ly, lz, hx, hy, hz, S, cls);
-        return;
-    }
-#endif
-    ck_slabs_clear_ref(m, lx, ly, lz, hx, hy, hz, S, cls);
-}
-
 /* ---- deferred boxes: the octree's S1 (stages/deferred.c) -------------------------------- */
 
 /* Bounds of vertices [0, n), rounded outward as the face boxes are, folded

@@ -314,7 +314,7 @@ void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *res
  * projected on one of the ten diagonal directions of slabs S (lo[10],
  * hi[10]: stages/broad_dop.c), misses the slab.  The projections are sums
  * of the box's sides in double, in the order written (the slabs' widening
- * holds their rounding); NaN never drops.  ck_slabs_clear (boxes.c): the
+ * holds their rounding); NaN never drops.  ck_slabs_clear (fdop.c): the
  * same test for boxes [0, m), cls[k] set to 0 where box k misses, other
  * classes kept; AVX2 where the CPU has it (four boxes at a time, the same
  * sums lane by lane), the same classes as the _ref. */

@@ -1550,7 +1550,7 @@ static void test_flags_clear(long n)
     printf("flags clear: %ld words, AVX2 == portable == the flags\n", words);
 }
 
-/* ck_slabs_clear (boxes.c, S3): the AVX2 form against the portable one and
+/* ck_slabs_clear (fdop.c, S3): the AVX2 form against the portable one and
  * against ck_box_meets_slabs box by box, every length 0..40 (the steps of
  * four and the tail), slabs and boxes on a quarter grid so that sums meet
  * the slabs exactly, classes 0, 1, 2 mixed (a 0 stays 0), a NaN now and
