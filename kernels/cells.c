@@ -340,24 +340,6 @@ void ck_leaf_overlaps_ref(OV_ARGS)
                                 << (k & 7));
     ov_pad(ov, nb);
 }
-/* The same bitmap with the boxes' blocks of 8 (ck_leaf_blocks) tested
- * first, eight blocks at a time: a block whose box misses a6 holds no
- * overlap, and its byte is 0 without its eight comparisons.  The faces of
- * a leaf come by face number, along the Morton curve of their object, so
- * a block is a small patch and most blocks miss a given face. */
-void ck_leaf_blocks_ref(size_t n, const float *lx, const float *ly, const float *lz, const float *hx,
-                        const float *hy, const float *hz, float *blk, size_t bs)
-{
-    const size_t nb = (n + 7) / 8;
-    const float *const a[6] = {lx, ly, lz, hx, hy, hz};
-    for (size_t b = 0; b < nb + 8; ++b)
-        for (int c = 0; c < 6; ++c) {
-            float v = c < 3 ? INFINITY : -INFINITY;
-            for (size_t k = 8 * b; k < 8 * b + 8 && k < n; ++k)
-                v = c < 3 ? (a[c][k] < v ? a[c][k] : v) : (a[c][k] > v ? a[c][k] : v);
-            blk[(size_t)c * bs + b] = v;
-        }
-}
 #if defined(__GNUC__) && defined(__x86_64__)
 /* 8 boxes a step, the compare mask as one byte; the last step's lanes past
  * n read whatever follows the arrays' ends (quiet compares, their bits
@@ -385,41 +367,6 @@ static CK_AVX2 void ov_avx2(OV_ARGS)
     ov_pad(ov, b);
 }
 #endif
-#if defined(__GNUC__) && defined(__x86_64__)
-static CK_AVX2 void ovb_avx2(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                             const float *restrict hx, const float *restrict hy, const float *restrict hz,
-                             const float *restrict blk, size_t bs, const float a6[6], uint8_t *restrict ov)
-{
-    const __m256 al[3] = {_mm256_set1_ps(a6[0]), _mm256_set1_ps(a6[1]), _mm256_set1_ps(a6[2])};
-    const __m256 ah[3] = {_mm256_set1_ps(a6[3]), _mm256_set1_ps(a6[4]), _mm256_set1_ps(a6[5])};
-    const size_t nb = (n + 7) / 8;
-    for (size_t b = 0; b < nb; b += 8) memset(ov + b, 0, 8); /* (whole words: the caller's ceil(n / 64) of them) */
-    for (size_t bb = 0; bb < nb; bb += 8) {
-        /* the blocks bb .. bb + 7 (those past nb: empty boxes, no bit) */
-        unsigned m = ov8(blk + bb, blk + bs + bb, blk + 2 * bs + bb, blk + 3 * bs + bb, blk + 4 * bs + bb,
-                         blk + 5 * bs + bb, al, ah);
-        for (; m; m &= m - 1) {
-            const size_t b = bb + (size_t)__builtin_ctz(m), k = 8 * b;
-            const unsigned bits = ov8(lx + k, ly + k, lz + k, hx + k, hy + k, hz + k, al, ah);
-            ov[b] = (uint8_t)(n - k < 8 ? bits & ((1u << (n - k)) - 1) : bits); /* lanes past n: no bit */
-        }
-    }
-}
-#endif
-void ck_leaf_overlaps_blocks(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                             const float *restrict hx, const float *restrict hy, const float *restrict hz,
-                             const float *restrict blk, size_t bs, const float a6[6], uint8_t *restrict ov)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (ck_have_avx2()) {
-        ovb_avx2(n, lx, ly, lz, hx, hy, hz, blk, bs, a6, ov);
-        return;
-    }
-#endif
-    (void)blk, (void)bs;
-    ck_leaf_overlaps_ref(n, lx, ly, lz, hx, hy, hz, a6, ov);
-}
-
 void ck_leaf_overlaps(OV_ARGS)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -429,58 +376,6 @@ void ck_leaf_overlaps(OV_ARGS)
     }
 #endif
     ck_leaf_overlaps_ref(n, lx, ly, lz, hx, hy, hz, a6, ov);
-}
-
-/* The blocks' boxes: block b of faces 8b .. 8b + 7 (those below n),
- * array c of blk (lo x, y, z, hi x, y, z) at blk + c bs, then 8 empty
- * blocks (lo +inf, hi -inf) past the last; bs >= ceil(n / 8) + 8. */
-#if defined(__GNUC__) && defined(__x86_64__)
-/* The least and the largest of 8 lanes, in lane 0 (min and max are exact:
- * any order gives the ref's value). */
-static CK_AVX2 inline float hmin8(__m256 v)
-{
-    __m128 x = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_min_ps(x, _mm_movehl_ps(x, x));
-    return _mm_cvtss_f32(_mm_min_ss(x, _mm_shuffle_ps(x, x, 1)));
-}
-static CK_AVX2 inline float hmax8(__m256 v)
-{
-    __m128 x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_max_ps(x, _mm_movehl_ps(x, x));
-    return _mm_cvtss_f32(_mm_max_ss(x, _mm_shuffle_ps(x, x, 1)));
-}
-/* A block's eight boxes at once; the last block's lanes past n (readable,
- * any value) replaced by +inf below and -inf above. */
-static CK_AVX2 void blocks_avx2(size_t n, const float *lx, const float *ly, const float *lz, const float *hx,
-                                const float *hy, const float *hz, float *blk, size_t bs)
-{
-    const size_t nb = (n + 7) / 8;
-    const float *const a[6] = {lx, ly, lz, hx, hy, hz};
-    const __m256 inf = _mm256_set1_ps(INFINITY), ninf = _mm256_set1_ps(-INFINITY);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (size_t b = 0; b < nb; ++b) {
-        const size_t k = 8 * b;
-        const int last = (int)(n - k < 8 ? n - k - 1 : 7); /* the block's last lane below n */
-        const __m256 past = _mm256_castsi256_ps(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(last)));
-        for (int c = 0; c < 3; ++c)
-            blk[(size_t)c * bs + b] = hmin8(_mm256_blendv_ps(_mm256_loadu_ps(a[c] + k), inf, past));
-        for (int c = 3; c < 6; ++c)
-            blk[(size_t)c * bs + b] = hmax8(_mm256_blendv_ps(_mm256_loadu_ps(a[c] + k), ninf, past));
-    }
-    for (size_t b = nb; b < nb + 8; ++b)
-        for (int c = 0; c < 6; ++c) blk[(size_t)c * bs + b] = c < 3 ? INFINITY : -INFINITY;
-}
-#endif
-void ck_leaf_blocks(size_t n, const float *lx, const float *ly, const float *lz, const float *hx, const float *hy,
-                    const float *hz, float *blk, size_t bs)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (ck_have_avx2()) {
-        blocks_avx2(n, lx, ly, lz, hx, hy, hz, blk, bs);
-        return;
-    }
-#endif
-    ck_leaf_blocks_ref(n, lx, ly, lz, hx, hy, hz, blk, bs);
 }
 
 /* ---- a leaf's pairs met again lower down (octree.c's emit_leaf) -------------------------

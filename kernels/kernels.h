@@ -418,21 +418,6 @@ void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restr
                           const float *restrict hx, const float *restrict hy, const float *restrict hz,
                           const float a6[6], uint8_t *restrict ov);
 
-/* ck_leaf_blocks (cells.c): the boxes of the blocks of 8 boxes of [0, n)
- * (lo the least lo, hi the largest hi of the block's boxes below n), in
- * six arrays of stride bs >= ceil(n / 8) + 8 at blk (lo x, y, z, hi x,
- * y, z), then 8 empty blocks (lo +inf, hi -inf).
- * ck_leaf_overlaps_blocks: ck_leaf_overlaps's bitmap, the same bits, with
- * those blocks tested first (AVX2 where the CPU has it: a block that
- * misses a6 is skipped). */
-void ck_leaf_blocks(size_t n, const float *lx, const float *ly, const float *lz, const float *hx, const float *hy,
-                    const float *hz, float *blk, size_t bs);
-void ck_leaf_blocks_ref(size_t n, const float *lx, const float *ly, const float *lz, const float *hx,
-                        const float *hy, const float *hz, float *blk, size_t bs);
-void ck_leaf_overlaps_blocks(size_t n, const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                             const float *restrict hx, const float *restrict hy, const float *restrict hz,
-                             const float *restrict blk, size_t bs, const float a6[6], uint8_t *restrict ov);
-
 /* ck_flags_clear (cells.c): bit k set where fl[k] & f is 0, for k in
  * [0, 64): the 64 flags from fl on, which must be readable.  AVX2 where
  * the CPU has it, the same bits as the portable _ref. */

@@ -121,7 +121,6 @@
 #include <float.h>
 #include <math.h>
 #include <stdatomic.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,21 +178,15 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
  * octree's time on two bunnies: loads from across the box arrays and a
  * mispredicted branch each; a byte flag a box, tested one by one, was a
  * fifth of S4 on 300 x 3,024 swept spheres.)  The comparisons are
- * clash_faceboxes_overlap's, operand for operand.  Without self-collision
- * the partners of a run's faces are the same faces, so their blocks of 8
- * are boxed once a run (ck_leaf_blocks) and a face's test skips the blocks
- * its box misses (ck_leaf_overlaps_blocks, the same bitmap): on 1,000
- * spheres of 3,024 faces S4 8.6 % fewer instructions. */
+ * clash_faceboxes_overlap's, operand for operand. */
 static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, size_t n, const double lo[3],
                      double size)
 {
     /* (+ 40: ck_leaf_overlaps reads 7 floats past a row; its bitmap, of
      * ceil(n / 64) words, fits in n + 8 bytes; then the flags, read 64 at
      * a time: n + 64 bytes) */
-    const size_t bsmax = n / 8 + 9; /* the blocks' stride: ceil(n / 8) + 8 at most */
     if (scratch_bytes(s, n) ||
-        grow_bytes(&s->lb, &s->lbcap,
-                   n * (6 * sizeof(float) + 2 * sizeof(int32_t) + 2) + 40 + 64 + 6 * bsmax * sizeof(float) + 64))
+        grow_bytes(&s->lb, &s->lbcap, n * (6 * sizeof(float) + 2 * sizeof(int32_t) + 2) + 40 + 64))
         return -1;
     const double hi[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
     const uint32_t *f = s->v + ofs;
@@ -204,7 +197,6 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
     int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->kept */
     uint8_t *restrict ov = (uint8_t *)(pl + n), *restrict flc = ov + n + 40; /* flc: the flags, 64 past n */
-    float *restrict blk = (float *)(((uintptr_t)(flc + n + 64) + 63) & ~(uintptr_t)63); /* the blocks' boxes */
     const float d = 2 * run->delta;
     const float *dop = run->dops_ready ? run->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
     for (size_t k = 0; k < n; ++k) {
@@ -229,7 +221,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         memset(flc + n, 0, 64);
     }
     const int pk = run->cand_places && dop; /* keys by places (pl: the same order as the faces) */
-    size_t run_end = 0, blk_j0 = SIZE_MAX, bs = 0;
+    size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t a = f[i];
         if (!self && run_end <= i)
@@ -239,15 +231,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         if (j0 >= n) continue;
         /* the overlaps of boxes j0.. as a bitmap, read 64 a word: only the
          * set bits are visited, in ascending order */
-        if (self) {
-            ck_leaf_overlaps(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, a6, ov);
-        } else { /* the blocks of the faces from j0 on, made once for a run (all its faces compare with them) */
-            if (j0 != blk_j0) {
-                bs = (n - j0 + 7) / 8 + 8, blk_j0 = j0;
-                ck_leaf_blocks(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, blk, bs);
-            }
-            ck_leaf_overlaps_blocks(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, blk, bs, a6, ov);
-        }
+        ck_leaf_overlaps(n - j0, lx + j0, ly + j0, lz + j0, hx + j0, hy + j0, hz + j0, a6, ov);
         for (size_t w = 0; w < n - j0; w += 64) {
             uint64_t bits;
             memcpy(&bits, ov + w / 8, 8);
