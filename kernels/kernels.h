@@ -318,7 +318,8 @@ void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *res
  * same test for boxes [0, m), cls[k] set to 0 where box k misses, other
  * classes kept; AVX2 where the CPU has it (four boxes at a time, the same
  * sums lane by lane), the same classes as the _ref. */
-static inline int ck_box_meets_slabs(double lx, double ly, double lz, double hx, double hy, double hz, const float S[20])
+static inline int ck_box_meets_slabs(double lx, double ly, double lz, double hx, double hy, double hz,
+                                     const float S[20])
 {
     const double l[10] = {lx + ly + lz, lx + ly - hz, lx - hy + lz, ly + lz - hx, lx + ly,
                           lx - hy,      lx + lz,      lx - hz,      ly + lz,      ly - hz};

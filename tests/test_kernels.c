@@ -1572,7 +1572,8 @@ static void test_slabs_clear(long n)
             c0[k] = (uint8_t)rng_int(0, 2);
         }
         float S[20];
-        for (int d = 0; d < 10; ++d) S[d] = (float)rng_int(-12, 4) * 0.25f, S[10 + d] = S[d] + (float)rng_int(0, 16) * 0.25f;
+        for (int d = 0; d < 10; ++d)
+            S[d] = (float)rng_int(-12, 4) * 0.25f, S[10 + d] = S[d] + (float)rng_int(0, 16) * 0.25f;
         memcpy(c1, c0, sizeof c1), memcpy(c2, c0, sizeof c2);
         ck_slabs_clear(m, a[0], a[1], a[2], a[3], a[4], a[5], S, c1);
         ck_slabs_clear_ref(m, a[0], a[1], a[2], a[3], a[4], a[5], S, c2);

@@ -307,10 +307,8 @@ int clash_fg_object_boxes(clash_run *run)
 
 /* ---- S3 ------------------------------------------------------------------------------ */
 
-/* 0 when face f's box, projected on one of the ten diagonal directions of
- * the region's slabs S (stages/broad_dop.c: lo[10], hi[10]), misses the
- * slab.  The projections of a box are sums of its sides, in double (the
- * slabs' widening holds their rounding); NaN never drops. */
+/* 0 when face f's box misses one of the region's slabs S
+ * (ck_box_meets_slabs, kernels/kernels.h). */
 static inline int box_meets_slabs(const clash_run *run, int64_t f, const float *S)
 {
     return ck_box_meets_slabs(run->lox[f], run->loy[f], run->loz[f], run->hix[f], run->hiy[f], run->hiz[f], S);
