@@ -172,6 +172,7 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
     const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
     clash_par_for_blocks(&e, sc->nv, 16384, state_range, &c); /* (see the top) */
     free(src);
+    sc->xgen = ++sc->gen_last;
     return 0;
 }
 
@@ -220,8 +221,10 @@ static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, int 
     t = sc->pz, sc->pz = sc->z, sc->z = t;
     sc->prev_held = sc->x_held; /* px holds the state before when x held it */
     sc->x_held = positions;
+    sc->pxgen = sc->xgen, sc->xgen = 0;
     if (positions && compute(sc, 0, ex)) {
         sc->state = -1, sc->law_step = -1, sc->x_held = sc->prev_held = 0;
+        sc->pxgen = 0;
         return clash_fail(err, CLASH_EFAIL, "out of memory in the motion stage");
     }
     const clash_exec e = clash_exec_sized(ex, (int64_t)sc->nobj * CLASH_OBJ_WORK);

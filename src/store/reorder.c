@@ -149,6 +149,7 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
     for (int64_t v = 0; v < nv; ++v) sc->vert_store[vorig[v]] = (uint32_t)v;
     sc->morton_nobj = sc->nobj;
     sc->layout_gen++; /* the block boxes (blocks.c) are made again */
+    sc->xgen = sc->pxgen = 0; /* positions written here: a run keeps nothing derived from them */
 done:
     free(key), free(fold), free(vnew), free(tmp), free(forig), free(vorig), free(g);
     return rc;

@@ -136,6 +136,14 @@ struct clash_scene {
     size_t memory_bytes;
     uint32_t layout_gen;                 /* bumped when objects are added or faces reordered */
     struct clash_blocks *blocks;         /* blocks.c: the faces' local block boxes, of layout_gen */
+    /* Content numbers of the positions in x/y/z and px/py/pz: each state
+     * the motion stage computes gets a new one (gen_last counts them), an
+     * advance carries x's over to px, and anything else that writes them
+     * (an object added, a reordering) sets both to 0, "unknown".  Equal
+     * nonzero numbers: the same positions, bit for bit, so a run may keep
+     * what it derived from x for the step after, where they are px's
+     * (stages/finegrain.c, stages/broad_dop.c). */
+    uint64_t xgen, pxgen, gen_last;
 };
 
 /* Each object's faces in blocks of CLASH_BLOCK (the last one shorter):

@@ -229,6 +229,7 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
     }
     sc->nobj = o + 1;
     sc->layout_gen++; /* the block boxes (blocks.c) are made again */
+    sc->xgen = sc->pxgen = 0; /* positions written here: a run keeps nothing derived from them */
     sc->nv = nv;
     sc->nf = nf;
     clash_store_recount(sc);
