@@ -83,6 +83,7 @@ void clash_pipe_destroy(clash_run *run)
     free(run->lox), free(run->loy), free(run->loz), free(run->hix), free(run->hiy), free(run->hiz);
     free(run->obox), free(run->op), free(run->reg_ofs), free(run->regs), free(run->keep), free(run->kept);
     free(run->odop), free(run->opdop), free(run->rdop);
+    for (int k = 0; k < 2; ++k) free(run->hbox[k]), free(run->hdop[k]), free(run->hdop_has[k]);
     free(run->face_r);
     if (run->wbuf)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
@@ -247,7 +248,9 @@ size_t clash_run_work_bytes(const clash_run *run)
                + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0)
                + run->cap_fdop * CK_FDOP * sizeof(float) + run->cap_korig * sizeof(uint32_t)
                + (run->odop ? nobj * CK_FDOP * sizeof(float) : 0) + run->cap_opdop * CK_FDOP * sizeof(float)
-               + (run->rdop ? (size_t)run->reg_ofs[nobj] * CK_FDOP * sizeof(float) : 0);
+               + (run->rdop ? (size_t)run->reg_ofs[nobj] * CK_FDOP * sizeof(float) : 0)
+               + (run->hbox[0] ? 2 * nobj * sizeof(clash_box) : 0)
+               + (run->hdop[0] ? 2 * nobj * (CLASH_HDOP * sizeof(float) + 1) : 0);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
     b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run) + run->mid_bytes;
     return b;

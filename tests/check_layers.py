@@ -42,6 +42,7 @@ ALLOWED = {
 }
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
 STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
+                 "src/stages/held.c",
                  "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
 
 

@@ -26,6 +26,8 @@ typedef struct clash_box {
     float lo[3], hi[3];
 } clash_box;
 
+enum { CLASH_HDOP = 22 }; /* floats of a kept DOP (run->hdop): ten lo, ten hi, M, ok */
+
 typedef struct clash_objpair {
     int32_t a, b;      /* a <= b (a == b: self-collision of one object) */
     clash_box region;  /* overlap region: box(a) ∩ box(b) */
@@ -80,6 +82,21 @@ struct clash_run {
     float *odop, *opdop, *rdop;
     size_t cap_opdop;
     int rdop_on;
+    /* Swept mode's bounds of a state kept for the step after (temporal
+     * coherence, issue 17): an object's vertex box (S1, boxes deferred) and
+     * its CLASH_HDOP floats (S2: the ten lo, the ten hi, M, ok) over x
+     * alone.  [0] is being made this step, [1] is the step before's, valid
+     * for positions of content number hbox_gen[1] / hdop_gen[1]
+     * (store/scene.h); when that is this step's pxgen, px's bounds are
+     * taken from it instead of another pass over px.  hdop_has[k][o]: object
+     * o's DOP was made.  hold_off: never (the tests compare both ways);
+     * held_boxes, held_dops: objects whose px bounds were kept this step. */
+    clash_box *hbox[2];
+    float *hdop[2];
+    uint8_t *hdop_has[2];
+    uint64_t hbox_gen[2], hdop_gen[2];
+    int hold_off;
+    int64_t held_boxes, held_dops;
     uint8_t *keep;                 /* S3: flag per face */
     uint32_t *kept;                /* S3: kept global faces, ascending */
     size_t nkept;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 
 #include "base/mem.h"
+#include "stages/held.h"
 #include "stages/stages.h"
 
 #define OD_REL 0x1p-16
@@ -40,6 +41,7 @@
 typedef struct od_ctx {
     clash_run *run;
     const int32_t *objs;
+    int held; /* px's DOPs may be taken from the step before's (stages/held.h) */
 } od_ctx;
 
 static void od_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
@@ -56,7 +58,11 @@ static void od_range(int64_t begin, int64_t end, int64_t step, int worker, void 
         float lo[10], hi[10], M = 0;
         for (int d = 0; d < 10; ++d) lo[d] = INFINITY, hi[d] = -INFINITY;
         int ok = ck_points_dop(nv, sc->x + v0, sc->y + v0, sc->z + v0, lo, hi, &M);
-        if (swept) ok &= ck_points_dop(nv, sc->px + v0, sc->py + v0, sc->pz + v0, lo, hi, &M);
+        if (swept) { /* and px's: a swept object lies in both states' slabs */
+            clash_held_dops_put(run, o, lo, hi, M, ok);
+            if (!clash_held_dops_join(run, c->held, o, lo, hi, &M, &ok))
+                ok &= ck_points_dop(nv, sc->px + v0, sc->py + v0, sc->pz + v0, lo, hi, &M);
+        }
         const clash_turn *t = sc->turn ? &sc->turn[o] : NULL;
         const double g = (t && t->kind != CLASH_TURN_NONE ? t->bound : 0) + 2.0 * run->delta;
         float *out = run->odop + (size_t)CK_FDOP * (size_t)o;
@@ -88,9 +94,17 @@ int clash_broad_dops(clash_run *run)
     int64_t no = 0, nv = 0;
     for (int o = 0; o < n; ++o)
         if (use[o]) objs[no++] = o, nv += sc->vofs[o + 1] - sc->vofs[o];
-    od_ctx c = {run, objs};
+    od_ctx c = {run, objs, 0};
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    run->held_dops = 0;
+    if (swept && (c.held = clash_held_dops_begin(run)) < 0) {
+        free(use), free(objs);
+        return -1;
+    }
+    for (int64_t i = 0; c.held && i < no; ++i) run->held_dops += run->hdop_has[1][objs[i]];
     const clash_exec ex = clash_exec_sized(&run->exec, nv); /* few vertices: on the caller */
     clash_par_tasks(&ex, no, 1, od_range, &c);
+    if (swept) clash_held_dops_end(run);
     free(use), free(objs);
     /* the pairs whose slabs meet, in their order, with their regions' slabs */
     size_t k = 0;

@@ -37,6 +37,7 @@
 #include "core/facetest.h"
 #include "stages/finegrain.h"
 #include "stages/deferred.h"
+#include "stages/held.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -273,36 +274,50 @@ static void fold_object_boxes(clash_run *run)
 }
 
 /* S1 with boxes deferred (stages/deferred.c): the object boxes straight
- * from the vertices, worker w taking [nv*w/T, nv*(w+1)/T) cut at the
- * objects' ranges into its own slot, folded as the face boxes' are. */
+ * from the vertices of x (before 0) or px (1), worker w taking
+ * [nv*w/T, (w+1)*nv/T) cut at the objects' ranges into its own slot,
+ * folded as the face boxes' are (vertex_boxes: into run->obox). */
+typedef struct vb_ctx { clash_run *run; int before; } vb_ctx;
+
 static void vbounds_worker(int w, int T, void *p)
 {
-    clash_run *run = p;
-    const clash_scene *sc = run->sc;
-    fg_slot *sl = &run->fg->slot[w];
+    const vb_ctx *c = p;
+    const clash_scene *sc = c->run->sc;
+    fg_slot *sl = &c->run->fg->slot[w];
+    const float *x = c->before ? sc->px : sc->x, *y = c->before ? sc->py : sc->y, *z = c->before ? sc->pz : sc->z;
     const int64_t a = sc->nv * w / T, e = sc->nv * (w + 1) / T;
     if (a >= e || sc->nobj == 0) return;
     const int first = clash_object_of(sc->vofs, sc->nobj, a);
     slot_cover(sl, first, clash_object_of(sc->vofs, sc->nobj, e - 1));
     for (int o = first; o < sc->nobj && sc->vofs[o] < e; ++o) {
         const int64_t v0 = sc->vofs[o] > a ? sc->vofs[o] : a, v1 = sc->vofs[o + 1] < e ? sc->vofs[o + 1] : e;
-        if (v0 >= v1) continue;
-        ck_vertex_bounds(v1 - v0, sc->x + v0, sc->y + v0, sc->z + v0, sl->obox[o].lo, sl->obox[o].hi);
-        if (run->cfg.mode == CLASH_MODE_SWEPT) /* and the state before: a swept box covers both */
-            ck_vertex_bounds(v1 - v0, sc->px + v0, sc->py + v0, sc->pz + v0, sl->obox[o].lo, sl->obox[o].hi);
+        if (v0 < v1) ck_vertex_bounds(v1 - v0, x + v0, y + v0, z + v0, sl->obox[o].lo, sl->obox[o].hi);
     }
+}
+
+static void vertex_boxes(clash_run *run, const clash_exec *ex, int before)
+{
+    vb_ctx c = {run, before};
+    slot_reset(run->fg);
+    clash_spmd(ex, vbounds_worker, &c);
+    fold_object_boxes(run);
 }
 
 int clash_fg_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
-    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
-    slot_reset(fg);
+    const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    if (swept && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
-    clash_spmd(&ex, vbounds_worker, run);
-    fold_object_boxes(run);
-    return run->cfg.mode == CLASH_MODE_SWEPT ? clash_defer_grow_objects(run) : 0;
+    vertex_boxes(run, &ex, 0);
+    if (!swept) return 0;
+    /* and px's, a swept box covering both: held from the step before when they can be (held.h) */
+    const int held = clash_held_boxes_begin(run);
+    if (held < 0) return -1;
+    if (!held) vertex_boxes(run, &ex, 1);
+    clash_held_boxes_join(run, held);
+    return clash_defer_grow_objects(run);
 }
 
 /* ---- S3 ------------------------------------------------------------------------------ */
