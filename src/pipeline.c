@@ -88,7 +88,9 @@ void clash_pipe_destroy(clash_run *run)
     if (run->wbuf)
         for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
     free(run->wbuf);
-    free(run->cand), free(run->hit), free(run->pairs), free(run->gkeys);
+    free(run->cand);
+    clash_pages_free(run->hit, run->cap_hit, 1, 0), clash_pages_free(run->pairs, run->cap_pairs, sizeof *run->pairs, 0);
+    clash_pages_free(run->gkeys, run->cap_gkeys, sizeof *run->gkeys, 0);
     clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
     clash_pages_free(run->fdop, run->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
     clash_pages_free(run->korig, run->cap_korig, sizeof *run->korig, 0);

@@ -80,6 +80,7 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
 }
 
 #ifdef CLASH_PAGES
+enum { PAGES_HUGE = 4 << 20 };
 static size_t pages_bytes(size_t cap, size_t size, size_t extra) { return cap ? cap * size + extra : 0; }
 
 int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra)
@@ -92,6 +93,9 @@ int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra
     void *q = *p ? mremap(*p, old, bytes, MREMAP_MAYMOVE)
                  : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (q == MAP_FAILED) goto fail;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= PAGES_HUGE) madvise(q, bytes, MADV_HUGEPAGE);
+#endif
     *p = q, *cap = c;
     return 0;
 fail:

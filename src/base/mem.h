@@ -43,9 +43,14 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
  * under clash_renew's 32 MiB for the first ten steps, were freed and taken
  * anew at each growth and faulted in whole again: 150.5 k page faults in
  * 20 steps, 141.4 k this way, and the steps that grew them no longer take
- * a third longer in S4; bench/RESULTS.md.)  Elsewhere, and under
- * ThreadSanitizer (mem.c), it is clash_renew.  Free such a block with
- * clash_pages_free (cap and size as renewed), never free(). */
+ * a third longer in S4; bench/RESULTS.md.)  A block of 4 MiB or more
+ * is offered to transparent huge pages (madvise MADV_HUGEPAGE, where the
+ * kernel has them; Linux's default "madvise" mode uses them only so): one
+ * fault fills 2 MiB, a fifth of the cost of 512 faults of 4 KiB here
+ * (issue 17: the 3.0 M scene's steps 2-20 at 2 threads, 64 k faults down to 45 k,
+ * the steps' sum 2-5 % lower; bench/RESULTS.md, 2026-11-29).  Elsewhere,
+ * and under ThreadSanitizer (mem.c), it is clash_renew.  Free such a block
+ * with clash_pages_free (cap and size as renewed), never free(). */
 int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
 void clash_pages_free(void *p, size_t cap, size_t size, size_t extra);
 

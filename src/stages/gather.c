@@ -331,8 +331,8 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     for (int w = 0; w < P; ++w) off[w + 1] += off[w];
     const size_t nh = (size_t)off[P];
     int rc = CLASH_OK;
-    if (clash_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
-        clash_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
+    if (clash_pages_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
+        clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
         goto oom;
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */
@@ -391,7 +391,7 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         }
         keys = gathered;
     }
-    if (clash_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)) {
+    if (clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)) {
         free(gathered);
         return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     }

@@ -341,7 +341,7 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
         st->candidates = st->tests = run->pc_tested;
         return CLASH_OK;
     }
-    if (clash_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
+    if (clash_pages_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
         return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
     /* swept, the face octree on one rank (asked for, or the one a deforming
      * scene falls back to: it made this step's rows): the candidates' faces
