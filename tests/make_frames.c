@@ -7,11 +7,20 @@
  *
  *   make_frames DIR OBJECTS FRAMES
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store/scene.h"
+
+/* (DIR must exist: make_frames writes into it, it does not make it) */
+static int cannot_write(const char *path)
+{
+    fprintf(stderr, "make_frames: %s: cannot write: %s\n", path, strerror(errno));
+    return 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -36,7 +45,7 @@ int main(int argc, char **argv)
         }
         snprintf(path, sizeof path, "%s/f%d.obj", dir, s);
         FILE *f = fopen(path, "w");
-        if (!f) return 1;
+        if (!f) return cannot_write(path);
         for (int o = 0; o < sc->nobj; ++o) {
             double c[3] = {0, 0, 0};
             const int64_t v0 = sc->vofs[o], v1 = sc->vofs[o + 1];
@@ -49,15 +58,15 @@ int main(int argc, char **argv)
         }
         for (int64_t t = 0; t < sc->nf; ++t)
             fprintf(f, "f %d %d %d\n", sc->f0[t] + 1, sc->f1[t] + 1, sc->f2[t] + 1);
-        if (fclose(f)) return 1;
+        if (fclose(f)) return cannot_write(path);
     }
     snprintf(path, sizeof path, "%s/frames.json", dir);
     FILE *f = fopen(path, "w");
-    if (!f) return 1;
+    if (!f) return cannot_write(path);
     fprintf(f, "{\"format\": \"clash-scene/1\", \"name\": \"breathing\", \"steps\": %d, \"frames\": {\"files\": [",
             frames - 1);
     for (int s = 0; s < frames; ++s) fprintf(f, "%s\"f%d.obj\"", s ? ", " : "", s);
     fprintf(f, "]}}\n");
     clash_scene_destroy(sc);
-    return fclose(f) ? 1 : 0;
+    return fclose(f) ? cannot_write(path) : 0;
 }
