@@ -342,7 +342,7 @@ static void write_claims(const seeds_ctx *c, FILE *y)
         const seeds_exp *e = &c->exp[d->exp];
         int own, m = e->skipped ? -1 : claim_method(c, d, &own);
         const double v = m >= 0 ? d->fn(c, e, m) : NAN;
-        char note[256] = "";
+        char note[sizeof e->why + 64] = ""; /* room for the reason and its prefix */
         if (e->skipped) snprintf(note, sizeof note, "experiment skipped: %s", e->why);
         else if (!own)
             snprintf(note, sizeof note, "%s%s%s not in this build%s%s", d->method[0], d->method[1] ? "/" : "",

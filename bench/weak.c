@@ -246,8 +246,10 @@ int clash_bench_scaling_weak(int argc, char **argv, const char *decompose, int c
         snprintf(scene, sizeof scene, "%.600s/weak-p%d.json", o.out, grid[g].ranks * grid[g].threads);
         if (!rc && write_tiles(scene, n1, seed, grid[g].ranks * grid[g].threads, steps, &err))
             rc = bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
-        snprintf(cmds[g], sizeof cmds[g], "%s'%s' run '%s' --steps %d --threads %d --decompose %s --quiet --report '%s'",
-                 mpi, exe, scene, steps, grid[g].threads, decompose, report);
+        if (snprintf(cmds[g], sizeof cmds[g], "%s'%s' run '%s' --steps %d --threads %d --decompose %s --quiet --report '%s'",
+                     mpi, exe, scene, steps, grid[g].threads, decompose, report) >= (int)sizeof cmds[g] && !rc)
+            rc = bench_fail(&o, CLASH_EINPUT, "the command line for %d ranks is too long (paths: %s, %s)", grid[g].ranks,
+                            exe, o.out);
         fprintf(y, "  - \"%s\"\n", cmds[g]);
         ctl[g][0] = 0;
         if (control && grid[g].ranks > 1 && !rc) { /* R one-rank runs of a T-worker tile at once, no MPI */

@@ -66,6 +66,17 @@
 #include "kernels/kernels.h"
 #include "kernels/cpu.h"
 
+/* The helpers are inlined into each of gjk_avx512, gjk_avx2 and gjk_plain,
+ * which compile the same source for their own targets, at every
+ * optimisation level.  A 32-byte vector passed to or returned from a
+ * function has one ABI with AVX (a register) and another without (memory):
+ * an out-of-line helper compiled for the file's default target and called
+ * from an AVX function reads garbage, which is what -O0 (inlining nothing)
+ * did.  So no helper takes or returns a vector by value: those are macros
+ * (each argument a side-effect-free expression), the rest take g3 structs
+ * (always in memory) or pointers and are always_inline. */
+#define G_INLINE static inline __attribute__((always_inline))
+
 /* Eight lanes as GCC's (and Clang's) generic vectors: AVX2 registers in
  * gjk_avx2, pairs of SSE registers (or scalars) elsewhere.  A comparison
  * gives -1 or 0 a lane; g_sel picks by such a mask. */
@@ -75,36 +86,37 @@ typedef struct {
     vf x, y, z;
 } g3;
 
-static inline vf g_self(vi m, vf a, vf b) { return (vf)(((vi)a & m) | ((vi)b & ~m)); }
-static inline vi g_seli(vi m, vi a, vi b) { return (a & m) | (b & ~m); }
-static inline g3 g_sel(vi m, g3 a, g3 b) { return (g3){g_self(m, a.x, b.x), g_self(m, a.y, b.y), g_self(m, a.z, b.z)}; }
-static inline g3 g_sub(g3 a, g3 b) { return (g3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static inline g3 g_neg(g3 a) { return (g3){-a.x, -a.y, -a.z}; }
-static inline vf g_dot(g3 a, g3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static inline g3 g_cross(g3 a, g3 b)
+#define g_self(m, a, b) ((vf)(((vi)(a) & (m)) | ((vi)(b) & ~(m))))
+#define g_seli(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+#define g_sel(m, a, b) ((g3){g_self(m, (a).x, (b).x), g_self(m, (a).y, (b).y), g_self(m, (a).z, (b).z)})
+G_INLINE g3 g_sub(g3 a, g3 b) { return (g3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+G_INLINE g3 g_neg(g3 a) { return (g3){-a.x, -a.y, -a.z}; }
+#define g_dot(a, b) ((a).x * (b).x + (a).y * (b).y + (a).z * (b).z)
+G_INLINE g3 g_cross(g3 a, g3 b)
 {
     return (g3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 /* (a x b) x a: perpendicular to a, toward b's side */
-static inline g3 g_perp(g3 a, g3 b) { return g_cross(g_cross(a, b), a); }
-static inline vf g_abs(vf a) { return (vf)((vi)a & ((vi){0} + 0x7fffffff)); }
-static inline vf g_max(vf a, vf b) { return g_self(a > b, a, b); }
-static inline vi g_maxi(vi a, vi b) { return g_seli(a > b, a, b); }
+G_INLINE g3 g_perp(g3 a, g3 b) { return g_cross(g_cross(a, b), a); }
+#define g_abs(a) ((vf)((vi)(a) & ((vi){0} + 0x7fffffff)))
+#define g_max(a, b) g_self((a) > (b), a, b)
+#define g_maxi(a, b) g_seli((a) > (b), a, b)
 /* The lanes' square roots (x >= 0, or NaN): one vector instruction where
  * the target has it (-fno-math-errno), whatever the lanes hold. */
-static inline vf g_sqrt(vf x)
-{
-    vf r;
-    for (int l = 0; l < 8; ++l) r[l] = __builtin_sqrtf(x[l]);
-    return r;
-}
-static inline vf g_ld(const float *a)
-{
-    vf v;
-    __builtin_memcpy(&v, a, sizeof v);
-    return v;
-}
-static inline g3 g_ld3(const float a[3][8]) { return (g3){g_ld(a[0]), g_ld(a[1]), g_ld(a[2])}; }
+#define g_sqrt(x)                                                 \
+    __extension__({                                               \
+        const vf g_x_ = (x);                                      \
+        vf g_r_;                                                  \
+        for (int g_l_ = 0; g_l_ < 8; ++g_l_) g_r_[g_l_] = __builtin_sqrtf(g_x_[g_l_]); \
+        g_r_;                                                     \
+    })
+#define g_ld(a)                                  \
+    __extension__({                              \
+        vf g_v_;                                 \
+        __builtin_memcpy(&g_v_, (a), sizeof g_v_); \
+        g_v_;                                    \
+    })
+G_INLINE g3 g_ld3(const float a[3][8]) { return (g3){g_ld(a[0]), g_ld(a[1]), g_ld(a[2])}; }
 
 /* The lanes' state: simplex points s (their support pairs ix = 8 ip + iq),
  * its size n, the direction d, the status st (0 while it runs), the bound
@@ -119,9 +131,8 @@ typedef struct {
 } g8state;
 
 /* The support pair along d: P's highest point pw (index ip), Q's lowest
- * qw (iq); returns the gap min_q d.q - max_p d.p. */
-static inline __attribute__((always_inline)) vf g8_support(g3 d, const g3 P[6], const g3 Q[6], g3 *pw, g3 *qw, vi *ip,
-                                                         vi *iq)
+ * qw (iq); *gap the gap min_q d.q - max_p d.p. */
+G_INLINE void g8_support(g3 d, const g3 P[6], const g3 Q[6], g3 *pw, g3 *qw, vi *ip, vi *iq, vf *gap)
 {
     const vi zero = {0};
     *pw = P[0], *qw = Q[0], *ip = *iq = zero;
@@ -132,23 +143,23 @@ static inline __attribute__((always_inline)) vf g8_support(g3 d, const g3 P[6], 
         pm = g_self(cp, tp, pm), *ip = g_seli(cp, zero + i, *ip), *pw = g_sel(cp, P[i], *pw);
         qm = g_self(cq, tq, qm), *iq = g_seli(cq, zero + i, *iq), *qw = g_sel(cq, Q[i], *qw);
     }
-    return qm - pm;
+    *gap = qm - pm;
 }
 
 /* Eight lanes of int8 to and from int32 lanes (one instruction or a few). */
 typedef int8_t vc __attribute__((vector_size(8)));
-static inline void g_st8(int8_t *dst, vi v)
-{
-    const vc c = __builtin_convertvector(v, vc);
-    __builtin_memcpy(dst, &c, sizeof c);
-}
-static inline vi g_ld8(const int8_t *src)
-{
-    vc c;
-    __builtin_memcpy(&c, src, sizeof c);
-    return __builtin_convertvector(c, vi);
-}
-static inline void g_st3(float dst[3][8], g3 a)
+#define g_st8(dst, v)                                     \
+    __extension__({                                       \
+        const vc g_c_ = __builtin_convertvector((v), vc); \
+        __builtin_memcpy((dst), &g_c_, sizeof g_c_);      \
+    })
+#define g_ld8(src)                                    \
+    __extension__({                                   \
+        vc g_c_;                                      \
+        __builtin_memcpy(&g_c_, (src), sizeof g_c_);  \
+        __builtin_convertvector(g_c_, vi);            \
+    })
+G_INLINE void g_st3(float dst[3][8], g3 a)
 {
     __builtin_memcpy(dst[0], &a.x, sizeof a.x);
     __builtin_memcpy(dst[1], &a.y, sizeof a.y);
@@ -159,16 +170,21 @@ static inline void g_st3(float dst[3][8], g3 a)
  * (a loop over the eight lanes compiled to eight extractions and seven
  * ORs, some 10 % of the lanes' time, four times a step). */
 typedef int32_t vi4 __attribute__((vector_size(16)));
-static inline int g_any(vi m)
+G_INLINE int g_any_at(const vi *m)
 {
     vi4 lo, hi;
-    __builtin_memcpy(&lo, &m, sizeof lo);
-    __builtin_memcpy(&hi, (const char *)&m + sizeof lo, sizeof hi);
+    __builtin_memcpy(&lo, m, sizeof lo);
+    __builtin_memcpy(&hi, (const char *)m + sizeof lo, sizeof hi);
     const vi4 o = lo | hi;
     uint64_t w[2];
     __builtin_memcpy(w, &o, sizeof w);
     return (w[0] | w[1]) != 0;
 }
+#define g_any(m)                   \
+    __extension__({                \
+        const vi g_m_ = (m);       \
+        g_any_at(&g_m_);           \
+    })
 
 /* One step of every lane still running (the scalar steps of hull_bool.c's
  * b_step, each case's update kept by the lanes in that case).  A case is
@@ -176,7 +192,7 @@ static inline int g_any(vi m)
  * the first step is all segments, the second mostly triangles, and from
  * then on few lanes fall back to a point, so the segment case is mostly
  * skipped (a branch on the whole batch, which the CPU predicts well). */
-static inline __attribute__((always_inline)) void g8_step(g8state *g, const g3 P[6], const g3 Q[6], int ball)
+G_INLINE void g8_step(g8state *g, const g3 P[6], const g3 Q[6], int ball)
 {
     const vi zero = {0}, one = zero + 1, two = zero + 2, three = zero + 3;
     const vi run = g->st == zero;
@@ -188,7 +204,8 @@ static inline __attribute__((always_inline)) void g8_step(g8state *g, const g3 P
     const g3 d = {d0.x * rm, d0.y * rm, d0.z * rm};
     g3 pw, qw;
     vi ip, iq;
-    const vf gap = g8_support(d, P, Q, &pw, &qw, &ip, &iq);
+    vf gap;
+    g8_support(d, P, Q, &pw, &qw, &ip, &iq, &gap);
     g3 w = g_sub(pw, qw), ow = {{0}, {0}, {0}};
     vf gb = gap; /* the gap of the walked set: D's, or D + B(tol)'s, tol |d| less */
     if (ball) { /* the support point of D + B(tol): w + tol d / |d| */
@@ -276,7 +293,11 @@ static inline __attribute__((always_inline)) void g8_step(g8state *g, const g3 P
     }
 }
 
-static inline vf g_det(g3 a, g3 b, g3 c) { return g_dot(a, g_cross(b, c)); }
+#define g_det(a, b, c)                     \
+    __extension__({                        \
+        const g3 g_bc_ = g_cross((b), (c)); \
+        g_dot((a), g_bc_);                 \
+    })
 
 /* The lanes' ends certified in float, where the margins allow (the top):
  * a tetrahedron holding the origin by every barycentric determinant above
@@ -285,7 +306,7 @@ static inline vf g_det(g3 a, g3 b, g3 c) { return g_dot(a, g_cross(b, c)); }
  * that: G8_TETRA (for the test in double), else G8_ASK.  M outside
  * [2^-30, 2^30] (M^3 under- or overflows) or a coordinate not finite:
  * nothing is certified. */
-static inline __attribute__((always_inline)) void g8_certify(g8state *g, const float tol[8], int ball)
+G_INLINE void g8_certify(g8state *g, const float tol[8], int ball)
 {
     const vi zero = {0};
     const vf M = g->M, T = (ball ? 0x1p-7f : 0x1p-10f) * M * M * M, tl = g_ld(tol);
@@ -306,7 +327,7 @@ static inline __attribute__((always_inline)) void g8_certify(g8state *g, const f
                                                g_seli(g->st == zero + G8_MEET, zero + G8_TETRA, zero + G8_ASK)));
 }
 
-static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8], const float (*q)[3][8],
+G_INLINE void g8_run(const float (*p)[3][8], const float (*q)[3][8],
                                                         const float tol[8], int ball, const ck_g8carry *in,
                                                         int maxit, int more, ck_gjk8 *out, ck_g8carry *keep)
 {
@@ -345,7 +366,8 @@ static inline __attribute__((always_inline)) void g8_run(const float (*p)[3][8],
         g3 c = {{0}, {0}, {0}}, pw, qw;
         vi ip, iq;
         for (int k = 0; k < 6; ++k) c = g_sub(c, g_sub(P[k], Q[k]));
-        (void)g8_support(c, P, Q, &pw, &qw, &ip, &iq);
+        vf gap0; /* (unused: the first point's gap) */
+        g8_support(c, P, Q, &pw, &qw, &ip, &iq, &gap0);
         g.s[0] = g_sub(pw, qw), g.d = g_neg(g.s[0]), g.ix[0] = 8 * ip + iq;
     }
     for (int it = 0; it < maxit && g_any(g.st == zero); ++it) g8_step(&g, P, Q, ball);
