@@ -22,6 +22,7 @@
 
 #include "base/error.h"
 #include "clash/clash.h"
+#include "kernels/cpu.h"
 
 typedef struct opt_enum {
     const char *name;
@@ -147,4 +148,21 @@ int clash_config_set(clash_config *cfg, const char *name, const char *value, cla
                       "midphase, broadphase, octree-level, reorder, bind, stop-at-first, ccd, ccd-tolerance, "
                       "min-separation, decompose)",
                       name);
+}
+
+/* The level in force and CLASH_ISA's check (kernels/cpu.h holds the level). */
+int clash_isa(const char **level, const char **cpu, clash_error *err)
+{
+    const int have = ck_isa_cpu(), req = ck_isa_requested();
+    if (level) *level = ck_isa_name(ck_isa_level);
+    if (cpu) *cpu = ck_isa_name(have);
+    if (req == -1 || (req >= 0 && req <= have)) return 0;
+    char runs[64] = "";
+    for (int l = 0; l <= have; ++l)
+        snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s", l ? ", " : "", ck_isa_name(l));
+    const char *e = getenv("CLASH_ISA");
+    if (req == -2)
+        return clash_fail(err, CLASH_EINPUT, "CLASH_ISA=%.40s: unknown instruction-set level (known: portable, avx2, "
+                          "avx512; this CPU runs %s)", e ? e : "", runs);
+    return clash_fail(err, CLASH_EINPUT, "CLASH_ISA=%s: this CPU lacks it (it runs %s)", ck_isa_name(req), runs);
 }

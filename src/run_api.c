@@ -14,6 +14,7 @@
 
 clash_run *clash_run_create(clash_scene *sc, const clash_config *cfg, clash_error *err)
 {
+    if (clash_isa(NULL, NULL, err)) return NULL; /* CLASH_ISA names a level this process cannot run */
     if (cfg && cfg->decompose == CLASH_DECOMPOSE_OBJECTS) return clash_dist_create(sc, cfg, err);
     return clash_pipe_create(sc, cfg, err);
 }

@@ -380,7 +380,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         if (cli->report_path && rep_sc) {
             clash_outfile rep;
             clash_report_info ri = {rep_sc, &cfg, threads, W->size, clash_bind_name(cfg.bind), NULL,
-                                    D.nobj, D.nv, D.gfofs[D.nobj], extra};
+                                    D.nobj, D.nv, D.gfofs[D.nobj], extra, NULL};
+            clash_isa(&ri.isa, NULL, NULL);
             if (!(rc = clash_outfile_open(&rep, cli->report_path, &err))) {
                 if (clash_report_write_yaml(rep.f, &ri, &tot)) {
                     clash_outfile_abort(&rep);

@@ -75,6 +75,10 @@ static int cmd_info(void)
     printf("parts:    openmp %s, pthreads yes, mpi %s, hwloc %s, likwid %s, papi %s, callgrind client requests %s\n",
            b->openmp ? "yes" : "no", b->mpi ? "yes" : "no", b->hwloc ? "yes" : "no", b->likwid ? "yes" : "no",
            b->papi ? "yes" : "no", b->valgrind ? "yes" : "no");
+    const char *isa, *isa_cpu, *isa_env = getenv("CLASH_ISA");
+    clash_isa(&isa, &isa_cpu, NULL);
+    printf("isa:      %s (%s; this CPU's best: %s)\n", isa, isa_env && *isa_env ? "CLASH_ISA" : "the CPU's best",
+           isa_cpu);
     printf("threads:  %d by default (cores of this process's binding)\n", clash_sched_threads(0));
     /* Whether each counter source works here, tried, not only built: perf
      * opens its events, PAPI initialises and adds its events, likwid needs
@@ -309,7 +313,8 @@ setup_done:
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, NULL};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, NULL, NULL};
+        clash_isa(&ri.isa, NULL, NULL);
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
@@ -391,6 +396,7 @@ static int clash_main(int argc, char **argv)
     clash_cli cli;
     clash_error err = {0};
     int help, version;
+    if (clash_isa(NULL, NULL, &err)) return die(&err); /* CLASH_ISA asks for a level this CPU lacks */
     if (argc >= 2 && !strcmp(argv[1], "bench")) return cmd_bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {

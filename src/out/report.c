@@ -319,8 +319,8 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     fprintf(f, ", openmp: %s, mpi: %s, hwloc: %s, likwid: %s, papi: %s, valgrind: %s}\n",
             b->openmp ? "true" : "false", b->mpi ? "true" : "false", b->hwloc ? "true" : "false",
             b->likwid ? "true" : "false", b->papi ? "true" : "false", b->valgrind ? "true" : "false");
-    fprintf(f, "machine: {cores: %d, ranks: %d, threads: %d, binding: %s, topology: ", topo.cores, ri->ranks,
-            ri->threads, ri->binding ? ri->binding : "none");
+    fprintf(f, "machine: {cores: %d, ranks: %d, threads: %d, binding: %s, isa: %s, topology: ", topo.cores, ri->ranks,
+            ri->threads, ri->binding ? ri->binding : "none", ri->isa ? ri->isa : "unknown");
     yaml_str(f, tdesc);
     fprintf(f, "}\n");
     const clash_scene *sc = ri->scene;

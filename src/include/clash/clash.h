@@ -446,6 +446,20 @@ typedef struct clash_build_info {
 } clash_build_info;
 const clash_build_info *clash_build(void);
 
+/* The instruction-set level of the vector kernels in this process:
+ * "portable", "avx2" or "avx512" (AVX-512 on 256-bit vectors).  Every kernel
+ * that has vector paths takes the same one, for the whole process: the
+ * environment variable CLASH_ISA (one of those three names), read once when
+ * the library is loaded, else the best level this CPU runs.  Every level
+ * gives the same pairs, contacts and times of impact, bit for bit.
+ * *level (when level is not NULL) gets the level in force and *cpu (when
+ * not NULL) the best level of this CPU.  Returns 0, or CLASH_EINPUT with
+ * err's message naming the value and the levels this CPU runs when
+ * CLASH_ISA names an unknown level or one the CPU lacks; clash_run_create
+ * refuses to create runs then (the kernels, called anyway, run the CPU's
+ * best level). */
+int clash_isa(const char **level, const char **cpu, clash_error *err);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
