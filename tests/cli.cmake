@@ -13,3 +13,16 @@ add_test(NAME install_consumer
     -DDATA_DIR=${CLASH_DATA_DIR}
     -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_consumer.cmake)
 set_tests_properties(install_consumer PROPERTIES TIMEOUT 600)
+
+# Every instruction-set level this CPU runs gives the portable level's pairs,
+# contacts and oracle digest (tests/isa_levels.sh); and a Debug (-O0) tree
+# builds with -Werror and runs the default scene, the oracle and the frames
+# tests (tests/debug_build.sh).
+add_test(NAME isa_levels
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/isa_levels.sh $<TARGET_FILE:clash_cli> ${PROJECT_SOURCE_DIR} ${CLASH_DATA_DIR}
+          ${PROJECT_BINARY_DIR}/bin)
+set_tests_properties(isa_levels PROPERTIES TIMEOUT 1800)
+add_test(NAME debug_build
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/debug_build.sh ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/debug-work
+          ${CMAKE_C_COMPILER})
+set_tests_properties(debug_build PROPERTIES TIMEOUT 1800)

@@ -28,11 +28,24 @@
 
 static const int sphere_faces[4] = {8, 24, 48, 80};
 
+/* FNV-1a over the oracle's pair rows: one number for "the same pairs",
+ * printed so that runs under each CLASH_ISA level can be compared
+ * (tests/isa_levels.sh). */
+static uint64_t digest_rows(uint64_t h, const row *r, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t w[5] = {(uint32_t)r[i].step, r[i].p.obj_a, r[i].p.face_a, r[i].p.obj_b, r[i].p.face_b};
+        for (int k = 0; k < 5; ++k) h = (h ^ w[k]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
 int main(void)
 {
     char dir[] = "/tmp/clash-oracle-XXXXXX";
     if (!mkdtemp(dir)) return check_skip("cannot make a temporary folder");
     long total_pairs = 0, scenes_with_pairs = 0, compared = 0;
+    uint64_t digest = 0xcbf29ce484222325ull;
     const char *env = getenv("CLASH_ORACLE_SCENES");
     int nscenes = env ? atoi(env) : 240;
     if (nscenes < 24 || nscenes > 240) nscenes = 240;
@@ -53,6 +66,7 @@ int main(void)
         int ok = 1;
         row *ro = rs_run_rows(sc, oracle, -1, &no, &ok);
         total_pairs += (long)no;
+        digest = digest_rows(digest, ro, no);
         scenes_with_pairs += no > 0;
         for (int variant = 0; variant < 3 && ok; ++variant) {
             clash_config c = base;
@@ -107,6 +121,7 @@ int main(void)
             CHECK(nv == no && (no == 0 || memcmp(rv, ro, no * sizeof *ro) == 0),
                   "min-separation scene %d (D %g): pipeline %zu pairs, oracle %zu", i, base.min_separation, nv, no);
             sep_pairs += (long)no, sep_scenes += no > 0, sep_more += no > n0;
+            digest = digest_rows(digest, ro, no);
         }
         free(ro), free(rv), free(r0);
         clash_scene_destroy(sc);
@@ -117,6 +132,7 @@ int main(void)
     rmdir(dir);
     printf("oracle: %ld comparisons, %ld colliding pairs in total, %ld of %d scenes with collisions\n", compared,
            total_pairs, scenes_with_pairs, nscenes);
+    printf("oracle: pairs digest %016llx\n", (unsigned long long)digest);
     CHECK(scenes_with_pairs >= nscenes / 4 && scenes_with_pairs <= nscenes - nscenes / 48,
           "scenes should mix collisions and none: %ld of %d", scenes_with_pairs, nscenes);
     return check_finish("test_pipeline_oracle");
