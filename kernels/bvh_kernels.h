@@ -3,7 +3,7 @@
  *
  * A wide node stores the boxes of its W children (W = 4 or 8) as six float
  * arrays one after another: lo_x[W] lo_y[W] lo_z[W] hi_x[W] hi_y[W] hi_z[W]
- * (structure of arrays inside the node, ARCHITECTURE.md "Data layout"), so
+ * (structure of arrays inside the node, src/README.md "Data layout"), so
  * one SIMD compare tests the same coordinate of all W children.  `nb` points
  * at lo_x[0]; an unused child slot holds the empty box (lo = +inf,
  * hi = -inf), which no test accepts.

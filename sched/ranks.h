@@ -3,7 +3,7 @@
  * includes mpi.h is ranks.c; without MPI (or before clash_ranks_init) every
  * function behaves as a single rank: rank 0 of 1, gathers are copies.
  *
- * Model (ARCHITECTURE.md, "Threads or ranks"): every rank holds the whole
+ * Model (src/README.md, "Parallel model"): every rank holds the whole
  * scene and computes S0-S3 itself; the S4/S5 work units are shared out by
  * clash_ranks_share(); each rank runs its share on its own threads; rank 0
  * gathers the hits (clash_ranks_gather_u64), merges them and writes.

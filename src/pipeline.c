@@ -56,7 +56,7 @@ clash_config clash_config_default(void)
                           .mode = -1,
                           .self_collision = -1,
                           .threads = 0,
-                          .backend = CLASH_BACKEND_OMP, /* CONTRACT.md's default; --backend pthreads: sched/pool.c */
+                          .backend = CLASH_BACKEND_OMP, /* the command's default; --backend pthreads: sched/pool.c */
                           .partition = CLASH_PART_CHUNK,
                           .schedule = CLASH_SCHED_DYNAMIC,
                           .midphase = CLASH_MID_OCTREE,

@@ -7,7 +7,7 @@
  *  1. Rigid: a mesh nobody here made (../shared/data/meshes/spot.obj, read by
  *     the library's reader, then fed through clash_scene_add_mesh) twice; the
  *     second copy moved with clash_run_set_pose for 10 steps, the first left
- *     unset (it must stay).  The poses are CONTRACT.md's formula for a
+ *     unset (it must stay).  The poses are the scene file's formula for a
  *     position, rotation, velocity and spin, and the scene file written to a
  *     temporary folder has exactly those, so `clash run FILE --pairs` must
  *     write the same rows as the host collects, in static and in swept mode,

@@ -5,7 +5,7 @@
 #
 #   test_faults.sh CLASH_BIN MESH_DATA_DIR
 #
-# Checked, each against the contract (CONTRACT.md, README "Exit status"):
+# Checked, each against the contract (src/cli/REFERENCE.md, "Exit status"):
 #   - SIGINT or SIGTERM in the middle of a long run: exit status 130 or 143
 #     (128 + the signal, as shells and batch systems expect), the message
 #     "interrupted after step N of M; no output written", and no file left in the

@@ -6,7 +6,7 @@
  * nested call and a call on more workers than it has.
  *
  * The reference is computed independently of the parallel code: S0 by
- * clash_scene_vertex_at (CONTRACT.md's pose formula, double) rounded to float
+ * clash_scene_vertex_at (the scene file's pose formula, double) rounded to float
  * is not bit-exact with the kernel, so S0 is compared against
  * ck_transform_ref run serially per object; S1 against ck_face_boxes_ref per
  * object (grown by the arc margins of turning objects, core/facetest.h,

@@ -1,5 +1,5 @@
 /*
- * test_motion.c — stage S0 follows CONTRACT.md's pose formula to the letter:
+ * test_motion.c — stage S0 follows the scene file's pose formula to the letter:
  *   world = R(rotation_deg + s*angular_velocity_deg) * (scale*local) + position + s*velocity,
  *   R([a,b,c]) = Rz(c) * Ry(b) * Rx(a).
  * Vertices are checked after 100 steps of combined translation and rotation

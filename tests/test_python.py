@@ -72,7 +72,7 @@ def read_ply_binary(path):
 
 
 def pose(rot_deg, s_ang_deg, pos, vel, s):
-    """CONTRACT.md's pose formula, as store/motion.c computes it (same
+    """The scene file's pose formula, as store/motion.c computes it (same
     operations in the same order, libm's cos and sin)."""
     deg = 3.14159265358979323846 / 180.0
     a = (rot_deg[0] + s * s_ang_deg[0]) * deg

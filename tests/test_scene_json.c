@@ -1,7 +1,7 @@
 /*
  * test_scene_json.c — the clash-scene/1 reader (src/io/scene_json.c).
  *
- * Valid scenes: the CONTRACT.md example verbatim (every field, paths joined
+ * Valid scenes: the reference's example scene (every field, paths joined
  * to the base folder), a deforming "frames" scene, and a minimal scene whose
  * defaults are filled in.  Invalid scenes: one string per mistake, each
  * asserting CLASH_EINPUT, the label, the key path and the gist of the
@@ -23,7 +23,7 @@
 #include "check.h"
 #include "io/scene_desc.h"
 
-/* The example of CONTRACT.md, "Scene file", verbatim. */
+/* A rigid scene with every object key, meshes from files and a generator (REFERENCE.md, "Scene file"). */
 static const char contract_example[] =
     "{\n"
     "  \"format\": \"clash-scene/1\",\n"
@@ -60,7 +60,7 @@ static int desc_is_zero(const clash_scene_desc *d)
            !d->nobjects && !d->objects && !d->nframes && !d->frame_files && !d->frames_objects;
 }
 
-/* Checks the CONTRACT example as parsed with base folder `base` (the joined
+/* Checks the example as parsed with base folder `base` (the joined
  * path is base + "/" + rel, or rel when base is empty). */
 static void check_contract_example(const clash_scene_desc *d, const char *base)
 {

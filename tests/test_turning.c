@@ -195,7 +195,7 @@ static void substep_pairs(const clash_scene *sc, int s, place_fn place, const vo
     free(w), free(bx);
 }
 
-/* The pose formula at a fractional state sigma (CONTRACT.md): R(rotation +
+/* The pose formula at a fractional state sigma (REFERENCE.md, "Pose"): R(rotation +
  * sigma * angular velocity) * scale, position + sigma * velocity. */
 static void place_law(const clash_scene *sc, int o, double sigma, const void *ctx, double R[9], double t[3])
 {

@@ -1,6 +1,6 @@
 /*
  * mem.c — aligned, padded, zero-filled allocation for the store's and the
- * stages' arrays (ARCHITECTURE.md, "Data layout": every array 64-byte aligned,
+ * stages' arrays (src/README.md, "Data layout": every array 64-byte aligned,
  * padded to whole cache lines, so that vector loops may read a full line).
  */
 #include <stdint.h>

@@ -271,7 +271,7 @@ setup_done:
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
-    if (ranks > 1) { /* stage times: the slowest rank's (CONTRACT.md); counts of shared work: summed */
+    if (ranks > 1) { /* stage times: the slowest rank's (as REFERENCE.md says); counts of shared work: summed */
         clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
         clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
         clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);

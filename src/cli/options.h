@@ -1,5 +1,5 @@
 /*
- * options.h — the `clash` command's options (CONTRACT.md, "The command").
+ * options.h — the `clash` command's options (src/cli/REFERENCE.md, "The command").
  *
  * Every option is parsed and validated here; a value out of range or an
  * option whose feature this build does not have is an error (exit 2) with a

@@ -4,7 +4,7 @@
  * read and write and pipeline.c sequences.  Internal to src/.  Each field
  * says which stage writes it; a stage reads only what earlier stages wrote.
  *
- * One step (pipeline.c) runs the stages of ARCHITECTURE.md in order:
+ * One step (pipeline.c) runs the stages of src/README.md in order:
  *   S0 motion  S1 boxes  S2 broad  S3 cull  S4 mid  S5 narrow  S6 gather
  * Candidate face pairs travel between S4 and S5 as uint64 keys
  *   key = (uint64)global_face_a << 32 | global_face_b,  a < b,

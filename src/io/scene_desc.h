@@ -4,7 +4,7 @@
  *
  * The description holds only what the user wrote, with defaults filled in;
  * scene.c turns it into a clash_scene (loading mesh files, running
- * generators, building the store).  See CONTRACT.md, "Scene file".
+ * generators, building the store).  See src/cli/REFERENCE.md, "Scene file".
  */
 #ifndef CLASH_SCENE_DESC_H
 #define CLASH_SCENE_DESC_H

@@ -1,7 +1,7 @@
 /*
  * scene_json.c — reading a clash-scene/1 JSON file into a clash_scene_desc.
  *
- * The format is specified in CONTRACT.md, "Scene file".  This file only
+ * The format is specified in src/cli/REFERENCE.md, "Scene file".  This file only
  * turns text into a description: it checks the syntax (via cJSON), the
  * structure (required keys, types, ranges, no unknown keys anywhere, no
  * duplicate keys) and fills in defaults.  It does not open mesh files; it

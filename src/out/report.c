@@ -230,7 +230,7 @@ int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **nam
 
 static double per(uint64_t x, int64_t n) { return n > 0 ? (double)x / (double)n : 0.0; }
 
-/* counters: source, reason, model, stages (CONTRACT.md): only what was measured. */
+/* counters: source, reason, model, stages (src/cli/REFERENCE.md): only what was measured. */
 static void write_counters(FILE *f, const clash_counters *c, const clash_run_totals *t)
 {
     fprintf(f, "counters:\n");

@@ -1,6 +1,6 @@
 /*
  * report.h — what a run leaves behind: the pairs CSV, the run report YAML
- * (CONTRACT.md), and the order-independent checksum of all (step, pair) rows.
+ * (src/cli/REFERENCE.md), and the order-independent checksum of all (step, pair) rows.
  *
  * Output files are written atomically: rows go to "FILE.tmp.PID" and the
  * file is renamed into place only when the run succeeded; on failure the

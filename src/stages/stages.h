@@ -1,6 +1,6 @@
 /*
  * stages.h — the entry points of the stages that pipeline.c sequences
- * (ARCHITECTURE.md, "The stages").  Each reads and writes the run context
+ * (src/README.md, "What one step computes").  Each reads and writes the run context
  * (core/run.h) and uses the kernels, sched/ and the store; none calls back
  * into the pipeline.  S0 is the store's (store/motion.c), S4 the midphases'
  * (stages/mid/midphase.h).

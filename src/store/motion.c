@@ -1,7 +1,7 @@
 /*
  * motion.c — stage S0: the world positions of the next state, made current.
  *
- * One mechanism serves every client (ARCHITECTURE.md, "API"): the next state
+ * One mechanism serves every client (src/README.md, "Public API"): the next state
  * of each object is set (clash_store_set_pose, clash_store_set_vertices, or
  * a scene file's law), then clash_store_advance_par moves the current state
  * to px/py/pz by swapping pointers and computes the next one into x/y/z.
@@ -17,7 +17,7 @@
  * the arc margin of swept mode): the law's path for a law's pose, the screw
  * motion for a pose the host set, none for positions or objects left alone.
  *
- * Scene-file laws.  Rigid objects follow CONTRACT.md's pose formula to the
+ * Scene-file laws.  Rigid objects follow the scene file's pose formula to the
  * letter:
  *   world = R(rotation_deg + s * angular_velocity_deg) * (scale * local)
  *           + position + s * velocity,

@@ -2,7 +2,7 @@
  * scene.h — the scene store: every object's geometry in one global
  * structure-of-arrays.
  *
- * Layout (ARCHITECTURE.md, "Data layout"):
+ * Layout (src/README.md, "Data layout"):
  *   x[], y[], z[]        float32 world positions of state s, all objects' vertices
  *   px[], py[], pz[]     the same for state s-1 (swept mode needs both)
  *   lx[], ly[], lz[]     local-frame copies of each object's mesh (as added;
@@ -13,7 +13,7 @@
  * A face's number inside its object (the number users see) is
  * f - fofs[o]; a vertex's is v - vofs[o].
  *
- * Objects (ARCHITECTURE.md, "motion"): every object is an instance of a mesh
+ * Objects: every object is an instance of a mesh
  * added to the scene (scene_add.c, the one way in, for the API and for scene
  * files alike) with its own copy of the vertices in lx/ly/lz.  Its world
  * position in a state is a pose, world = R * (scale * local) + t (rigid
@@ -24,7 +24,7 @@
  * clash_store_advance_par) makes it current.
  *
  * Scenes read from files (or presets) also carry a law per object that gives
- * any state s: the pose formula of CONTRACT.md (pose[], LAW_FORMULA) or frame
+ * any state s: the scene file's pose formula (pose[], LAW_FORMULA) or frame
  * s of a deforming scene (frames[], LAW_FRAMES); clash_scene_set_state_par
  * sets every object with a law to its state s and advances.  Objects added
  * from memory have none (LAW_NONE).
@@ -38,7 +38,7 @@
 #include "clash/clash.h"
 #include "base/mem.h"
 
-/* The scene-file law of a rigid object (CONTRACT.md, "Object pose in state s"). */
+/* The scene-file law of a rigid object (src/cli/REFERENCE.md, "Pose of an object"). */
 typedef struct clash_pose {
     double scale;
     double position[3], rotation_deg[3], velocity[3], angular_velocity_deg[3];

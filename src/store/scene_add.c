@@ -14,7 +14,7 @@
  * objects from memory: a scale belongs in the mesh; scene files have one per
  * object).
  *
- * Checks come before any change (CONTRACT.md, "The in-memory API"): every
+ * Checks come before any change (clash.h: a refused call changes nothing): every
  * coordinate finite and inside float range, every index inside the mesh,
  * counts positive, the rotation a rotation (rows orthonormal within 1e-6,
  * determinant +1).  A refused call leaves the scene exactly as it was: the

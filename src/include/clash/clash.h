@@ -187,7 +187,7 @@ typedef enum clash_stage {
 
 const char *clash_stage_name(int stage);
 
-/* Per-step item counts (ARCHITECTURE.md, "Profiling"). */
+/* Per-step item counts: what each stage handled in the step. */
 typedef struct clash_step_stats {
     double seconds[CLASH_NSTAGES];
     int64_t vertices;        /* S0 */

@@ -1,5 +1,5 @@
 /*
- * midphase.h — the S4 midphases (ARCHITECTURE.md, S4), one file each:
+ * midphase.h — the S4 midphases (src/README.md, S4), one file each:
  *   octree.c        the report's face octree (003 §3.3.5), the default,
  *                   over the faces S3 kept (octree_units.c bins them,
  *                   octree_merge.c merges the workers' candidates);
