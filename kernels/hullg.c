@@ -89,15 +89,13 @@ typedef struct {
 #define g_self(m, a, b) ((vf)(((vi)(a) & (m)) | ((vi)(b) & ~(m))))
 #define g_seli(m, a, b) (((a) & (m)) | ((b) & ~(m)))
 #define g_sel(m, a, b) ((g3){g_self(m, (a).x, (b).x), g_self(m, (a).y, (b).y), g_self(m, (a).z, (b).z)})
-G_INLINE g3 g_sub(g3 a, g3 b) { return (g3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-G_INLINE g3 g_neg(g3 a) { return (g3){-a.x, -a.y, -a.z}; }
+#define g_sub(a, b) ((g3){(a).x - (b).x, (a).y - (b).y, (a).z - (b).z})
+#define g_neg(a) ((g3){-(a).x, -(a).y, -(a).z})
 #define g_dot(a, b) ((a).x * (b).x + (a).y * (b).y + (a).z * (b).z)
-G_INLINE g3 g_cross(g3 a, g3 b)
-{
-    return (g3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
+#define g_cross(a, b) \
+    ((g3){(a).y * (b).z - (a).z * (b).y, (a).z * (b).x - (a).x * (b).z, (a).x * (b).y - (a).y * (b).x})
 /* (a x b) x a: perpendicular to a, toward b's side */
-G_INLINE g3 g_perp(g3 a, g3 b) { return g_cross(g_cross(a, b), a); }
+#define g_perp(a, b) g_cross(g_cross(a, b), a)
 #define g_abs(a) ((vf)((vi)(a) & ((vi){0} + 0x7fffffff)))
 #define g_max(a, b) g_self((a) > (b), a, b)
 #define g_maxi(a, b) g_seli((a) > (b), a, b)
@@ -132,8 +130,9 @@ typedef struct {
 
 /* The support pair along d: P's highest point pw (index ip), Q's lowest
  * qw (iq); *gap the gap min_q d.q - max_p d.p. */
-G_INLINE void g8_support(g3 d, const g3 P[6], const g3 Q[6], g3 *pw, g3 *qw, vi *ip, vi *iq, vf *gap)
+G_INLINE void g8_support(const g3 *dp, const g3 P[6], const g3 Q[6], g3 *pw, g3 *qw, vi *ip, vi *iq, vf *gap)
 {
+    const g3 d = *dp;
     const vi zero = {0};
     *pw = P[0], *qw = Q[0], *ip = *iq = zero;
     vf pm = g_dot(d, P[0]), qm = g_dot(d, Q[0]);
@@ -159,11 +158,11 @@ typedef int8_t vc __attribute__((vector_size(8)));
         __builtin_memcpy(&g_c_, (src), sizeof g_c_);  \
         __builtin_convertvector(g_c_, vi);            \
     })
-G_INLINE void g_st3(float dst[3][8], g3 a)
+G_INLINE void g_st3(float dst[3][8], const g3 *a)
 {
-    __builtin_memcpy(dst[0], &a.x, sizeof a.x);
-    __builtin_memcpy(dst[1], &a.y, sizeof a.y);
-    __builtin_memcpy(dst[2], &a.z, sizeof a.z);
+    __builtin_memcpy(dst[0], &a->x, sizeof a->x);
+    __builtin_memcpy(dst[1], &a->y, sizeof a->y);
+    __builtin_memcpy(dst[2], &a->z, sizeof a->z);
 }
 
 /* Whether some lane of m is set: its two halves ORed, then two words
@@ -205,7 +204,7 @@ G_INLINE void g8_step(g8state *g, const g3 P[6], const g3 Q[6], int ball)
     g3 pw, qw;
     vi ip, iq;
     vf gap;
-    g8_support(d, P, Q, &pw, &qw, &ip, &iq, &gap);
+    g8_support(&d, P, Q, &pw, &qw, &ip, &iq, &gap);
     g3 w = g_sub(pw, qw), ow = {{0}, {0}, {0}};
     vf gb = gap; /* the gap of the walked set: D's, or D + B(tol)'s, tol |d| less */
     if (ball) { /* the support point of D + B(tol): w + tol d / |d| */
@@ -367,14 +366,14 @@ G_INLINE void g8_run(const float (*p)[3][8], const float (*q)[3][8],
         vi ip, iq;
         for (int k = 0; k < 6; ++k) c = g_sub(c, g_sub(P[k], Q[k]));
         vf gap0; /* (unused: the first point's gap) */
-        g8_support(c, P, Q, &pw, &qw, &ip, &iq, &gap0);
+        g8_support(&c, P, Q, &pw, &qw, &ip, &iq, &gap0);
         g.s[0] = g_sub(pw, qw), g.d = g_neg(g.s[0]), g.ix[0] = 8 * ip + iq;
     }
     for (int it = 0; it < maxit && g_any(g.st == zero); ++it) g8_step(&g, P, Q, ball);
     const vi going = g.st == zero;
     if (keep) {
-        for (int k = 0; k < 4; ++k) g_st3(keep->s[k], g.s[k]), g_st8(keep->ix[k], g.ix[k]);
-        g_st3(keep->d, g.d), g_st8(keep->n, g.n);
+        for (int k = 0; k < 4; ++k) g_st3(keep->s[k], &g.s[k]), g_st8(keep->ix[k], g.ix[k]);
+        g_st3(keep->d, &g.d), g_st8(keep->n, g.n);
     }
     g8_certify(&g, tol, ball);
     if (more) g.st = g_seli(going, zero + G8_MORE, g.st);
@@ -382,7 +381,7 @@ G_INLINE void g8_run(const float (*p)[3][8], const float (*q)[3][8],
     g_st8(out->st, g.st);
     for (int k = 0; k < 4; ++k) {
         g_st8(out->ix[k], g.ix[k]);
-        if (ball) g_st3(out->o[k], g.o[k]);
+        if (ball) g_st3(out->o[k], &g.o[k]);
     }
 }
 
