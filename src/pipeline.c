@@ -167,6 +167,8 @@ int clash_pipe_check_config(clash_scene *sc, clash_config *cfg, clash_error *err
         clash_fail(err, CLASH_EINPUT, "%s: the scene has no faces (add objects first)", sc->name);
         return CLASH_EINPUT;
     }
+    /* a scene file's laws must stay in float range over the steps this run makes */
+    if (clash_store_check_laws(sc, c.steps, NULL, err)) return CLASH_EINPUT;
     if (c.decompose != CLASH_DECOMPOSE_REPLICATED && c.decompose != CLASH_DECOMPOSE_OBJECTS) {
         clash_fail(err, CLASH_EINPUT, "decompose: unknown (replicated or objects)");
         return CLASH_EINPUT;

@@ -159,7 +159,9 @@ static int cmd_run(const clash_cli *cli)
     int code = clash_ranks_max_int(W, rc);
     if (!code) {
         clash_scene_apply_defaults(sc, &cfg);
-        if (!(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+        /* --steps may take a law further than the file's steps: named by the file's keys */
+        if (cli->scene && cfg.steps > 0) rc = clash_store_check_laws(sc, cfg.steps, cli->scene, &err);
+        if (!rc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
         code = clash_ranks_max_int(W, rc);
     }
     if (code != 0) {

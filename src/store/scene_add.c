@@ -31,7 +31,7 @@
 #include "kernels/kernels.h"
 #include "store/scene.h"
 
-static const double float_limit = 3.0e38; /* beyond this a coordinate becomes inf in float32 */
+static const double float_limit = CLASH_COORD_LIMIT;
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -254,6 +254,43 @@ int clash_scene_add_object(clash_scene *sc, int mesh, const double rot[9], const
     if (rot) memcpy(x0.R, rot, sizeof x0.R);
     if (trans) memcpy(x0.t, trans, sizeof x0.t);
     return clash_store_add_object(sc, mesh, &x0, 1.0, deforming, err);
+}
+
+int clash_check_law(const clash_pose *p, double radius, int last, const char *what, clash_error *err)
+{
+    const double ext = p->scale * radius; /* how far a vertex lies from the object's origin */
+    if (!(ext <= float_limit))
+        return clash_fail(err, CLASH_EINPUT, "%s: scale %g x mesh radius %g = %g is out of float range (at most %g)",
+                          what, p->scale, radius, ext, float_limit);
+    for (int d = 0; d < 3; ++d) {
+        const int at[2] = {0, last};
+        for (int k = 0; k < 2; ++k) {
+            const double t = p->position[d] + (double)at[k] * p->velocity[d];
+            const double a = p->rotation_deg[d] + (double)at[k] * p->angular_velocity_deg[d];
+            if (!(fabs(t) + ext <= float_limit))
+                return clash_fail(err, CLASH_EINPUT,
+                                  "%s: %c reaches %g at step %d (position %g + %d x velocity %g, plus scale x mesh "
+                                  "radius %g): out of float range (at most %g); fewer steps or a smaller velocity",
+                                  what, axis_name[d], fabs(t) + ext, at[k], p->position[d], at[k], p->velocity[d],
+                                  ext, float_limit);
+            if (!isfinite(a))
+                return clash_fail(err, CLASH_EINPUT, "%s: angle %c at step %d is not finite", what, axis_name[d], at[k]);
+        }
+    }
+    return CLASH_OK;
+}
+
+int clash_store_check_laws(const clash_scene *sc, int last, const char *source, clash_error *err)
+{
+    for (int o = 0; o < sc->nobj; ++o) {
+        if (sc->law[o] != CLASH_LAW_FORMULA) continue;
+        char what[1100];
+        if (source) snprintf(what, sizeof what, "%.1000s: objects[%d]", source, o);
+        else snprintf(what, sizeof what, "%.1000s: object %d", sc->name, o);
+        const int rc = clash_check_law(&sc->pose[o], sc->mesh[sc->obj_mesh[o]].radius, last, what, err);
+        if (rc) return rc;
+    }
+    return CLASH_OK;
 }
 
 int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p)
