@@ -448,6 +448,9 @@ static void test_bad_input(void)
     memcpy(badt, tris, sizeof badt), badt[3 * 4] = -1;
     CHECK(clash_scene_add_mesh(sc, cube, 8, badt, 12, &err) == -CLASH_EINPUT && names(&err, "mesh 1|triangle 4|-1"),
           "negative index: %s", err.msg);
+    memcpy(badt, tris, sizeof badt), badt[3 * 5 + 2] = badt[3 * 5 + 1];
+    CHECK(clash_scene_add_mesh(sc, cube, 8, badt, 12, &err) == -CLASH_EINPUT &&
+              names(&err, "mesh 1: face 5: repeated vertex index 5"), "repeated index: %s", err.msg);
     CHECK(clash_scene_add_mesh(sc, cube, 0, tris, 12, &err) == -CLASH_EINPUT && names(&err, "mesh 1|nv"),
           "nv = 0: %s", err.msg);
     CHECK(clash_scene_add_mesh(sc, cube, 8, tris, -3, &err) == -CLASH_EINPUT && names(&err, "mesh 1|nf"),

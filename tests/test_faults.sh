@@ -138,6 +138,14 @@ cat >"$W/spin.json" <<'EOF'
 EOF
 expect_input_error unknown_key "spin.json: objects\[0\]\.positon: unknown key \(known: mesh, scale, position, .*\); did you mean 'position'\?" "$W/spin.json"
 
+# a triangle with a repeated vertex index: the scene's key, the mesh file and the face
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 2 3\n' >"$W/repeated.obj"
+cat >"$W/repeated.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"m": {"file": "repeated.obj"}}, "objects": [{"mesh": "m"}]}
+EOF
+expect_input_error repeated_index "repeated.json: meshes\.m\.file: .*repeated\.obj: face 1 .*repeated vertex index 1" \
+  "$W/repeated.json"
+
 rm -rf "$W/out"; mkdir -p "$W/out"
 timeout -k 5 30 "$BIN" run --preset ktk94-table1 --steps 2 --quiet --pairs "$W/out/missing-dir/pairs.csv" \
   2>"$W/outdir.err"

@@ -194,9 +194,13 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
                            clash_error *err);
 /* Adds a mesh whose coordinates are known to be good (a reader's or a
  * generator's, already checked): like clash_scene_add_mesh without the
- * per-element checks. */
+ * per-element checks but a triangle's repeated index, refused as for the API. */
 int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
                          const char *label, clash_error *err);
+/* The first corner (3 f + k) of triangles tri[0..3 nf) whose vertex index repeats one of a later
+ * corner of the same triangle, -1 when every triangle has three distinct indices (scene_add.c).
+ * clash_store_add_mesh refuses such a mesh; the mesh readers name the file and face first. */
+int64_t clash_repeated_corner(const int32_t *tri, int64_t nf);
 /* memory_bytes recomputed from what is allocated now (after frames or the
  * reordering maps were added). */
 void clash_store_recount(clash_scene *sc);

@@ -16,7 +16,9 @@
  *
  * Checks come before any change (CONTRACT.md, "The in-memory API"): every
  * coordinate finite and inside float range, every index inside the mesh,
- * counts positive, the rotation a rotation (rows orthonormal within 1e-6,
+ * the three corners of every triangle distinct vertices (for meshes from
+ * files and generators too: a repeated index is refused, naming the face;
+ * triangles of three distinct vertices with zero area are kept), counts positive, the rotation a rotation (rows orthonormal within 1e-6,
  * determinant +1).  A refused call leaves the scene exactly as it was: the
  * store grows (scene.c) before anything is copied, and growth itself either
  * succeeds for every array or changes nothing.
@@ -91,6 +93,16 @@ int clash_check_translation(const double trans[3], const char *what, clash_error
 
 /* ---- meshes ---------------------------------------------------------------------------- */
 
+int64_t clash_repeated_corner(const int32_t *tri, int64_t nf)
+{
+    for (int64_t f = 0; f < nf; ++f) {
+        const int32_t *t = tri + 3 * f;
+        if (t[0] == t[1] || t[0] == t[2]) return 3 * f;
+        if (t[1] == t[2]) return 3 * f + 1;
+    }
+    return -1;
+}
+
 int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
                          const char *label, clash_error *err)
 {
@@ -101,6 +113,10 @@ int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const i
         if (!m) return -clash_fail(err, CLASH_EFAIL, "%s: out of memory", label);
         sc->mesh = m, sc->cap_mesh = cap;
     }
+    const int64_t bad = clash_repeated_corner(tri, nf);
+    if (bad >= 0)
+        return -clash_fail(err, CLASH_EINPUT, "%s: face %lld: repeated vertex index %d (a triangle needs three "
+                           "distinct vertices)", label, (long long)(bad / 3), tri[bad]);
     clash_store_mesh m = {.nv = nv, .nf = nf};
     m.xyz = malloc(3 * (size_t)(nv ? nv : 1) * sizeof(float));
     m.tri = malloc(3 * (size_t)(nf ? nf : 1) * sizeof(int32_t));
