@@ -397,11 +397,14 @@ int clash_pipe_state(const clash_run *run)
     return !run || run->sc->state < 0 ? 0 : run->sc->state;
 }
 
-int clash_run_contacts(clash_run *run, clash_contacts *out)
+int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err)
 {
-    if (!out) return CLASH_EINPUT;
+    if (!out) return clash_fail(err, CLASH_EINPUT, "run_contacts: out is NULL");
     out->contacts = NULL, out->count = 0;
-    if (!run || !run->cfg.ccd) return CLASH_EINPUT;
+    if (!run) return clash_fail(err, CLASH_EINPUT, "run_contacts: the run is NULL");
+    if (!run->cfg.ccd)
+        return clash_fail(err, CLASH_EINPUT, "run_contacts: the run was created without ccd (set clash_config.ccd, "
+                                             "swept mode)");
     out->contacts = run->contacts, out->count = run->ncontacts;
     return CLASH_OK;
 }

@@ -246,8 +246,8 @@ setup_done:
             goto fail;
         }
         clash_contacts contacts;
-        if (contacts_out.f && (clash_run_contacts(run, &contacts) ||
-                               clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
+        if (contacts_out.f && (rc = clash_run_contacts(run, &contacts, &err))) goto fail;
+        if (contacts_out.f && clash_contacts_csv_rows(contacts_out.f, s, &contacts)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
             goto fail;
         }

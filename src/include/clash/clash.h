@@ -259,8 +259,9 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err);
 /* World position of vertex v (0-based within object obj, in the mesh's
  * order) in state s: any state for objects of a scene file (their law), and
  * for objects from memory state 0, the current state and the one before it
- * (CLASH_EINPUT otherwise). */
-int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3]);
+ * (CLASH_EINPUT otherwise, with err naming the argument: the object, the
+ * vertex or the state). */
+int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3], clash_error *err);
 
 /* ---- Scenes from memory -------------------------------------------------------------
  *
@@ -430,8 +431,8 @@ typedef struct clash_contacts {
 } clash_contacts;
 /* The contacts of the run's last step (none before the first; on MPI ranks
  * other than 0, none).  CLASH_EINPUT when run or out is NULL or the run was
- * created without ccd (out is then empty). */
-int clash_run_contacts(clash_run *run, clash_contacts *out);
+ * created without ccd (out is then empty; err says which). */
+int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err);
 
 /* sizeof of a public struct by name ("clash_config", "clash_error",
  * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",

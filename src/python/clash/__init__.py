@@ -106,7 +106,7 @@ def _load():
         "clash_run_set_vertices": (ctypes.c_int, [P, ctypes.c_int, P, E]),
         "clash_run_advance": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), P, E]),
         "clash_step": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(_Pairs), P, E]),
-        "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts)]),
+        "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts), E]),
         "clash_run_owner": (ctypes.c_int, [P, ctypes.c_int]),
         "clash_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     }
@@ -311,9 +311,8 @@ class Run:
         """The contacts of the last step (a run created with ccd=True): a numpy
         structured array of CONTACT_DTYPE (kind, obj_a, id_a, obj_b, id_b, toi),
         sorted by kind (vf, then ee) and ids; a new array each call."""
-        lib, c = _L(), _Contacts()
-        if lib.clash_run_contacts(self._h, ctypes.byref(c)) != _OK:
-            raise Error(_EINPUT, "contacts: the run was created without ccd (Run(..., ccd=True))")
+        lib, c, err = _L(), _Contacts(), _Err()
+        _check(lib.clash_run_contacts(self._h, ctypes.byref(c), ctypes.byref(err)), err)
         n = int(c.count)
         if lib.clash_struct_size(b"clash_contact") != CONTACT_DTYPE.itemsize:
             raise Error(_EFAIL, "contacts: clash_contact's size differs from CONTACT_DTYPE's")
