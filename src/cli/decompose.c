@@ -235,7 +235,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         clash_outfile_abort(&pairs_out);
         clash_decomp_free(&D);
         clash_scene_desc_free(&d);
-        return rc ? say(W, &err) : code;
+        const int st = clash_say_refusal(W, &err, rc); /* every rank is here: the same refusal printed once */
+        return rc ? st : code;
     }
     if (pairs_out.tmp) snprintf(stop_tmp, sizeof stop_tmp, "%s", pairs_out.tmp);
     stop_flag = interrupted;
@@ -413,8 +414,11 @@ out:
     clash_decomp_free(&D);
     clash_scene_desc_free(&d);
     return code;
-fail: /* agreed by every rank: each stops, the ones that failed say why */
-    if (rc) code = say(W, &err);
+fail: /* agreed by every rank: each stops, the ones that failed say why (once when all alike) */
+    {
+        const int st = clash_say_refusal(W, &err, rc);
+        if (rc) code = st;
+    }
     goto out;
 fail_alone: /* this rank alone, where the others may wait in a collective: end them all */
     say(W, &err);
