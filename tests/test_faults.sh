@@ -136,7 +136,9 @@ expect_input_error overflow_steps "fly1.json: objects\[1\]: z reaches 1\.1e\+39 
 cat >"$W/spin.json" <<'EOF'
 {"format": "clash-scene/1", "meshes": {"c": {"box": {}}}, "objects": [{"mesh": "c", "positon": [1, 0, 0]}]}
 EOF
-expect_input_error unknown_key "spin.json: objects\[0\]\.positon: unknown key \(known: mesh, scale, position, .*\); did you mean 'position'\?" "$W/spin.json"
+expect_input_error unknown_key \
+  "spin.json: objects\[0\]\.positon: unknown key \(known: mesh, scale, position, .*\); did you mean 'position'\?" \
+  "$W/spin.json"
 
 # a triangle with a repeated vertex index: the scene's key, the mesh file and the face
 printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 2 3\n' >"$W/repeated.obj"

@@ -360,7 +360,8 @@ static void test_command(void)
             else
                 CHECK(strstr(y, "LL model: valgrind's default"), "no L3 from hwloc: the model says valgrind's default");
             /* a ratio over no items is n/a in the report too (the scene's first step has no candidates) */
-            CHECK(strstr(y, "items: {candidates: 0}") && strstr(y, "items: candidates, l1d_per_item: n/a, ll_per_item: n/a"),
+            CHECK(strstr(y, "items: {candidates: 0}") &&
+                      strstr(y, "items: candidates, l1d_per_item: n/a, ll_per_item: n/a"),
                   "n/a ratios in the report:\n%s", strstr(y, "mid:") ? strstr(y, "mid:") : y);
             free(y);
         }
@@ -372,8 +373,10 @@ static void test_command(void)
         }
         remove(out);
         /* --sim-ll wins, and the model says so */
-        snprintf(cmd, sizeof cmd, "%s profile --preset ktk94-table1 --steps 1 --quiet --sim-ll 2097152,16,64 --report %s "
-                 ">/dev/null 2>&1", CLASH_BIN, rep);
+        snprintf(cmd, sizeof cmd,
+                 "%s profile --preset ktk94-table1 --steps 1 --quiet --sim-ll 2097152,16,64 --report %s "
+                 ">/dev/null 2>&1",
+                 CLASH_BIN, rep);
         CHECK(sh(cmd) == 0, "%s", cmd);
         if ((y = slurp(rep))) {
             CHECK(strstr(y, "LL 2097152 B, 64 B, 16-way associative; LL model: --sim-ll 2097152,16,64"),

@@ -226,7 +226,8 @@ def bad_input_cases(sc, m, b):
         clash._L = real_L
     check(sc.add_mesh(V, Fi.astype(np.uint16)) >= 0, "unsigned 16-bit indices are integers too")
     # a triangle with a repeated vertex index: refused by the library's store (its one way in)
-    expect_error("repeated index", lambda: sc.add_mesh(V, np.array([[0, 1, 1]])), ["face 0", "repeated vertex index 1"])
+    expect_error("repeated index", lambda: sc.add_mesh(V, np.array([[0, 1, 1]])),
+                 ["face 0", "repeated vertex index 1"])
     expect_error("no such mesh", lambda: sc.add_object(99), ["99"])
     check(sc.objects == n0, "a refused call changed the scene")
     run = clash.Run(sc, mode="static")

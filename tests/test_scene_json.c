@@ -250,7 +250,8 @@ static void test_invalid(void)
     EXPECT_ERR("{\"format\": 1, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}", "format: expected");
     EXPECT_ERR("[1, 2]", "expected a JSON object at the top level");
     /* unknown keys, at every level */
-    EXPECT_ERR(HEAD "\"stpes\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}", "stpes: unknown key (known: format, name, steps, mode, self_collision, meshes, objects, frames); "
+    EXPECT_ERR(HEAD "\"stpes\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}",
+               "stpes: unknown key (known: format, name, steps, mode, self_collision, meshes, objects, frames); "
                "did you mean 'steps'?");
     EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\"}, {\"mesh\": \"s\", \"postion\": [1, 2, 3]}]}",
                "objects[1].postion: unknown key (known: mesh, scale, position, rotation_deg, velocity, "
@@ -261,7 +262,8 @@ static void test_invalid(void)
                "meshes.s.sphere.k: unknown key (known: faces)");
     EXPECT_ERR(HEAD "\"meshes\": {\"b\": {\"box\": {\"size\": 2}}}, \"objects\": [{\"mesh\": \"b\"}]}",
                "meshes.b.box.size: unknown key (known: none, the object must be empty)");
-    EXPECT_ERR(HEAD "\"frames\": {\"files\": [\"a.ply\", \"b.ply\"], \"fps\": 30}}", "frames.fps: unknown key (known: files, objects)");
+    EXPECT_ERR(HEAD "\"frames\": {\"files\": [\"a.ply\", \"b.ply\"], \"fps\": 30}}",
+               "frames.fps: unknown key (known: files, objects)");
     EXPECT_ERR(HEAD "\"steps\": 2, \"steps\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}",
                "steps: duplicate key");
     /* vectors and numbers */

@@ -403,7 +403,8 @@ static int clash_main(int argc, char **argv)
          * command line was fine (an MPMD launch) takes part and exits with the same status */
         clash_ranks w;
         clash_ranks_world(&w);
-        const int rc = w.size > 1 ? (clash_ranks_max_int(&w, err.code), clash_say_refusal(&w, &err, err.code)) : die(&err);
+        if (w.size > 1) clash_ranks_max_int(&w, err.code);
+        const int rc = w.size > 1 ? clash_say_refusal(&w, &err, err.code) : die(&err);
         if (argc < 2 && w.rank == 0) clash_cli_usage(stderr);
         return rc;
     }

@@ -105,7 +105,9 @@ int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc,
     clash_topology t;
     clash_topology_get(&t);
     const unsigned long long size = t.l3, line = t.l3_line > 0 ? (unsigned long long)t.l3_line : 0;
-    const unsigned long long ways = t.l3_ways < 0 && line ? size / line : t.l3_ways > 0 ? (unsigned long long)t.l3_ways : 0;
+    const unsigned long long ways = t.l3_ways < 0 && line ? size / line /* fully associative: one set */
+                                    : t.l3_ways > 0   ? (unsigned long long)t.l3_ways
+                                                      : 0;
     if (strcmp(t.source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
         snprintf(desc, dn, "valgrind's default (hwloc gives no L3 size, associativity and line size here)");
         return 0;

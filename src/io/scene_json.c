@@ -135,8 +135,9 @@ static int check_keys(ctx *c, const cJSON *obj, const char *path, const char *co
             for (const char *const *a = allowed; *a && n < sizeof list; ++a)
                 n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", a == allowed ? "" : ", ", *a);
             const char *near = clash_suggest(k, allowed);
-            return fail_at(c, kp, "unknown key (known: %s)%s%s%s", allowed[0] ? list : "none, the object must be empty",
-                           near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            return fail_at(c, kp, "unknown key (known: %s)%s%s%s",
+                           allowed[0] ? list : "none, the object must be empty", near ? "; did you mean '" : "",
+                           near ? near : "", near ? "'?" : "");
         }
         for (const cJSON *prev = obj->child; prev != it; prev = prev->next)
             if (prev->string && strcmp(prev->string, k) == 0) return fail_at(c, kp, "duplicate key");

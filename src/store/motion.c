@@ -326,7 +326,8 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
     if (v < 0 || v >= nv)
         return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: vertex %lld: no such vertex (0..%lld)", obj,
                           (long long)v, (long long)nv - 1);
-    if (s < 0) return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: states are numbered from 0", obj, s);
+    if (s < 0)
+        return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: states are numbered from 0", obj, s);
     const int64_t g = clash_vert_store(sc, sc->vofs[obj] + v);
     if (sc->law[obj] == CLASH_LAW_FRAMES) {
         if (s >= sc->nframes || !sc->frames[s])

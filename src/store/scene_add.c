@@ -18,7 +18,8 @@
  * coordinate finite and inside float range, every index inside the mesh,
  * the three corners of every triangle distinct vertices (for meshes from
  * files and generators too: a repeated index is refused, naming the face;
- * triangles of three distinct vertices with zero area are kept), counts positive, the rotation a rotation (rows orthonormal within 1e-6,
+ * triangles of three distinct vertices with zero area are kept), counts
+ * positive, the rotation a rotation (rows orthonormal within 1e-6,
  * determinant +1).  A refused call leaves the scene exactly as it was: the
  * store grows (scene.c) before anything is copied, and growth itself either
  * succeeds for every array or changes nothing.
@@ -290,7 +291,8 @@ int clash_check_law(const clash_pose *p, double radius, int last, const char *wh
                                   what, axis_name[d], fabs(t) + ext, at[k], p->position[d], at[k], p->velocity[d],
                                   ext, float_limit);
             if (!isfinite(a))
-                return clash_fail(err, CLASH_EINPUT, "%s: angle %c at step %d is not finite", what, axis_name[d], at[k]);
+                return clash_fail(err, CLASH_EINPUT, "%s: angle %c at step %d is not finite", what, axis_name[d],
+                                  at[k]);
         }
     }
     return CLASH_OK;
