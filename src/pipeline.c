@@ -384,6 +384,11 @@ int clash_pipe_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *s
         out->pairs = NULL, out->count = 0;
         return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", run->sc->name, s);
     }
+    /* the laws were checked up to the run's steps when it was made; a step past them is checked alone */
+    if (s > run->cfg.steps && clash_store_check_laws(run->sc, s, NULL, err)) {
+        out->pairs = NULL, out->count = 0;
+        return CLASH_EINPUT;
+    }
     return step(run, s, out, st, err);
 }
 
