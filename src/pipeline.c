@@ -432,7 +432,10 @@ int clash_pipe_check_pose(const clash_run *run, int obj, const double rot[9], co
     char what[48];
     int rc = object_arg(run, obj, what, sizeof what, err);
     if (!rc) rc = clash_check_rotation(rot, what, err);
-    if (!rc) rc = clash_check_translation(trans, what, err);
+    if (!rc) { /* how far the object's vertices lie from its origin: its mesh's radius times its scale */
+        const clash_scene *sc = run->sc;
+        rc = clash_check_translation(trans, sc->mesh[sc->obj_mesh[obj]].radius * sc->obj_scale[obj], what, err);
+    }
     return rc;
 }
 

@@ -478,6 +478,15 @@ static void test_bad_input(void)
           "NaN rotation: %s", err.msg);
     CHECK(clash_scene_add_object(sc, 0, NULL, t_nan, 0, &err) == -CLASH_EINPUT && names(&err, "object 0|trans[1]|nan"),
           "NaN translation: %s", err.msg);
+    /* the object's extent counts, as for scene files: a mesh reaching 1.7e38 from its origin may not sit
+     * at 2.5e38 (its vertices would round to inf in float), though both numbers are in float range */
+    double big[24];
+    for (int i = 0; i < 24; ++i) big[i] = cube[i] * 1e38;
+    const int mbig = clash_scene_add_mesh(sc, big, 8, tris, 12, &err);
+    const double t_far[3] = {2.5e38, 0, 0};
+    CHECK(mbig == 2 && clash_scene_add_object(sc, mbig, NULL, t_far, 0, &err) == -CLASH_EINPUT &&
+              names(&err, "object 0|trans[0] (x) is 2.5e+38|radius 1.73205e+38|out of float range"),
+          "a translation that takes the mesh beyond float range: %s", err.msg);
     CHECK(clash_scene_objects(sc) == 0 && clash_scene_faces(sc) == 0, "refused objects left %d objects",
           clash_scene_objects(sc));
     /* a rotation within 1e-6 is one */

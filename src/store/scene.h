@@ -209,10 +209,11 @@ void clash_store_recount(clash_scene *sc);
 int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p);
 /* The API's argument checks (scene_add.c), each naming `what` ("object 3")
  * in its message: rot NULL or a rotation (rows orthonormal within 1e-6,
- * determinant +1), trans NULL or finite inside float range, 3*nv coordinates
- * likewise.  Return 0 or CLASH_EINPUT. */
+ * determinant +1), trans NULL or finite with |trans[d]| + radius (how far the
+ * object's vertices lie from its origin) inside float range, 3*nv coordinates
+ * finite inside float range.  Return 0 or CLASH_EINPUT. */
 int clash_check_rotation(const double rot[9], const char *what, clash_error *err);
-int clash_check_translation(const double trans[3], const char *what, clash_error *err);
+int clash_check_translation(const double trans[3], double radius, const char *what, clash_error *err);
 int clash_check_coordinates(const double *xyz, int64_t nv, const char *what, clash_error *err);
 /* Largest magnitude of a coordinate the store takes (scene_add.c): beyond it a value rounds to
  * inf in float32 (FLT_MAX is about 3.4e38; the margin keeps sums of two such values in range). */

@@ -83,11 +83,16 @@ int clash_check_rotation(const double rot[9], const char *what, clash_error *err
     return CLASH_OK;
 }
 
-int clash_check_translation(const double trans[3], const char *what, clash_error *err)
+int clash_check_translation(const double trans[3], double radius, const char *what, clash_error *err)
 {
     for (int d = 0; trans && d < 3; ++d) {
         const char *bad = bad_coordinate(trans[d]);
         if (bad) return clash_fail(err, CLASH_EINPUT, "%s: trans[%d] (%c) is %s (%g)", what, d, axis_name[d], bad, trans[d]);
+        if (!(fabs(trans[d]) + radius <= float_limit)) /* the object's vertices reach this far from the origin */
+            return clash_fail(err, CLASH_EINPUT,
+                              "%s: trans[%d] (%c) is %g: with the mesh's radius %g the object reaches %g, out of "
+                              "float range (at most %g)", what, d, axis_name[d], trans[d], radius,
+                              fabs(trans[d]) + radius, float_limit);
     }
     return CLASH_OK;
 }
@@ -265,7 +270,7 @@ int clash_scene_add_object(clash_scene *sc, int mesh, const double rot[9], const
         return -clash_fail(err, CLASH_EINPUT, "%s: mesh %d: no such mesh (the scene has %d: 0..%d)", what, mesh,
                            sc->nmesh, sc->nmesh - 1);
     int rc = clash_check_rotation(rot, what, err);
-    if (!rc) rc = clash_check_translation(trans, what, err);
+    if (!rc) rc = clash_check_translation(trans, sc->mesh[mesh].radius, what, err);
     if (rc) return -rc;
     clash_xform x0 = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     if (rot) memcpy(x0.R, rot, sizeof x0.R);
