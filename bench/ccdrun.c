@@ -80,7 +80,7 @@ static int one_scene(const char *data, const char *name, int f0, int repeat, int
         clash_pairs p;
         clash_contacts cs;
         if (!(run = clash_run_create(sc, &cfg, &err)) || clash_step(run, 1, &p, &st, &err) ||
-            clash_run_contacts(run, &cs)) {
+            clash_run_contacts(run, &cs, &err)) {
             fprintf(stderr, "clash: error: %s: %s\n", name, err.msg);
             rc = CLASH_EFAIL;
             break;

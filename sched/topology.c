@@ -53,7 +53,11 @@ void clash_topology_get(clash_topology *t)
         hwloc_obj_t o;
         if ((o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L1CACHE, 0))) t->l1d = o->attr->cache.size;
         if ((o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0))) t->l2 = o->attr->cache.size;
-        if ((o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0))) t->l3 = o->attr->cache.size;
+        if ((o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0))) {
+            t->l3 = o->attr->cache.size;
+            t->l3_ways = o->attr->cache.associativity;
+            t->l3_line = (int)o->attr->cache.linesize;
+        }
         t->source = "hwloc";
         hwloc_topology_destroy(topo);
         if (t->pus > 0) return;

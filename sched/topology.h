@@ -11,6 +11,8 @@
 typedef struct clash_topology {
     int packages, cores, pus, numa_nodes;
     size_t l1d, l2, l3;      /* bytes, 0 when unknown */
+    int l3_ways;             /* the L3's associativity: ways, -1 fully associative, 0 unknown (hwloc only) */
+    int l3_line;             /* the L3's line size in bytes, 0 unknown (hwloc only) */
     const char *source;      /* "hwloc" or "sysfs" */
 } clash_topology;
 

@@ -167,6 +167,8 @@ int clash_pipe_check_config(clash_scene *sc, clash_config *cfg, clash_error *err
         clash_fail(err, CLASH_EINPUT, "%s: the scene has no faces (add objects first)", sc->name);
         return CLASH_EINPUT;
     }
+    /* a scene file's laws must stay in float range over the steps this run makes */
+    if (clash_store_check_laws(sc, c.steps, NULL, err)) return CLASH_EINPUT;
     if (c.decompose != CLASH_DECOMPOSE_REPLICATED && c.decompose != CLASH_DECOMPOSE_OBJECTS) {
         clash_fail(err, CLASH_EINPUT, "decompose: unknown (replicated or objects)");
         return CLASH_EINPUT;
@@ -382,6 +384,11 @@ int clash_pipe_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *s
         out->pairs = NULL, out->count = 0;
         return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", run->sc->name, s);
     }
+    /* the laws were checked up to the run's steps when it was made; a step past them is checked alone */
+    if (s > run->cfg.steps && clash_store_check_laws(run->sc, s, NULL, err)) {
+        out->pairs = NULL, out->count = 0;
+        return CLASH_EINPUT;
+    }
     return step(run, s, out, st, err);
 }
 
@@ -395,11 +402,14 @@ int clash_pipe_state(const clash_run *run)
     return !run || run->sc->state < 0 ? 0 : run->sc->state;
 }
 
-int clash_run_contacts(clash_run *run, clash_contacts *out)
+int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err)
 {
-    if (!out) return CLASH_EINPUT;
+    if (!out) return clash_fail(err, CLASH_EINPUT, "run_contacts: out is NULL");
     out->contacts = NULL, out->count = 0;
-    if (!run || !run->cfg.ccd) return CLASH_EINPUT;
+    if (!run) return clash_fail(err, CLASH_EINPUT, "run_contacts: the run is NULL");
+    if (!run->cfg.ccd)
+        return clash_fail(err, CLASH_EINPUT, "run_contacts: the run was created without ccd (set clash_config.ccd, "
+                                             "swept mode)");
     out->contacts = run->contacts, out->count = run->ncontacts;
     return CLASH_OK;
 }
@@ -422,7 +432,10 @@ int clash_pipe_check_pose(const clash_run *run, int obj, const double rot[9], co
     char what[48];
     int rc = object_arg(run, obj, what, sizeof what, err);
     if (!rc) rc = clash_check_rotation(rot, what, err);
-    if (!rc) rc = clash_check_translation(trans, what, err);
+    if (!rc) { /* how far the object's vertices lie from its origin: its mesh's radius times its scale */
+        const clash_scene *sc = run->sc;
+        rc = clash_check_translation(trans, sc->mesh[sc->obj_mesh[obj]].radius * sc->obj_scale[obj], what, err);
+    }
     return rc;
 }
 

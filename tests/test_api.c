@@ -346,7 +346,7 @@ static void test_mixed(const char *data)
         int ok = 1, stay = 1;
         for (int s = 1; r1 && r2 && s <= 6; ++s) {
             double before[3], after[3];
-            clash_scene_vertex_at(s1, 0, 7, s - 1, before);
+            clash_scene_vertex_at(s1, 0, 7, s - 1, before, NULL);
             mixed_set(r1, &spot, s, buf);
             mixed_set(r2, &spot, s, buf);
             clash_pairs p1, p2;
@@ -356,13 +356,13 @@ static void test_mixed(const char *data)
             }
             ok &= p1.count == p2.count && (!p1.count || !memcmp(p1.pairs, p2.pairs, p1.count * sizeof *p1.pairs));
             total += p1.count;
-            clash_scene_vertex_at(s1, 0, 7, s, after);
+            clash_scene_vertex_at(s1, 0, 7, s, after, NULL);
             stay &= !memcmp(before, after, sizeof before);
             /* object 1 where the host put it (float32), or where it was on the steps it was not set */
             double w[3];
             const int sset = s % 3 != 2 ? s : s - 1;
             if (sset >= 1) {
-                clash_scene_vertex_at(s1, 1, 5, s, w);
+                clash_scene_vertex_at(s1, 1, 5, s, w, NULL);
                 CHECK(fabs(w[0] - (spot.xyz[15] * (1 - 0.03 * sset) + 0.6 - 0.08 * sset)) < 1e-5,
                       "step %d: deforming vertex x %g", s, w[0]);
             }
@@ -448,6 +448,9 @@ static void test_bad_input(void)
     memcpy(badt, tris, sizeof badt), badt[3 * 4] = -1;
     CHECK(clash_scene_add_mesh(sc, cube, 8, badt, 12, &err) == -CLASH_EINPUT && names(&err, "mesh 1|triangle 4|-1"),
           "negative index: %s", err.msg);
+    memcpy(badt, tris, sizeof badt), badt[3 * 5 + 2] = badt[3 * 5 + 1];
+    CHECK(clash_scene_add_mesh(sc, cube, 8, badt, 12, &err) == -CLASH_EINPUT &&
+              names(&err, "mesh 1: face 5: repeated vertex index 5"), "repeated index: %s", err.msg);
     CHECK(clash_scene_add_mesh(sc, cube, 0, tris, 12, &err) == -CLASH_EINPUT && names(&err, "mesh 1|nv"),
           "nv = 0: %s", err.msg);
     CHECK(clash_scene_add_mesh(sc, cube, 8, tris, -3, &err) == -CLASH_EINPUT && names(&err, "mesh 1|nf"),
@@ -475,6 +478,15 @@ static void test_bad_input(void)
           "NaN rotation: %s", err.msg);
     CHECK(clash_scene_add_object(sc, 0, NULL, t_nan, 0, &err) == -CLASH_EINPUT && names(&err, "object 0|trans[1]|nan"),
           "NaN translation: %s", err.msg);
+    /* the object's extent counts, as for scene files: a mesh reaching 1.7e38 from its origin may not sit
+     * at 2.5e38 (its vertices would round to inf in float), though both numbers are in float range */
+    double big[24];
+    for (int i = 0; i < 24; ++i) big[i] = cube[i] * 1e38;
+    const int mbig = clash_scene_add_mesh(sc, big, 8, tris, 12, &err);
+    const double t_far[3] = {2.5e38, 0, 0};
+    CHECK(mbig == 2 && clash_scene_add_object(sc, mbig, NULL, t_far, 0, &err) == -CLASH_EINPUT &&
+              names(&err, "object 0|trans[0] (x) is 2.5e+38|radius 1.73205e+38|out of float range"),
+          "a translation that takes the mesh beyond float range: %s", err.msg);
     CHECK(clash_scene_objects(sc) == 0 && clash_scene_faces(sc) == 0, "refused objects left %d objects",
           clash_scene_objects(sc));
     /* a rotation within 1e-6 is one */
@@ -530,11 +542,34 @@ static void test_bad_input(void)
     clash_pairs p;
     CHECK(clash_run_advance(run, &p, NULL, &err) == 0, "advance: %s", err.msg);
     double w[3];
-    CHECK(clash_scene_vertex_at(sc, 0, 0, 1, w) == 0 && w[0] == 0.25 && w[1] == 0 && w[2] == 0,
+    CHECK(clash_scene_vertex_at(sc, 0, 0, 1, w, NULL) == 0 && w[0] == 0.25 && w[1] == 0 && w[2] == 0,
           "object 0 took the valid pose: (%g, %g, %g)", w[0], w[1], w[2]);
-    CHECK(clash_scene_vertex_at(sc, 1, 7, 1, w) == 0 && w[0] == 3.0 && w[1] == 1 && w[2] == 1,
+    CHECK(clash_scene_vertex_at(sc, 1, 7, 1, w, NULL) == 0 && w[0] == 3.0 && w[1] == 1 && w[2] == 1,
           "object 1 took the valid vertices: (%g, %g, %g)", w[0], w[1], w[2]);
     CHECK(clash_run_state(run) == 1, "state %d", clash_run_state(run));
+    /* every refusal says why, naming the argument */
+    const struct { int obj; int64_t v; int s; const char *words; } va[] = {
+        {2, 0, 1, "vertex_at|object 2|no such object"}, {-1, 0, 1, "vertex_at|object -1"},
+        {0, 8, 1, "vertex_at|object 0|vertex 8|no such vertex"}, {1, -1, 1, "vertex_at|object 1|vertex -1"},
+        {0, 0, -1, "vertex_at|object 0|state -1"}, {1, 0, 5, "vertex_at|object 1|state 5|not held"},
+    };
+    for (size_t i = 0; i < sizeof va / sizeof va[0]; ++i) {
+        clash_error e = {0, ""};
+        CHECK(clash_scene_vertex_at(sc, va[i].obj, va[i].v, va[i].s, w, &e) == CLASH_EINPUT &&
+                  e.code == CLASH_EINPUT && names(&e, va[i].words), "vertex_at case %zu: \"%s\"", i, e.msg);
+    }
+    clash_error e = {0, ""};
+    CHECK(clash_scene_vertex_at(NULL, 0, 0, 0, w, &e) == CLASH_EINPUT && names(&e, "vertex_at|scene|NULL"),
+          "vertex_at, NULL scene: \"%s\"", e.msg);
+    CHECK(clash_scene_vertex_at(sc, 0, 0, 0, NULL, &e) == CLASH_EINPUT && names(&e, "vertex_at|out|NULL"),
+          "vertex_at, NULL out: \"%s\"", e.msg);
+    clash_contacts cs;
+    CHECK(clash_run_contacts(run, &cs, &e) == CLASH_EINPUT && cs.count == 0 && names(&e, "run_contacts|without ccd"),
+          "contacts without ccd: \"%s\"", e.msg);
+    CHECK(clash_run_contacts(NULL, &cs, &e) == CLASH_EINPUT && names(&e, "run_contacts|run|NULL"),
+          "contacts of a NULL run: \"%s\"", e.msg);
+    CHECK(clash_run_contacts(run, NULL, &e) == CLASH_EINPUT && names(&e, "run_contacts|out|NULL"),
+          "contacts into NULL: \"%s\"", e.msg);
     clash_run_destroy(run);
     /* after the run, the scene takes objects again */
     CHECK(clash_scene_add_object(sc, 0, NULL, NULL, 0, &err) == 2, "add after the run: %s", err.msg);

@@ -71,7 +71,7 @@ static contacts copy_contacts(clash_run *run)
 {
     clash_contacts cs;
     contacts r = {NULL, 0};
-    CHECK(clash_run_contacts(run, &cs) == 0, "clash_run_contacts failed");
+    CHECK(clash_run_contacts(run, &cs, NULL) == 0, "clash_run_contacts failed");
     r.n = cs.count;
     r.c = malloc((r.n + 1) * sizeof *r.c);
     if (r.n) memcpy(r.c, cs.contacts, r.n * sizeof *r.c);
@@ -325,7 +325,7 @@ static contacts two_objects(const double *a, int64_t na, const int32_t *ta, int6
         r = copy_contacts(run);
         /* B's vertex 0 as stored (floats) in the two states: the reference times use these */
         double p0[3], p1[3];
-        clash_scene_vertex_at(sc, 1, 0, 0, p0), clash_scene_vertex_at(sc, 1, 0, 1, p1);
+        clash_scene_vertex_at(sc, 1, 0, 0, p0, NULL), clash_scene_vertex_at(sc, 1, 0, 1, p1, NULL);
         z_of[0] = p0[2], z_of[1] = p1[2];
     } else {
         CHECK(0, "step: %s", err.msg);
@@ -569,7 +569,7 @@ static void check_bad_options(void)
     cfg = clash_config_default();
     clash_run *r = sc ? clash_run_create(sc, &cfg, &err) : NULL;
     clash_contacts cs;
-    CHECK(r && clash_run_contacts(r, &cs) == CLASH_EINPUT && cs.count == 0, "contacts of a run without ccd");
+    CHECK(r && clash_run_contacts(r, &cs, NULL) == CLASH_EINPUT && cs.count == 0, "contacts of a run without ccd");
     clash_run_destroy(r);
     clash_scene_destroy(sc);
     /* the command: exit status 2 */

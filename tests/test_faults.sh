@@ -12,8 +12,9 @@
 #     output folder (neither the pairs/report files nor their temporaries);
 #   - a missing scene file, a scene naming a missing mesh file, a scene that
 #     is not JSON, a scene with a bad key, a scene whose mesh file is corrupt,
-#     an output path in a missing folder: exit status 2, one line
-#     "clash: error: ..." naming the file, no output file;
+#     an output path in a missing folder, a value out of float range, a law
+#     of motion leaving float range over the steps, an unknown key: exit
+#     status 2, one line "clash: error: ..." naming the file, no output file;
 # The MPI cases (a rank fails, a rank dies) are in test_faults_mpi.sh.
 set -u
 BIN=${1:?usage: test_faults.sh CLASH_BIN MESH_DATA_DIR}
@@ -117,6 +118,35 @@ cat >"$W/corrupt_mesh.json" <<'EOF'
 {"format": "clash-scene/1", "meshes": {"m": {"file": "corrupt.obj"}}, "objects": [{"mesh": "m"}]}
 EOF
 expect_input_error corrupt_mesh "corrupt_mesh.json: meshes\.m\.file: .*corrupt\.obj" "$W/corrupt_mesh.json"
+
+# values outside float range, and laws of motion that leave it over the steps
+# (the scene's own steps, or more of them asked with --steps): the key named
+cat >"$W/far.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"c": {"box": {}}}, "objects": [{"mesh": "c", "position": [1e39, 0, 0]}]}
+EOF
+expect_input_error out_of_range "far.json: objects\[0\]\.position\[0\]: 1e\+39 is out of range" "$W/far.json"
+cat >"$W/fly.json" <<'EOF'
+{"format": "clash-scene/1", "steps": 4, "meshes": {"c": {"box": {}}},
+ "objects": [{"mesh": "c"}, {"mesh": "c", "position": [0, 0, 1e38], "velocity": [0, 0, 1e38]}]}
+EOF
+expect_input_error overflow "fly.json: objects\[1\]: z reaches 5e\+38 at step 4 .*out of float range" "$W/fly.json"
+sed 's/"steps": 4/"steps": 1/' "$W/fly.json" >"$W/fly1.json"
+expect_input_error overflow_steps "fly1.json: objects\[1\]: z reaches 1\.1e\+39 at step 10 .*out of float range" \
+  "$W/fly1.json" --steps 10
+cat >"$W/spin.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"c": {"box": {}}}, "objects": [{"mesh": "c", "positon": [1, 0, 0]}]}
+EOF
+expect_input_error unknown_key \
+  "spin.json: objects\[0\]\.positon: unknown key \(known: mesh, scale, position, .*\); did you mean 'position'\?" \
+  "$W/spin.json"
+
+# a triangle with a repeated vertex index: the scene's key, the mesh file and the face
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 2 3\n' >"$W/repeated.obj"
+cat >"$W/repeated.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"m": {"file": "repeated.obj"}}, "objects": [{"mesh": "m"}]}
+EOF
+expect_input_error repeated_index "repeated.json: meshes\.m\.file: .*repeated\.obj: face 1 .*repeated vertex index 1" \
+  "$W/repeated.json"
 
 rm -rf "$W/out"; mkdir -p "$W/out"
 timeout -k 5 30 "$BIN" run --preset ktk94-table1 --steps 2 --quiet --pairs "$W/out/missing-dir/pairs.csv" \

@@ -9,6 +9,9 @@
 #     rank 1 a broken one): non-zero status, "clash: error:" naming the file;
 #   - a missing scene file on one rank only, and on all ranks;
 #   - a missing mesh file named by the scene;
+#   - a refusal every rank meets (a value out of range, a missing file, a law
+#     leaving float range, an unknown option) is printed once, by rank 0; one
+#     met by one rank only is printed by that rank with its number;
 #   - a rank killed (SIGKILL) in the middle of a long run: the launcher and
 #     the surviving rank exit non-zero, and no final output file exists;
 #     with the scene decomposed over the ranks (--decompose objects, the
@@ -71,6 +74,42 @@ expect_fail missing_scene_one_rank "nope.json" \
   -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/nope.json" "${OUTS[@]}"
 expect_fail missing_scene_all "nope.json" -n 2 "$BIN" run "$W/nope.json" "${OUTS[@]}"
 expect_fail missing_mesh "no/such/mesh.obj" -n 2 "$BIN" run "$W/missing_mesh.json" "${OUTS[@]}"
+
+# ---- a refusal every rank meets is printed once, by rank 0 -----------------------
+# expect_lines NAME PATTERN N MPIRUN-ARGS...: exit status 2 and exactly N lines "clash: error: ..."
+# in the output, each matching PATTERN
+expect_lines() {
+  local name=$1 pat=$2 n=$3; shift 3
+  timeout -k 5 "$LIMIT" "${MPIRUN[@]}" "$@" >"$W/$name.log" 2>&1
+  local st=$? got
+  got=$(grep -c '^clash: error:' "$W/$name.log")
+  check $((got == n ? 0 : 1)) "$name: $got lines of error, want $n: $(grep '^clash: error:' "$W/$name.log")"
+  check $(($(grep '^clash: error:' "$W/$name.log" | grep -Ecv "$pat") == 0 ? 0 : 1)) \
+    "$name: a line does not match '$pat': $(grep '^clash: error:' "$W/$name.log")"
+  check $((st == 2 ? 0 : 1)) "$name: status $st, want 2"
+}
+cat >"$W/far.json" <<'EOF'
+{"format": "clash-scene/1", "meshes": {"c": {"box": {}}}, "objects": [{"mesh": "c", "position": [1e39, 0, 0]}]}
+EOF
+cat >"$W/fly.json" <<'EOF'
+{"format": "clash-scene/1", "steps": 1, "meshes": {"c": {"box": {}}},
+ "objects": [{"mesh": "c"}, {"mesh": "c", "position": [0, 0, 1e38], "velocity": [0, 0, 1e38]}]}
+EOF
+for dec in objects replicated; do
+  expect_lines "out of range, $dec" '^clash: error: [^ ]*far.json: objects\[0\]\.position\[0\]: 1e\+39' 1 \
+    -n 2 "$BIN" run "$W/far.json" --decompose $dec "${OUTS[@]}"
+  expect_lines "missing scene, $dec" '^clash: error: [^ ]*nope.json: cannot open' 1 \
+    -n 2 "$BIN" run "$W/nope.json" --decompose $dec "${OUTS[@]}"
+  expect_lines "law past float range at --steps 10, $dec" '^clash: error: [^ ]*fly.json: objects\[1\]: z reaches' 1 \
+    -n 2 "$BIN" run "$W/fly.json" --steps 10 --decompose $dec "${OUTS[@]}"
+done
+expect_lines "unknown option" "^clash: error: unknown option '--thread'; did you mean '--threads'\\?" 1 \
+  -n 2 "$BIN" run --thread 2 "${OUTS[@]}"
+# a refusal on one rank only is that rank's: printed by it, with its number
+expect_lines "bad scene on rank 1 only" '^clash: error: rank 1: [^ ]*bad.json' 1 \
+  -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/bad.json" "${OUTS[@]}"
+expect_lines "bad option on rank 1 only" "^clash: error: rank 1: unknown option '--thread'" 1 \
+  -n 1 "$BIN" run "$W/good.json" "${OUTS[@]}" : -n 1 "$BIN" run "$W/good.json" --thread 2 "${OUTS[@]}"
 
 # ---- a rank killed mid-run -------------------------------------------------
 # kill_case NAME ARGS...: a long 2-rank run of ARGS, rank 1 killed after 1 s.

@@ -650,6 +650,19 @@ static void test_bad_binary(void)
     /* A NUL byte inside OBJ text. */
     static const char nul_obj[] = "v 0 0 0\nv 1\0 0 0\nv 0 1 0\nf 1 2 3\n";
     expect_bad(write_tmp("nul.obj", nul_obj, sizeof nul_obj - 1), ":2:", "NUL byte");
+
+    /* A triangle with a repeated vertex index is refused, naming the face (a polygon's fan
+     * triangles counted); zero-area triangles of three distinct vertices are kept. */
+    static const char rep_obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 2 0 0\nf 1 2 3\nf 1 2 3 3\n";
+    expect_bad(write_tmp("repeated.obj", rep_obj, sizeof rep_obj - 1), ": face 2 (0-based",
+               "repeated vertex index 2");
+    static const char rep_off[] = "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 1 1 2\n";
+    expect_bad(write_tmp("repeated.off", rep_off, sizeof rep_off - 1), ": face 1 (0-based",
+               "repeated vertex index 1");
+    static const char flat_obj[] = "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n";
+    const double flat_xyz[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+    const int32_t flat_tri[3] = {0, 1, 2};
+    expect_mesh(write_tmp("flat.obj", flat_obj, sizeof flat_obj - 1), 3, flat_xyz, 1, flat_tri);
 }
 
 static void test_misc(void)

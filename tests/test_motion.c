@@ -39,7 +39,7 @@ static int corner(int sx, int sy, int sz) { return (sx > 0) | (sy > 0) << 1 | (s
 static void expect(clash_scene *sc, int v, int s, double ex, double ey, double ez, const char *what)
 {
     double w[3];
-    CHECK(clash_scene_vertex_at(sc, 0, v, s, w) == 0, "%s: vertex_at", what);
+    CHECK(clash_scene_vertex_at(sc, 0, v, s, w, NULL) == 0, "%s: vertex_at", what);
     CHECK(fabs(w[0] - ex) < 1e-9 && fabs(w[1] - ey) < 1e-9 && fabs(w[2] - ez) < 1e-9,
           "%s: got (%.12g, %.12g, %.12g), expected (%g, %g, %g)", what, w[0], w[1], w[2], ex, ey, ez);
     if (s < 1) return; /* the store holds states from step 1 on */
@@ -108,8 +108,8 @@ int main(void)
                 CHECK(sc->prev_held == prev_valid, "call %d: prev_held %d, expected %d", k, sc->prev_held, prev_valid);
                 for (int v = 0; v < 8; ++v) {
                     double w[3], wp[3];
-                    clash_scene_vertex_at(sc, 0, v, s, w);
-                    clash_scene_vertex_at(sc, 0, v, s - 1, wp);
+                    clash_scene_vertex_at(sc, 0, v, s, w, NULL);
+                    clash_scene_vertex_at(sc, 0, v, s - 1, wp, NULL);
                     const int64_t g = sc->vofs[0] + v;
                     CHECK(fabs(sc->x[g] - w[0]) < 1e-5 && fabs(sc->y[g] - w[1]) < 1e-5 && fabs(sc->z[g] - w[2]) < 1e-5,
                           "call %d vertex %d: x (%g %g %g), state %d is (%g %g %g)", k, v, sc->x[g], sc->y[g],

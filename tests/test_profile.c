@@ -20,6 +20,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__has_include)
+#if __has_include(<hwloc.h>)
+#include <hwloc.h>
+#define TEST_HWLOC 1
+#endif
+#endif
+
 #include "check.h"
 #include "profile/profile.h"
 #include "out/report.h"
@@ -223,6 +230,67 @@ static int sh(const char *cmd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The LL model clash profile should give callgrind here, read from hwloc directly (not through
+ * the library's topology code): the first L3's size, ways and line size, its set count rounded
+ * down to a power of two and the ways scaled up to match (callgrind's constraint); into want
+ * callgrind's own description of that cache ("LL S B, L B, W-way associative"), or "" when
+ * hwloc gives no L3 geometry (valgrind's default is then used). */
+static void expected_ll(char *want, size_t n, char *hw, size_t hn)
+{
+    want[0] = hw[0] = 0;
+#ifdef TEST_HWLOC
+    hwloc_topology_t topo;
+    if (!clash_build()->hwloc || hwloc_topology_init(&topo)) return;
+    hwloc_obj_t o = hwloc_topology_load(topo) ? NULL : hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0);
+    if (o && o->attr->cache.size && o->attr->cache.linesize && o->attr->cache.associativity > 0) {
+        const unsigned long long size = o->attr->cache.size, line = o->attr->cache.linesize,
+                                 ways = (unsigned long long)o->attr->cache.associativity, sets = size / (ways * line);
+        unsigned long long sets2 = 1;
+        while (sets2 * 2 <= sets) sets2 *= 2;
+        const unsigned long long ways2 = (unsigned long long)((double)ways * (double)sets / (double)sets2 + 0.5);
+        snprintf(want, n, "LL %llu B, %llu B, %llu-way associative", sets2 * ways2 * line, line, ways2);
+        snprintf(hw, hn, "LL model: hwloc L3 %llu %s %llu-way %llu B", size % (1ull << 20) ? size >> 10 : size >> 20,
+                 size % (1ull << 20) ? "KiB" : "MiB", ways, line);
+        if (sets2 == sets)
+            CHECK(sets2 * ways2 * line == size && ways2 == ways, "a power-of-two set count is simulated as it is");
+    }
+    hwloc_topology_destroy(topo);
+#else
+    (void)n, (void)hn;
+#endif
+}
+
+/* The per-stage table of clash profile (stdout): for each stage row, the ratio columns are "n/a"
+ * exactly when the denominator is 0: the stage's items, the faces boxed (the boxes row's items),
+ * the candidates (the mid row's items).  Returns the rows read; *zero: a row had 0 items. */
+static int check_table(const char *out, int *zero)
+{
+    char stage[8][32], r[8][6][32];
+    long long items[8], faces = -1, cands = -1;
+    int rows = 0;
+    *zero = 0;
+    const char *p = strstr(out, "L1D/item");
+    for (p = p ? strchr(p, '\n') : NULL; p && p[1] && rows < 8; p = strchr(p + 1, '\n')) {
+        char item[32];
+        unsigned long long l1, ll;
+        if (sscanf(p + 1, "%31s %llu %llu %lld %31s %31s %31s %31s %31s %31s %31s", stage[rows], &l1, &ll, &items[rows],
+                   item, r[rows][0], r[rows][1], r[rows][2], r[rows][3], r[rows][4], r[rows][5]) != 11)
+            break;
+        if (!strcmp(stage[rows], "boxes")) faces = items[rows];
+        if (!strcmp(stage[rows], "mid")) cands = items[rows];
+        *zero |= items[rows] == 0;
+        ++rows;
+    }
+    CHECK(faces >= 0 && cands >= 0, "boxes and mid rows in the table");
+    for (int i = 0; i < rows; ++i) {
+        const long long den[3] = {items[i], faces, cands};
+        for (int k = 0; k < 6; ++k)
+            CHECK((den[k / 2] == 0) == !strcmp(r[i][k], "n/a"), "stage %s column %d: '%s' with %lld in the denominator",
+                  stage[i], k, r[i][k], den[k / 2]);
+    }
+    return rows;
+}
+
 static void test_command(void)
 {
     char cmd[2048], rep[256];
@@ -274,13 +342,45 @@ static void test_command(void)
     const int sanitized = 0;
 #endif
     if (!pw && !sanitized && clash_build()->valgrind && sh("valgrind --version >/dev/null 2>&1") == 0) {
-        snprintf(cmd, sizeof cmd, "%s profile --preset ktk94-table1 --steps 1 --quiet --report %s >/dev/null 2>&1",
-                 CLASH_BIN, rep);
+        char out[300];
+        snprintf(out, sizeof out, "%s.out", rep);
+        snprintf(cmd, sizeof cmd, "%s profile --preset ktk94-table1 --steps 1 --quiet --report %s >%s 2>&1",
+                 CLASH_BIN, rep, out);
         CHECK(sh(cmd) == 0, "%s", cmd);
+        char want[160], hw[160];
+        expected_ll(want, sizeof want, hw, sizeof hw);
         if ((y = slurp(rep))) {
             CHECK(strstr(y, "  source: callgrind\n") && strstr(y, "    boxes: {regions: 1, l1d_misses: ") &&
                       strstr(y, "    narrow: {regions: 1, l1d_misses: ") && strstr(y, "D1 "),
                   "profile under callgrind:\n%s", strstr(y, "counters:") ? strstr(y, "counters:") : y);
+            /* without --sim-ll the simulated LL is the machine's L3 as hwloc gives it, and the model says so */
+            if (want[0])
+                CHECK(strstr(y, want) && strstr(y, hw), "simulated LL: want '%s' and '%s' in:\n%s", want, hw,
+                      strstr(y, "model:") ? strstr(y, "model:") : y);
+            else
+                CHECK(strstr(y, "LL model: valgrind's default"), "no L3 from hwloc: the model says valgrind's default");
+            /* a ratio over no items is n/a in the report too (the scene's first step has no candidates) */
+            CHECK(strstr(y, "items: {candidates: 0}") &&
+                      strstr(y, "items: candidates, l1d_per_item: n/a, ll_per_item: n/a"),
+                  "n/a ratios in the report:\n%s", strstr(y, "mid:") ? strstr(y, "mid:") : y);
+            free(y);
+        }
+        if ((y = slurp(out))) {
+            int zero = 0;
+            CHECK(check_table(y, &zero) == 7, "seven stage rows in the table:\n%s", y);
+            CHECK(zero, "a stage with 0 items in the table (the n/a case is exercised):\n%s", y);
+            free(y);
+        }
+        remove(out);
+        /* --sim-ll wins, and the model says so */
+        snprintf(cmd, sizeof cmd,
+                 "%s profile --preset ktk94-table1 --steps 1 --quiet --sim-ll 2097152,16,64 --report %s "
+                 ">/dev/null 2>&1",
+                 CLASH_BIN, rep);
+        CHECK(sh(cmd) == 0, "%s", cmd);
+        if ((y = slurp(rep))) {
+            CHECK(strstr(y, "LL 2097152 B, 64 B, 16-way associative; LL model: --sim-ll 2097152,16,64"),
+                  "--sim-ll model:\n%s", strstr(y, "model:") ? strstr(y, "model:") : y);
             free(y);
         }
     }

@@ -9,7 +9,10 @@
 2. A deforming object fed the frames of ../shared/data/ccd-frames/cloth-funnel
    through set_vertices equals `clash run` on the frames scene.
 3. Bad arrays raise clash.Error with status 2 and a message naming the
-   object or element, and leave the scene usable.
+   object or element, and leave the scene usable; index arrays of a
+   non-integer dtype (whole floats too), indices outside the vertices or
+   int32, non-finite, non-real or wrongly shaped vertex arrays are refused by
+   the binding before the library is called; a repeated index by the store.
 4. The rigid-body example (tests/consumer/rigid_host.py) runs.
 5. Exact CCD (issue 15): run.contacts() on the cloth-funnel frames fed
    through set_vertices equals `clash run --ccd --contacts` on the frames
@@ -198,6 +201,33 @@ def bad_input_cases(sc, m, b):
     expect_error("NaN vertex", lambda: sc.add_mesh(Vn, F), ["vertex 1"])
     expect_error("index out of range", lambda: sc.add_mesh(V, np.array([[0, 1, 3]], dtype=np.int32)), ["triangle 0"])
     expect_error("empty mesh", lambda: sc.add_mesh(np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int32)), [])
+    # refused in the binding, before the library is called (a _L that fails proves it)
+    real_L = clash._L
+
+    def no_library():
+        raise AssertionError("the library was called")
+    clash._L = no_library
+    try:
+        Fi = np.array([[0, 1, 2]], dtype=np.int64)
+        expect_error("float indices", lambda: sc.add_mesh(V, Fi.astype(float) + 0.5), ["F", "integer", "float64"])
+        expect_error("whole float indices", lambda: sc.add_mesh(V, Fi.astype(float)), ["F", "integer"])
+        expect_error("bool indices", lambda: sc.add_mesh(V, Fi.astype(bool)), ["F", "integer"])
+        expect_error("index past int32", lambda: sc.add_mesh(V, Fi + 2**32), ["triangle 0", "4294967296"])
+        expect_error("negative index", lambda: sc.add_mesh(V, Fi - 1), ["triangle 0", "corner 0", "-1"])
+        expect_error("F of shape (3,)", lambda: sc.add_mesh(V, Fi[0]), ["F", "(3,)"])
+        expect_error("NaN vertex (binding)", lambda: sc.add_mesh(Vn, Fi), ["vertex 1", "z", "V[1, 2]"])
+        Vi = V.copy()
+        Vi[2, 0] = -np.inf
+        expect_error("infinite vertex", lambda: sc.add_mesh(Vi, Fi), ["vertex 2", "x", "-inf"])
+        expect_error("V of shape (3, 2)", lambda: sc.add_mesh(V[:, :2], Fi), ["V", "(3, 2)"])
+        expect_error("complex V", lambda: sc.add_mesh(V.astype(complex), Fi), ["V", "complex"])
+        expect_error("string V", lambda: sc.add_mesh([["a", "b", "c"]], Fi), ["V", "dtype"])
+    finally:
+        clash._L = real_L
+    check(sc.add_mesh(V, Fi.astype(np.uint16)) >= 0, "unsigned 16-bit indices are integers too")
+    # a triangle with a repeated vertex index: refused by the library's store (its one way in)
+    expect_error("repeated index", lambda: sc.add_mesh(V, np.array([[0, 1, 1]])),
+                 ["face 0", "repeated vertex index 1"])
     expect_error("no such mesh", lambda: sc.add_object(99), ["99"])
     check(sc.objects == n0, "a refused call changed the scene")
     run = clash.Run(sc, mode="static")

@@ -82,7 +82,8 @@ static void check_vertices(clash_scene *a, clash_scene *b, int i, int steps)
         for (int64_t v = 0; v < a->vofs[o + 1] - a->vofs[o]; v += 7)
             for (int s = 0; s <= steps; ++s) {
                 double pa[3], pb[3];
-                const int ra = clash_scene_vertex_at(a, o, v, s, pa), rb = clash_scene_vertex_at(b, o, v, s, pb);
+                const int ra = clash_scene_vertex_at(a, o, v, s, pa, NULL),
+                          rb = clash_scene_vertex_at(b, o, v, s, pb, NULL);
                 if (ra != rb || (!ra && memcmp(pa, pb, sizeof pa))) ++bad;
             }
     CHECK(bad == 0, "scene %d: clash_scene_vertex_at differs in %ld cases", i, bad);

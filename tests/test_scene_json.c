@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "io/scene_desc.h"
+#include "store/scene.h"
 
 /* A rigid scene with every object key, meshes from files and a generator (REFERENCE.md, "Scene file"). */
 static const char contract_example[] =
@@ -249,16 +250,20 @@ static void test_invalid(void)
     EXPECT_ERR("{\"format\": 1, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}", "format: expected");
     EXPECT_ERR("[1, 2]", "expected a JSON object at the top level");
     /* unknown keys, at every level */
-    EXPECT_ERR(HEAD "\"stpes\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}", "stpes: unknown key");
+    EXPECT_ERR(HEAD "\"stpes\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}",
+               "stpes: unknown key (known: format, name, steps, mode, self_collision, meshes, objects, frames); "
+               "did you mean 'steps'?");
     EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\"}, {\"mesh\": \"s\", \"postion\": [1, 2, 3]}]}",
-               "objects[1].postion: unknown key");
+               "objects[1].postion: unknown key (known: mesh, scale, position, rotation_deg, velocity, "
+               "angular_velocity_deg); did you mean 'position'?");
     EXPECT_ERR(HEAD "\"meshes\": {\"ball\": {\"flie\": \"b.obj\"}}, \"objects\": [{\"mesh\": \"ball\"}]}",
-               "meshes.ball.flie: unknown key");
+               "meshes.ball.flie: unknown key (known: file, sphere, box, scale, center); did you mean 'file'?");
     EXPECT_ERR(HEAD "\"meshes\": {\"s\": {\"sphere\": {\"faces\": 168, \"k\": 7}}}, \"objects\": [{\"mesh\": \"s\"}]}",
-               "meshes.s.sphere.k: unknown key");
+               "meshes.s.sphere.k: unknown key (known: faces)");
     EXPECT_ERR(HEAD "\"meshes\": {\"b\": {\"box\": {\"size\": 2}}}, \"objects\": [{\"mesh\": \"b\"}]}",
-               "meshes.b.box.size: unknown key");
-    EXPECT_ERR(HEAD "\"frames\": {\"files\": [\"a.ply\", \"b.ply\"], \"fps\": 30}}", "frames.fps: unknown key");
+               "meshes.b.box.size: unknown key (known: none, the object must be empty)");
+    EXPECT_ERR(HEAD "\"frames\": {\"files\": [\"a.ply\", \"b.ply\"], \"fps\": 30}}",
+               "frames.fps: unknown key (known: files, objects)");
     EXPECT_ERR(HEAD "\"steps\": 2, \"steps\": 3, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}",
                "steps: duplicate key");
     /* vectors and numbers */
@@ -278,6 +283,17 @@ static void test_invalid(void)
                "objects[0].position[0]: number out of range");
     EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"scale\": 1e999}]}",
                "objects[0].scale: number out of range");
+    /* inside float range, where the store keeps the scene */
+    EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"position\": [1e39, 0, 0]}]}",
+               "objects[0].position[0]: 1e+39 is out of range (at most 3e+38 in magnitude");
+    EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"velocity\": [0, 0, 1e308]}]}",
+               "objects[0].velocity[2]: 1e+308 is out of range");
+    EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"angular_velocity_deg\": [0, -4e38, 0]}]}",
+               "objects[0].angular_velocity_deg[1]: -4e+38 is out of range");
+    EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"scale\": 1e39}]}",
+               "objects[0].scale: 1e+39 is out of range");
+    EXPECT_ERR(HEAD "\"meshes\": {\"s\": {\"box\": {}, \"scale\": 5e38}}, \"objects\": [{\"mesh\": \"s\"}]}",
+               "meshes.s.scale: 5e+38 is out of range");
     EXPECT_ERR(HEAD "\"steps\": 1e999, " MESHES ", \"objects\": [{\"mesh\": \"s\"}]}",
                "steps: expected an integer >= 1");
     /* meshes and references */
@@ -454,8 +470,69 @@ static void test_files(void)
     rmdir(dir);
 }
 
+/* Laws of motion whose positions would leave float range over the scene's
+ * steps are refused when the scene is loaded, naming the file and object
+ * (and nothing is built); the same law over fewer steps loads. */
+static void test_laws(void)
+{
+    char tmpl[] = "/tmp/clash_test_laws_XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    CHECK(dir != NULL, "mkdtemp");
+    if (!dir) return;
+    char path[700], want[900];
+    snprintf(path, sizeof path, "%s/fly.json", dir);
+    static const char *const cases[][3] = {
+        /* steps, the object, what the message says */
+        {"3", "\"position\": [0, 0, 1e38], \"velocity\": [0, 0, 1e38]", "objects[1]: z reaches 4e+38 at step 3"},
+        {"2", "\"position\": [0, 0, 1e38], \"velocity\": [0, 0, 1e38]", NULL},
+        {"3", "\"position\": [-2e38, 0, 0], \"velocity\": [1e38, 0, 0]", NULL}, /* |x| shrinks, then grows */
+        {"6", "\"position\": [-2e38, 0, 0], \"velocity\": [1e38, 0, 0]", "objects[1]: x reaches 4e+38 at step 6"},
+        /* the object's extent counts: scale x the box's radius (sqrt(3)/2) */
+        {"1", "\"position\": [0, 2e38, 0], \"scale\": 1.5e38", "objects[1]: y reaches 3.29904e+38 at step 0"},
+        {"1", "\"position\": [0, 1e38, 0], \"scale\": 1.5e38", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char json[600];
+        snprintf(json, sizeof json, HEAD "\"steps\": %s, \"meshes\": {\"b\": {\"box\": {}}}, "
+                 "\"objects\": [{\"mesh\": \"b\"}, {\"mesh\": \"b\", %s}]}", cases[i][0], cases[i][1]);
+        write_file(path, json);
+        clash_scene *sc = (clash_scene *)1;
+        clash_error err = {0, ""};
+        const int rc = clash_scene_load(path, &sc, &err);
+        if (!cases[i][2]) {
+            CHECK(rc == CLASH_OK && sc, "case %zu: %s", i, err.msg);
+            if (rc) continue;
+            if (i == 1) { /* the scene's 2 steps load; a run's step 3 is refused, by the law's object */
+                clash_config cfg = clash_config_default();
+                clash_run *run = clash_run_create(sc, &cfg, &err);
+                clash_pairs p;
+                CHECK(run && clash_step(run, 2, &p, NULL, &err) == CLASH_OK, "step 2: %s", err.msg);
+                CHECK(run && clash_step(run, 3, &p, NULL, &err) == CLASH_EINPUT && p.count == 0 &&
+                          strstr(err.msg, "fly: object 1: z reaches 4e+38 at step 3"),
+                      "step 3: \"%s\"", err.msg);
+                cfg.steps = 3;
+                clash_run *r3 = clash_run_create(sc, &cfg, &err);
+                CHECK(!r3 && strstr(err.msg, "fly: object 1: z reaches 4e+38 at step 3"), "a run of 3 steps: \"%s\"",
+                      err.msg);
+                clash_run_destroy(r3);
+                clash_run_destroy(run);
+            }
+            clash_scene_destroy(sc);
+            continue;
+        }
+        snprintf(want, sizeof want, "%s: %s", path, cases[i][2]);
+        CHECK(rc == CLASH_EINPUT && !sc, "case %zu: rc %d", i, rc);
+        CHECK(strncmp(err.msg, want, strlen(want)) == 0 && strstr(err.msg, "out of float range"),
+              "case %zu: \"%s\", want \"%s...\"", i, err.msg, want);
+        if (!rc) clash_scene_destroy(sc);
+    }
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_laws();
     test_valid();
     test_invalid();
     test_files();

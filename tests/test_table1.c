@@ -41,8 +41,8 @@ static void run_preset(const char *name, int centre_step)
     double a[3], b[3], ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
     const int64_t nv = sc->vofs[1] - sc->vofs[0];
     for (int64_t v = 0; first > 0 && v < nv; ++v) {
-        clash_scene_vertex_at(sc, 0, v, first, a);
-        clash_scene_vertex_at(sc, 1, v, first, b);
+        clash_scene_vertex_at(sc, 0, v, first, a, NULL);
+        clash_scene_vertex_at(sc, 1, v, first, b, NULL);
         for (int d = 0; d < 3; ++d) ca[d] += a[d] / (double)nv, cb[d] += b[d] / (double)nv;
     }
     const double dist = sqrt((ca[0] - cb[0]) * (ca[0] - cb[0]) + (ca[1] - cb[1]) * (ca[1] - cb[1]) +

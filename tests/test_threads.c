@@ -92,7 +92,7 @@ static void *run_job(void *p)
             rc = clash_run_set_pose(run, 1, R, t1, &err);
             for (int64_t v = 0; !rc && v < nv2; ++v) { /* a sphere breathing and drifting to the box */
                 double w[3];
-                clash_scene_vertex_at(sc, 2, v, 0, w);
+                clash_scene_vertex_at(sc, 2, v, 0, w, NULL);
                 const double k = 1 + 0.05 * s;
                 xyz[3 * v] = w[0] * k + 0.1 * s, xyz[3 * v + 1] = (w[1] - 2.2) * k + 2.2 - 0.1 * s, xyz[3 * v + 2] = w[2] * k;
             }

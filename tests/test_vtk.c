@@ -285,7 +285,7 @@ static void check_api_series(int format, const char *name)
         for (int k = 0; k < 4; ++k) {
             int o = k & 1;
             int64_t lv = (k * 7) % (sc->vofs[o + 1] - sc->vofs[o]);
-            clash_scene_vertex_at(sc, o, lv, s, pts[s][k]);
+            clash_scene_vertex_at(sc, o, lv, s, pts[s][k], NULL);
         }
         CHECK(clash_vtk_step(v, s, &p, &err) == 0, "vtk step %d: %s", s, err.msg);
     }

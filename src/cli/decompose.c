@@ -217,6 +217,11 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     if (cfg.steps < 0) cfg.steps = d.steps > 0 ? d.steps : 1;
     if (cfg.mode < 0) cfg.mode = d.mode;
     if (cfg.self_collision < 0) cfg.self_collision = d.self_collision;
+    for (int o = 0; !rc && !d.nframes && o < d.nobjects; ++o) { /* every law over the steps, before any part */
+        char what[1100];
+        snprintf(what, sizeof what, "%.1000s: objects[%d]", cli->scene ? cli->scene : d.name ? d.name : "scene", o);
+        rc = clash_check_law(&D.pose[o], D.mrad[d.objects[o].mesh], cfg.steps, what, &err);
+    }
     cfg.mpi_comm = (void *)clash_ranks_self_comm(); /* each part its own one-rank run (read only) */
     const int threads = clash_sched_threads(cfg.threads);
     clash_outfile pairs_out = {0};
@@ -230,7 +235,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         clash_outfile_abort(&pairs_out);
         clash_decomp_free(&D);
         clash_scene_desc_free(&d);
-        return rc ? say(W, &err) : code;
+        const int st = clash_say_refusal(W, &err, rc); /* every rank is here: the same refusal printed once */
+        return rc ? st : code;
     }
     if (pairs_out.tmp) snprintf(stop_tmp, sizeof stop_tmp, "%s", pairs_out.tmp);
     stop_flag = interrupted;
@@ -409,8 +415,11 @@ out:
     clash_decomp_free(&D);
     clash_scene_desc_free(&d);
     return code;
-fail: /* agreed by every rank: each stops, the ones that failed say why */
-    if (rc) code = say(W, &err);
+fail: /* agreed by every rank: each stops, the ones that failed say why (once when all alike) */
+    {
+        const int st = clash_say_refusal(W, &err, rc);
+        if (rc) code = st;
+    }
     goto out;
 fail_alone: /* this rank alone, where the others may wait in a collective: end them all */
     say(W, &err);

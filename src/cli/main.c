@@ -163,13 +163,16 @@ static int cmd_run(const clash_cli *cli)
     int code = clash_ranks_max_int(W, rc);
     if (!code) {
         clash_scene_apply_defaults(sc, &cfg);
-        if (!(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
+        /* --steps may take a law further than the file's steps: named by the file's keys */
+        if (cli->scene && cfg.steps > 0) rc = clash_store_check_laws(sc, cfg.steps, cli->scene, &err);
+        if (!rc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
         code = clash_ranks_max_int(W, rc);
     }
-    if (code != 0) {
+    if (code != 0) { /* every rank is here: the same refusal is printed once */
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        return rc ? die(&err) : code;
+        const int st = clash_say_refusal(W, &err, rc);
+        return rc ? st : code;
     }
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
@@ -201,7 +204,8 @@ setup_done:
         clash_vtk_abort(vtk);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        return rc ? die(&err) : code;
+        const int st = clash_say_refusal(W, &err, rc);
+        return rc ? st : code;
     }
     /* More threads than the cores this process may run on (its affinity, set
      * by taskset, a batch system or mpirun's binding): they take turns. */
@@ -248,8 +252,8 @@ setup_done:
             goto fail;
         }
         clash_contacts contacts;
-        if (contacts_out.f && (clash_run_contacts(run, &contacts) ||
-                               clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
+        if (contacts_out.f && (rc = clash_run_contacts(run, &contacts, &err))) goto fail;
+        if (contacts_out.f && clash_contacts_csv_rows(contacts_out.f, s, &contacts)) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
             goto fail;
         }
@@ -400,8 +404,14 @@ static int clash_main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "bench")) return cmd_bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
-        int rc = die(&err);
-        if (argc < 2) clash_cli_usage(stderr);
+        /* under mpirun every rank read the same command line: agreed the way a run's first refusal
+         * is (cmd_run, decompose.c), so that the message is printed once and a rank whose own
+         * command line was fine (an MPMD launch) takes part and exits with the same status */
+        clash_ranks w;
+        clash_ranks_world(&w);
+        if (w.size > 1) clash_ranks_max_int(&w, err.code);
+        const int rc = w.size > 1 ? clash_say_refusal(&w, &err, err.code) : die(&err);
+        if (argc < 2 && w.rank == 0) clash_cli_usage(stderr);
         return rc;
     }
     if (help) {

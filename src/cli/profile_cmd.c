@@ -11,6 +11,10 @@
  *   valgrind --tool=callgrind --cache-sim=yes -q
  *            --callgrind-out-file=TMP/cg.out [--LL=S,A,L]  clash profile ARGS --counters callgrind
  *
+ * The simulated last level is --sim-ll's when given, else the machine's L3 as hwloc describes it
+ * (clash_profile_ll_model), else valgrind's own choice; which one travels to the child in
+ * CLASH_LL_MODEL, and the report's counter model says it.
+ *
  * with CLASH_CALLGRIND_OUT=TMP/cg.out in the environment: the child zeroes
  * the counts entering each stage region and dumps them leaving it, with the
  * stage's name as trigger, parses the dumps at the end of its run, prints
@@ -35,6 +39,7 @@
 #include "cli/profile_cmd.h"
 #include "clash/clash.h"
 #include "profile/profile.h"
+#include "sched/topology.h"
 
 /* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
 int clash_profile_find_valgrind(char *out, size_t n)
@@ -89,6 +94,45 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc, size_t dn)
+{
+    opt[0] = 0;
+    if (sim_ll) {
+        snprintf(opt, on, "--LL=%s", sim_ll);
+        snprintf(desc, dn, "--sim-ll %s", sim_ll);
+        return 1;
+    }
+    clash_topology t;
+    clash_topology_get(&t);
+    const unsigned long long size = t.l3, line = t.l3_line > 0 ? (unsigned long long)t.l3_line : 0;
+    const unsigned long long ways = t.l3_ways < 0 && line ? size / line /* fully associative: one set */
+                                    : t.l3_ways > 0   ? (unsigned long long)t.l3_ways
+                                                      : 0;
+    if (strcmp(t.source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
+        snprintf(desc, dn, "valgrind's default (hwloc gives no L3 size, associativity and line size here)");
+        return 0;
+    }
+    /* callgrind simulates a power-of-two number of sets: an L3 with another count (a 480 MiB 16-way
+     * cache has 491520 sets) is simulated as valgrind itself adapts a cache it detects: the sets
+     * rounded down to a power of two, the ways scaled up by the same factor (rounded to nearest),
+     * the size the product of the three, so close to the real one */
+    const unsigned long long sets = size / (ways * line);
+    unsigned long long sets2 = 1, ways2 = ways;
+    while (sets2 * 2 <= sets) sets2 *= 2;
+    if (sets2 != sets) ways2 = (unsigned long long)((double)ways * (double)sets / (double)sets2 + 0.5);
+    const unsigned long long size2 = sets2 * ways2 * line;
+    snprintf(opt, on, "--LL=%llu,%llu,%llu", size2, ways2, line);
+    char sz[32];
+    if (size % (1ull << 20) == 0) snprintf(sz, sizeof sz, "%llu MiB", size >> 20);
+    else snprintf(sz, sizeof sz, "%llu KiB", size >> 10);
+    const int n = snprintf(desc, dn, "hwloc L3 %s %s%llu-way %llu B", sz, t.l3_ways < 0 ? "fully associative: " : "",
+                           ways, line);
+    if ((size2 != size || ways2 != ways) && n > 0 && (size_t)n < dn)
+        snprintf(desc + n, dn - (size_t)n, ", simulated as %llu B %llu-way %llu B (callgrind needs a power-of-two "
+                 "set count)", size2, ways2, line);
+    return 1;
+}
+
 /* The signal the parent received while waiting for the valgrind child. */
 static volatile sig_atomic_t parent_signal;
 static void on_parent_signal(int sig) { parent_signal = sig; }
@@ -135,7 +179,8 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
         return 1;
     }
     char out_opt[PATH_MAX + 64], out_base[PATH_MAX + 16], ll_opt[128], log_opt[PATH_MAX + 32],
-        log_path[PATH_MAX + 16];
+        log_path[PATH_MAX + 16], ll_desc[256];
+    clash_profile_ll_model(cli->sim_ll, ll_opt, sizeof ll_opt, ll_desc, sizeof ll_desc);
     snprintf(out_base, sizeof out_base, "%s/cg.out", dir);
     snprintf(out_opt, sizeof out_opt, "--callgrind-out-file=%s", out_base);
     snprintf(log_path, sizeof log_path, "%s/valgrind.log", dir);
@@ -153,10 +198,7 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     av[k++] = "-q";
     av[k++] = out_opt;
     av[k++] = log_opt; /* valgrind's own "--PID-- warning" lines: not in the command's output */
-    if (cli->sim_ll) {
-        snprintf(ll_opt, sizeof ll_opt, "--LL=%s", cli->sim_ll);
-        av[k++] = ll_opt;
-    }
+    if (ll_opt[0]) av[k++] = ll_opt;
     av[k++] = exe;
     for (int i = 1; i < argc; ++i) av[k++] = argv[i];
     av[k++] = "--counters";
@@ -164,12 +206,12 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     av[k] = NULL;
     if (!cli->quiet)
         fprintf(stderr, "clash profile: no hardware counters; re-running under valgrind's callgrind "
-                        "(cache simulation%s%s; about 50x slower)\n",
-                cli->sim_ll ? ", LL " : "", cli->sim_ll ? cli->sim_ll : "");
+                        "(cache simulation, LL model: %s; about 50x slower)\n", ll_desc);
     fflush(NULL);
     const pid_t pid = fork();
     if (pid == 0) {
         setenv("CLASH_CALLGRIND_OUT", out_base, 1);
+        setenv("CLASH_LL_MODEL", ll_desc, 1); /* the report says where the simulated LL came from */
         if (note[0]) setenv("CLASH_COUNTERS_NOTE", note, 1);
         setenv("OMP_WAIT_POLICY", "passive", 0); /* spinning threads crawl under valgrind */
         /* hwloc's x86 backend cannot read CPUID under valgrind and says so

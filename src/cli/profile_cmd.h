@@ -23,4 +23,11 @@ int clash_profile_find_valgrind(char *out, size_t n);
  * sanitizer build, which valgrind cannot run). */
 int clash_profile_callgrind_usable(char *out, size_t n);
 
+/* The last-level cache callgrind simulates: with sim_ll (--sim-ll S,A,L) that one; else the
+ * machine's L3 from hwloc (size, ways, line size; the set count rounded down to a power of two,
+ * the ways scaled up to match, as callgrind needs); else none.  opt gets valgrind's "--LL=S,A,L"
+ * ("" for none: valgrind's own choice), desc where the model came from ("hwloc L3 32 MiB 16-way
+ * 64 B", "--sim-ll S,A,L", "valgrind's default (...)").  Returns 1 when opt is set. */
+int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc, size_t dn);
+
 #endif

@@ -1,23 +1,14 @@
 /*
  * suggest.h — "did you mean" for the command line: the known name nearest
- * to a mistyped one, by edit distance.
+ * to a mistyped one, by edit distance (clash_edit_distance and
+ * clash_suggest, shared with the scene-file reader, are in base/error.h).
  */
 #ifndef CLASH_CLI_SUGGEST_H
 #define CLASH_CLI_SUGGEST_H
 
 #include <stddef.h>
 
-/* Edit distance between a and b: insertions, deletions, substitutions and
- * transpositions of two neighbouring characters each cost 1 (the
- * "optimal string alignment" distance).  Strings longer than 63 characters
- * count as far from everything (returns a large number). */
-int clash_edit_distance(const char *a, const char *b);
-
-/* The name in the NULL-terminated list nearest to word, when it is near
- * enough to be a slip of the keyboard: distance at most 2, and at most a
- * third of the longer word's length (so "--ccd" suggests nothing, "--thread"
- * suggests "--threads").  NULL when none is. */
-const char *clash_suggest(const char *word, const char *const *names);
+#include "base/error.h"
 
 /* Writes "; did you mean 'NAME'?" into buf when clash_suggest finds a
  * name, else "" — ready to append to an error message.  Returns buf. */

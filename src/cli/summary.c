@@ -7,8 +7,40 @@
  * apart as "outputs", so that a run with --vtk reports the same per-step
  * time as one without.  Durations of a second or more are given in
  * seconds, shorter ones in milliseconds, three significant digits.
+ * A refusal under MPI is printed once when every rank met the same one.
  */
 #include "cli/summary.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+/* FNV-1a of the message, folded into a positive int: equal messages give equal numbers, and
+ * ranks compare the numbers (max and min over the failing ranks) instead of the text. */
+static int msg_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 16777619u;
+    return (int)(h & 0x7fffffff);
+}
+
+int clash_say_refusal(const clash_ranks *W, const clash_error *err, int rc)
+{
+    const int code = rc ? (err->code ? err->code : rc) : 0;
+    if (W->size <= 1) {
+        if (rc) fprintf(stderr, "clash: error: %s\n", err->msg);
+        return code;
+    }
+    const int h = rc ? msg_hash(err->msg) : 0;
+    const int all = clash_ranks_max_int(W, rc ? 0 : 1) == 0;     /* every rank failed */
+    const int hi = clash_ranks_max_int(W, rc ? h : -1);
+    const int lo = -clash_ranks_max_int(W, rc ? -h : INT_MIN + 1); /* min over the failing ranks */
+    if (all && hi == lo) {
+        if (W->rank == 0) fprintf(stderr, "clash: error: %s\n", err->msg);
+    } else if (rc) {
+        fprintf(stderr, "clash: error: rank %d: %s\n", W->rank, err->msg);
+    }
+    return code;
+}
 
 const char *clash_plural(char *buf, size_t n, long long count, const char *noun)
 {

@@ -1,12 +1,16 @@
 /*
- * summary.h — the one-line summary `clash run` prints on stderr, and the
- * wording it shares with other messages (plurals, durations).
+ * summary.h — the one-line summary `clash run` prints on stderr, the
+ * wording it shares with other messages (plurals, durations), and the error
+ * line of a refusal, printed once under MPI.
  */
 #ifndef CLASH_CLI_SUMMARY_H
 #define CLASH_CLI_SUMMARY_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "clash/clash.h"
+#include "sched/ranks.h"
 
 typedef struct clash_summary {
     const char *scene;            /* scene name */
@@ -21,6 +25,12 @@ typedef struct clash_summary {
     int outputs;                  /* output files or streams requested */
     int threads, ranks;           /* ranks > 1: under MPI */
 } clash_summary;
+
+/* The error line of a refusal the ranks of W agreed on (a collective: every rank calls it, rc
+ * its own status, 0 where it did not fail).  When every rank failed with the same message (they
+ * read the same input), rank 0 alone prints "clash: error: MSG"; otherwise each failing rank
+ * prints "clash: error: rank R: MSG".  Returns rc's status to exit with (err's code, else rc). */
+int clash_say_refusal(const clash_ranks *W, const clash_error *err, int rc);
 
 /* "1 step", "2 steps": count and noun, the noun plural unless count is 1. */
 const char *clash_plural(char *buf, size_t n, long long count, const char *noun);

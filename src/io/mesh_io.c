@@ -7,6 +7,7 @@
 #include "io/mesh_io.h"
 
 #include "base/error.h"
+#include "store/scene.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,12 +33,23 @@ int clash_mesh_load(const char *path, clash_mesh *out, clash_error *err)
         for (const char *c = dot + 1; *c; ++c) ext[i++] = (char)ascii_lower((unsigned char)*c);
         ext[i] = '\0';
     }
-    if (!strcmp(ext, "obj")) return clash_mesh_load_obj(path, out, err);
-    if (!strcmp(ext, "ply")) return clash_mesh_load_ply(path, out, err);
-    if (!strcmp(ext, "stl")) return clash_mesh_load_stl(path, out, err);
-    if (!strcmp(ext, "off")) return clash_mesh_load_off(path, out, err);
-    return clash_fail(err, CLASH_EINPUT,
-                      "%s: unknown mesh file type (expected extension .obj, .ply, .stl or .off)", path);
+    int rc;
+    if (!strcmp(ext, "obj")) rc = clash_mesh_load_obj(path, out, err);
+    else if (!strcmp(ext, "ply")) rc = clash_mesh_load_ply(path, out, err);
+    else if (!strcmp(ext, "stl")) rc = clash_mesh_load_stl(path, out, err);
+    else if (!strcmp(ext, "off")) rc = clash_mesh_load_off(path, out, err);
+    else
+        return clash_fail(err, CLASH_EINPUT,
+                          "%s: unknown mesh file type (expected extension .obj, .ply, .stl or .off)", path);
+    /* the store refuses a triangle with a repeated vertex (store/scene_add.c): named here by the file's face */
+    const int64_t bad = rc ? -1 : clash_repeated_corner(out->tri, out->nfaces);
+    if (bad >= 0) {
+        rc = clash_fail(err, CLASH_EINPUT, "%s: face %lld (0-based, polygons counted as their fan triangles): "
+                        "repeated vertex index %d (0-based; a triangle needs three distinct vertices)", path,
+                        (long long)(bad / 3), out->tri[bad]);
+        clash_mesh_free(out);
+    }
+    return rc;
 }
 
 int clash_mesh_read(const char *path, clash_mesh_arrays *out, clash_error *err)

@@ -9,7 +9,8 @@
 
 #include "store/mesh.h"
 
-/* Chooses the reader by file extension (.obj .ply .stl .off, any case). */
+/* Chooses the reader by file extension (.obj .ply .stl .off, any case); refuses a triangle
+ * with a repeated vertex index, naming the file and the face. */
 int clash_mesh_load(const char *path, clash_mesh *out, clash_error *err);
 
 int clash_mesh_load_obj(const char *path, clash_mesh *out, clash_error *err);

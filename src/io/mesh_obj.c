@@ -25,7 +25,8 @@
  *     or an index outside the vertices defined so far (a face may only refer
  *     to vertices above it, as every exporter writes them);
  *   - more than INT32_MAX vertices or triangles; a NUL byte in the text.
- * Degenerate triangles (repeated index, zero area) are accepted.
+ * Degenerate triangles are read as written; clash_mesh_load (mesh_io.c) then
+ * refuses one with a repeated index, naming the face, and keeps zero-area ones.
  */
 #include "io/mesh_text.h"
 

@@ -28,7 +28,8 @@
  *     exactly 3);
  *   - a face with fewer than 3 vertices, fewer indices than it says, an
  *     index outside [0, vertex count), more than 4 values after the indices.
- * Degenerate triangles (repeated index, zero area) are accepted.
+ * Degenerate triangles are read as written; clash_mesh_load (mesh_io.c) then
+ * refuses one with a repeated index, naming the face, and keeps zero-area ones.
  */
 #include "io/mesh_text.h"
 

@@ -50,7 +50,8 @@
  *     after the last element;
  *   - coordinates that are NaN or infinite, faces with fewer than 3
  *     vertices, indices outside [0, vertex count).
- * Degenerate triangles (repeated index, zero area) are accepted.
+ * Degenerate triangles are read as written; clash_mesh_load (mesh_io.c) then
+ * refuses one with a repeated index, naming the face, and keeps zero-area ones.
  */
 #include "io/mesh_text.h"
 

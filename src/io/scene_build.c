@@ -58,7 +58,7 @@ static int load_mesh(const clash_mesh_desc *md, clash_mesh *m, clash_error *err)
     for (int64_t v = 0; v < m->nverts; ++v)
         for (int d = 0; d < 3; ++d) {
             double x = (m->xyz[3 * v + d] - c[d]) * s;
-            if (!isfinite(x) || fabs(x) > 3.0e38) {
+            if (!isfinite(x) || fabs(x) > CLASH_COORD_LIMIT) {
                 const char *label = md->kind == CLASH_MESH_FILE ? md->path : md->name;
                 clash_mesh_free(m);
                 return clash_fail(err, CLASH_EINPUT, "%s: vertex %lld: coordinate out of float range after scaling",
@@ -311,7 +311,7 @@ int clash_frames_check(const clash_scene_desc *d, const clash_frames_layout *L, 
     for (int64_t v = 0; v < L->nv_in; ++v) {
         if (L->vmap[v] < 0) continue;
         for (int c = 0; c < 3; ++c)
-            if (fabs(m->xyz[3 * v + c]) > 3.0e38) {
+            if (fabs(m->xyz[3 * v + c]) > CLASH_COORD_LIMIT) {
                 const int rc = clash_fail(err, CLASH_EINPUT, "%s: vertex %lld (1-based, as in OBJ files): coordinate "
                                           "out of float range", d->frame_files[k], (long long)v + 1);
                 return at_key(rc, err, d->source, key);
@@ -414,6 +414,11 @@ int clash_scene_load(const char *json_path, clash_scene **out, clash_error *err)
     d.source = json_path;
     rc = clash_scene_build(&d, out, err);
     clash_scene_desc_free(&d);
+    /* the laws over the scene's own steps, named by their keys (a run of other steps checks again) */
+    if (!rc && (rc = clash_store_check_laws(*out, (*out)->steps, json_path, err))) {
+        clash_scene_destroy(*out);
+        *out = NULL;
+    }
     return rc;
 }
 

@@ -4,7 +4,10 @@
  * The format is specified in src/cli/REFERENCE.md, "Scene file".  This file only
  * turns text into a description: it checks the syntax (via cJSON), the
  * structure (required keys, types, ranges, no unknown keys anywhere, no
- * duplicate keys) and fills in defaults.  It does not open mesh files; it
+ * duplicate keys) and fills in defaults.  Every number lies within the
+ * store's CLASH_COORD_LIMIT (float range); an unknown key's message lists the
+ * keys its object may have and the nearest one when it looks like a slip
+ * (clash_suggest, base/error.h, the suggester of the command's options).  It does not open mesh files; it
  * only resolves their paths against the scene file's folder, and the mesh
  * loader reports missing or malformed files later.
  *
@@ -40,6 +43,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "store/scene.h"
 
 /* Largest scene file read (the scenes themselves are tiny; meshes live in
  * their own files). */
@@ -125,18 +129,32 @@ static int check_keys(ctx *c, const cJSON *obj, const char *path, const char *co
         for (const char *const *a = allowed; *a; ++a)
             if (strcmp(*a, k) == 0) { known = 1; break; }
         path_key(kp, path, k);
-        if (!known) return fail_at(c, kp, "unknown key");
+        if (!known) { /* the keys this object may have, and the nearest when it looks like a slip */
+            char list[512] = "";
+            size_t n = 0;
+            for (const char *const *a = allowed; *a && n < sizeof list; ++a)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", a == allowed ? "" : ", ", *a);
+            const char *near = clash_suggest(k, allowed);
+            return fail_at(c, kp, "unknown key (known: %s)%s%s%s",
+                           allowed[0] ? list : "none, the object must be empty", near ? "; did you mean '" : "",
+                           near ? near : "", near ? "'?" : "");
+        }
         for (const cJSON *prev = obj->child; prev != it; prev = prev->next)
             if (prev->string && strcmp(prev->string, k) == 0) return fail_at(c, kp, "duplicate key");
     }
     return CLASH_OK;
 }
 
-/* Number value, finite. */
+/* Number value, finite and inside the store's coordinate range (scales,
+ * positions, velocities and angles alike: none is meaningful beyond it, and
+ * so every law of motion stays finite in double over INT_MAX steps). */
 static int get_number(ctx *c, const cJSON *v, const char *path, double *out)
 {
     if (!cJSON_IsNumber(v)) return fail_at(c, path, "expected a number");
     if (!isfinite(v->valuedouble)) return fail_at(c, path, "number out of range (must be finite)");
+    if (fabs(v->valuedouble) > CLASH_COORD_LIMIT)
+        return fail_at(c, path, "%g is out of range (at most %g in magnitude: the scene is kept in float)",
+                       v->valuedouble, CLASH_COORD_LIMIT);
     *out = v->valuedouble;
     return CLASH_OK;
 }
@@ -178,12 +196,10 @@ static int get_vec3(ctx *c, const cJSON *v, const char *path, double out[3])
     int i = 0;
     for (const cJSON *e = v->child; e; e = e->next, ++i) {
         if (!cJSON_IsNumber(e)) return fail_at(c, path, "expected an array of 3 numbers");
-        if (!isfinite(e->valuedouble)) {
-            char ep[KEYPATH_MAX];
-            path_index(ep, path, i);
-            return fail_at(c, ep, "number out of range (must be finite)");
-        }
-        out[i] = e->valuedouble;
+        char ep[KEYPATH_MAX];
+        path_index(ep, path, i);
+        int rc = get_number(c, e, ep, &out[i]);
+        if (rc) return rc;
     }
     return CLASH_OK;
 }

@@ -228,7 +228,14 @@ int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **nam
     return v[stage];
 }
 
-static double per(uint64_t x, int64_t n) { return n > 0 ? (double)x / (double)n : 0.0; }
+/* x per item as text: "n/a" when there are no items (a stage that had nothing to do has no
+ * ratio, and 0 would read as a perfect one); width w and precision like printf's %W.Pg. */
+static const char *per(char *buf, size_t n, uint64_t x, int64_t items, int w, int p)
+{
+    if (items > 0) snprintf(buf, n, "%*.*g", w, p, (double)x / (double)items);
+    else snprintf(buf, n, "%*s", w, "n/a");
+    return buf;
+}
 
 /* counters: source, reason, model, stages (src/cli/REFERENCE.md): only what was measured. */
 static void write_counters(FILE *f, const clash_counters *c, const clash_run_totals *t)
@@ -264,11 +271,13 @@ static void write_counters(FILE *f, const clash_counters *c, const clash_run_tot
                 (long long)k->regions, (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses);
         if (c->fields & CLASH_CF_INSTR) fprintf(f, ", instructions: %llu", (unsigned long long)k->instructions);
         if (c->fields & CLASH_CF_DREFS) fprintf(f, ", data_refs: %llu", (unsigned long long)k->data_refs);
-        fprintf(f, ", items: %s, l1d_per_item: %.4g, ll_per_item: %.4g", iname, per(k->l1d_misses, items),
-                per(k->ll_misses, items));
-        fprintf(f, ", l1d_per_face: %.4g, ll_per_face: %.4g", per(k->l1d_misses, faces), per(k->ll_misses, faces));
-        fprintf(f, ", l1d_per_candidate: %.4g, ll_per_candidate: %.4g}\n", per(k->l1d_misses, cands),
-                per(k->ll_misses, cands));
+        char r[6][32];
+        fprintf(f, ", items: %s, l1d_per_item: %s, ll_per_item: %s", iname, per(r[0], 32, k->l1d_misses, items, 0, 4),
+                per(r[1], 32, k->ll_misses, items, 0, 4));
+        fprintf(f, ", l1d_per_face: %s, ll_per_face: %s", per(r[2], 32, k->l1d_misses, faces, 0, 4),
+                per(r[3], 32, k->ll_misses, faces, 0, 4));
+        fprintf(f, ", l1d_per_candidate: %s, ll_per_candidate: %s}\n", per(r[4], 32, k->l1d_misses, cands, 0, 4),
+                per(r[5], 32, k->ll_misses, cands, 0, 4));
     }
 }
 
@@ -294,10 +303,12 @@ void clash_counters_print(FILE *f, const clash_counters *c, const clash_run_tota
         const int64_t items = clash_stage_items(t, s, &iname);
         char it[32];
         snprintf(it, sizeof it, "%lld %s", (long long)items, iname);
-        fprintf(f, "%-7s %14llu %12llu %18.18s %10.3g %10.3g %10.3g %10.3g %10.3g %10.3g\n", clash_stage_name(s),
-                (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses, it, per(k->l1d_misses, items),
-                per(k->ll_misses, items), per(k->l1d_misses, faces), per(k->ll_misses, faces),
-                per(k->l1d_misses, cands), per(k->ll_misses, cands));
+        char r[6][32];
+        fprintf(f, "%-7s %14llu %12llu %18.18s %s %s %s %s %s %s\n", clash_stage_name(s),
+                (unsigned long long)k->l1d_misses, (unsigned long long)k->ll_misses, it,
+                per(r[0], 32, k->l1d_misses, items, 10, 3), per(r[1], 32, k->ll_misses, items, 10, 3),
+                per(r[2], 32, k->l1d_misses, faces, 10, 3), per(r[3], 32, k->ll_misses, faces, 10, 3),
+                per(r[4], 32, k->l1d_misses, cands, 10, 3), per(r[5], 32, k->ll_misses, cands, 10, 3));
     }
 }
 

@@ -339,7 +339,10 @@ static void counters_end(clash_counters *c, int read)
             if (c->stage[k].regions != regions[k])
                 add_reason(c, "callgrind: %s: %lld regions but %lld dumps", clash_stage_name(k),
                            (long long)regions[k], (long long)c->stage[k].regions);
-        snprintf(c->model, sizeof c->model, "callgrind cache simulation (--cache-sim=yes): %s", caches);
+        /* where the simulated LL came from: clash profile's choice, or valgrind's when run by hand */
+        const char *ll = getenv("CLASH_LL_MODEL");
+        snprintf(c->model, sizeof c->model, "callgrind cache simulation (--cache-sim=yes): %s; LL model: %s", caches,
+                 ll && *ll ? ll : "valgrind's own (not started by clash profile)");
         break;
     }
     default: break;

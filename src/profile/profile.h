@@ -78,7 +78,7 @@ typedef struct clash_counters {
     int source;                          /* the source in use, CLASH_CTR_NONE when none */
     int fields;                          /* CLASH_CF_* the source delivers */
     char reason[768];                    /* why requested/auto sources were not used ("" when all fine) */
-    char model[256];                     /* what was counted: events, simulated cache sizes */
+    char model[512];                     /* what was counted: events, simulated cache sizes and their source */
     clash_stage_counts stage[CLASH_NSTAGES];
     /* the live source's own state (profile.c) */
     int live;                            /* nonzero while the source counts regions */

@@ -316,12 +316,23 @@ int clash_scene_set_state_need(clash_scene *sc, int s, const clash_exec *ex, int
     return CLASH_OK;
 }
 
-int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3])
+int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3], clash_error *err)
 {
-    if (obj < 0 || obj >= sc->nobj || v < 0 || v >= sc->vofs[obj + 1] - sc->vofs[obj] || s < 0) return CLASH_EINPUT;
+    if (!sc || !out) return clash_fail(err, CLASH_EINPUT, "vertex_at: %s is NULL", !sc ? "the scene" : "out");
+    if (obj < 0 || obj >= sc->nobj)
+        return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: no such object (the scene has %d: 0..%d)", obj,
+                          sc->nobj, sc->nobj - 1);
+    const int64_t nv = sc->vofs[obj + 1] - sc->vofs[obj];
+    if (v < 0 || v >= nv)
+        return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: vertex %lld: no such vertex (0..%lld)", obj,
+                          (long long)v, (long long)nv - 1);
+    if (s < 0)
+        return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: states are numbered from 0", obj, s);
     const int64_t g = clash_vert_store(sc, sc->vofs[obj] + v);
     if (sc->law[obj] == CLASH_LAW_FRAMES) {
-        if (s >= sc->nframes || !sc->frames[s]) return CLASH_EINPUT;
+        if (s >= sc->nframes || !sc->frames[s])
+            return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: %s", obj, s,
+                              s >= sc->nframes ? "past the scene's last frame" : "its frame is not held here");
         for (int d = 0; d < 3; ++d) out[d] = sc->frames[s][(size_t)d * (size_t)sc->frames_nv + (size_t)g];
         return CLASH_OK;
     }
@@ -335,7 +346,8 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
     } else if (s == 0) { /* state 0: where the object was added */
         memcpy(R, sc->pose0[obj].R, sizeof R), memcpy(t, sc->pose0[obj].t, sizeof t);
     } else {
-        return CLASH_EINPUT;
+        return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: not held (an object from memory has "
+                          "state 0, the current state %d and the one before it)", obj, s, sc->state);
     }
     const double l[3] = {sc->lx[g], sc->ly[g], sc->lz[g]};
     for (int d = 0; d < 3; ++d)

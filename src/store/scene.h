@@ -44,6 +44,17 @@ typedef struct clash_pose {
     double position[3], rotation_deg[3], velocity[3], angular_velocity_deg[3];
 } clash_pose;
 
+/* A scene-file law checked for states 0..last before any step (scene_add.c): every world
+ * coordinate of the object, R * (scale * local) + t, lies within |t_d| + scale * radius of the
+ * origin on axis d, and t_d = position_d + s * velocity_d is linear in s, so its magnitude is
+ * largest at s = 0 or s = last; the law fails when that bound passes CLASH_COORD_LIMIT at
+ * either end (no state between can then overflow), or when an angle or a product is not finite
+ * in double.  `what` names the object ("scene.json: objects[2]").  0 or CLASH_EINPUT. */
+int clash_check_law(const clash_pose *p, double radius, int last, const char *what, clash_error *err);
+/* clash_check_law for every object of sc with a scene-file law, radius its mesh's, last states
+ * 0..last: named "SOURCE: objects[o]" when source (the scene file) is given, else "NAME: object o". */
+int clash_store_check_laws(const clash_scene *sc, int last, const char *source, clash_error *err);
+
 /* A pose: world = R * (scale * local) + t, R row-major (scale is the object's). */
 typedef struct clash_xform {
     double R[9], t[3];
@@ -183,9 +194,13 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
                            clash_error *err);
 /* Adds a mesh whose coordinates are known to be good (a reader's or a
  * generator's, already checked): like clash_scene_add_mesh without the
- * per-element checks. */
+ * per-element checks but a triangle's repeated index, refused as for the API. */
 int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
                          const char *label, clash_error *err);
+/* The first corner (3 f + k) of triangles tri[0..3 nf) whose vertex index repeats one of a later
+ * corner of the same triangle, -1 when every triangle has three distinct indices (scene_add.c).
+ * clash_store_add_mesh refuses such a mesh; the mesh readers name the file and face first. */
+int64_t clash_repeated_corner(const int32_t *tri, int64_t nf);
 /* memory_bytes recomputed from what is allocated now (after frames or the
  * reordering maps were added). */
 void clash_store_recount(clash_scene *sc);
@@ -194,11 +209,15 @@ void clash_store_recount(clash_scene *sc);
 int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p);
 /* The API's argument checks (scene_add.c), each naming `what` ("object 3")
  * in its message: rot NULL or a rotation (rows orthonormal within 1e-6,
- * determinant +1), trans NULL or finite inside float range, 3*nv coordinates
- * likewise.  Return 0 or CLASH_EINPUT. */
+ * determinant +1), trans NULL or finite with |trans[d]| + radius (how far the
+ * object's vertices lie from its origin) inside float range, 3*nv coordinates
+ * finite inside float range.  Return 0 or CLASH_EINPUT. */
 int clash_check_rotation(const double rot[9], const char *what, clash_error *err);
-int clash_check_translation(const double trans[3], const char *what, clash_error *err);
+int clash_check_translation(const double trans[3], double radius, const char *what, clash_error *err);
 int clash_check_coordinates(const double *xyz, int64_t nv, const char *what, clash_error *err);
+/* Largest magnitude of a coordinate the store takes (scene_add.c): beyond it a value rounds to
+ * inf in float32 (FLT_MAX is about 3.4e38; the margin keeps sums of two such values in range). */
+#define CLASH_COORD_LIMIT 3.0e38
 /* A copy of s (NULL when out of memory). */
 char *clash_strdup(const char *s);
 

@@ -16,7 +16,10 @@
  *
  * Checks come before any change (clash.h: a refused call changes nothing): every
  * coordinate finite and inside float range, every index inside the mesh,
- * counts positive, the rotation a rotation (rows orthonormal within 1e-6,
+ * the three corners of every triangle distinct vertices (for meshes from
+ * files and generators too: a repeated index is refused, naming the face;
+ * triangles of three distinct vertices with zero area are kept), counts
+ * positive, the rotation a rotation (rows orthonormal within 1e-6,
  * determinant +1).  A refused call leaves the scene exactly as it was: the
  * store grows (scene.c) before anything is copied, and growth itself either
  * succeeds for every array or changes nothing.
@@ -31,7 +34,7 @@
 #include "kernels/kernels.h"
 #include "store/scene.h"
 
-static const double float_limit = 3.0e38; /* beyond this a coordinate becomes inf in float32 */
+static const double float_limit = CLASH_COORD_LIMIT;
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -80,16 +83,31 @@ int clash_check_rotation(const double rot[9], const char *what, clash_error *err
     return CLASH_OK;
 }
 
-int clash_check_translation(const double trans[3], const char *what, clash_error *err)
+int clash_check_translation(const double trans[3], double radius, const char *what, clash_error *err)
 {
     for (int d = 0; trans && d < 3; ++d) {
         const char *bad = bad_coordinate(trans[d]);
         if (bad) return clash_fail(err, CLASH_EINPUT, "%s: trans[%d] (%c) is %s (%g)", what, d, axis_name[d], bad, trans[d]);
+        if (!(fabs(trans[d]) + radius <= float_limit)) /* the object's vertices reach this far from the origin */
+            return clash_fail(err, CLASH_EINPUT,
+                              "%s: trans[%d] (%c) is %g: with the mesh's radius %g the object reaches %g, out of "
+                              "float range (at most %g)", what, d, axis_name[d], trans[d], radius,
+                              fabs(trans[d]) + radius, float_limit);
     }
     return CLASH_OK;
 }
 
 /* ---- meshes ---------------------------------------------------------------------------- */
+
+int64_t clash_repeated_corner(const int32_t *tri, int64_t nf)
+{
+    for (int64_t f = 0; f < nf; ++f) {
+        const int32_t *t = tri + 3 * f;
+        if (t[0] == t[1] || t[0] == t[2]) return 3 * f;
+        if (t[1] == t[2]) return 3 * f + 1;
+    }
+    return -1;
+}
 
 int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
                          const char *label, clash_error *err)
@@ -101,6 +119,10 @@ int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const i
         if (!m) return -clash_fail(err, CLASH_EFAIL, "%s: out of memory", label);
         sc->mesh = m, sc->cap_mesh = cap;
     }
+    const int64_t bad = clash_repeated_corner(tri, nf);
+    if (bad >= 0)
+        return -clash_fail(err, CLASH_EINPUT, "%s: face %lld: repeated vertex index %d (a triangle needs three "
+                           "distinct vertices)", label, (long long)(bad / 3), tri[bad]);
     clash_store_mesh m = {.nv = nv, .nf = nf};
     m.xyz = malloc(3 * (size_t)(nv ? nv : 1) * sizeof(float));
     m.tri = malloc(3 * (size_t)(nf ? nf : 1) * sizeof(int32_t));
@@ -248,12 +270,50 @@ int clash_scene_add_object(clash_scene *sc, int mesh, const double rot[9], const
         return -clash_fail(err, CLASH_EINPUT, "%s: mesh %d: no such mesh (the scene has %d: 0..%d)", what, mesh,
                            sc->nmesh, sc->nmesh - 1);
     int rc = clash_check_rotation(rot, what, err);
-    if (!rc) rc = clash_check_translation(trans, what, err);
+    if (!rc) rc = clash_check_translation(trans, sc->mesh[mesh].radius, what, err);
     if (rc) return -rc;
     clash_xform x0 = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     if (rot) memcpy(x0.R, rot, sizeof x0.R);
     if (trans) memcpy(x0.t, trans, sizeof x0.t);
     return clash_store_add_object(sc, mesh, &x0, 1.0, deforming, err);
+}
+
+int clash_check_law(const clash_pose *p, double radius, int last, const char *what, clash_error *err)
+{
+    const double ext = p->scale * radius; /* how far a vertex lies from the object's origin */
+    if (!(ext <= float_limit))
+        return clash_fail(err, CLASH_EINPUT, "%s: scale %g x mesh radius %g = %g is out of float range (at most %g)",
+                          what, p->scale, radius, ext, float_limit);
+    for (int d = 0; d < 3; ++d) {
+        const int at[2] = {0, last};
+        for (int k = 0; k < 2; ++k) {
+            const double t = p->position[d] + (double)at[k] * p->velocity[d];
+            const double a = p->rotation_deg[d] + (double)at[k] * p->angular_velocity_deg[d];
+            if (!(fabs(t) + ext <= float_limit))
+                return clash_fail(err, CLASH_EINPUT,
+                                  "%s: %c reaches %g at step %d (position %g + %d x velocity %g, plus scale x mesh "
+                                  "radius %g): out of float range (at most %g); fewer steps or a smaller velocity",
+                                  what, axis_name[d], fabs(t) + ext, at[k], p->position[d], at[k], p->velocity[d],
+                                  ext, float_limit);
+            if (!isfinite(a))
+                return clash_fail(err, CLASH_EINPUT, "%s: angle %c at step %d is not finite", what, axis_name[d],
+                                  at[k]);
+        }
+    }
+    return CLASH_OK;
+}
+
+int clash_store_check_laws(const clash_scene *sc, int last, const char *source, clash_error *err)
+{
+    for (int o = 0; o < sc->nobj; ++o) {
+        if (sc->law[o] != CLASH_LAW_FORMULA) continue;
+        char what[1100];
+        if (source) snprintf(what, sizeof what, "%.1000s: objects[%d]", source, o);
+        else snprintf(what, sizeof what, "%.1000s: object %d", sc->name, o);
+        const int rc = clash_check_law(&sc->pose[o], sc->mesh[sc->obj_mesh[o]].radius, last, what, err);
+        if (rc) return rc;
+    }
+    return CLASH_OK;
 }
 
 int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p)

@@ -62,7 +62,8 @@
  *
  * Every function that can fail returns 0 on success or a clash_status code
  * (the add functions: a negative one) and fills a clash_error with a message
- * naming the file, object, mesh and element concerned.  Nothing here needs a
+ * naming the file, object, mesh and element concerned (queries such as
+ * clash_scene_object_faces answer -1 for an unknown object).  Nothing here needs a
  * macro or a header beyond this one: the structs are plain C (ctypes and CFFI
  * can mirror them; clash_struct_size reports their sizes).
  */
@@ -259,8 +260,9 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err);
 /* World position of vertex v (0-based within object obj, in the mesh's
  * order) in state s: any state for objects of a scene file (their law), and
  * for objects from memory state 0, the current state and the one before it
- * (CLASH_EINPUT otherwise). */
-int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3]);
+ * (CLASH_EINPUT otherwise, with err naming the argument: the object, the
+ * vertex or the state). */
+int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, double out[3], clash_error *err);
 
 /* ---- Scenes from memory -------------------------------------------------------------
  *
@@ -328,7 +330,8 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
 
 /* A mesh file (.obj, .ply, .stl, .off) read by clash's own readers into the
  * arrays clash_scene_add_mesh takes (polygons split into triangles in fan
- * order).  On error out is empty and err names the file and line or byte. */
+ * order).  On error out is empty and err names the file and line or byte (a triangle with a
+ * repeated vertex index, which the store refuses: the file and the face). */
 typedef struct clash_mesh_arrays {
     int64_t nv, nf;
     double *xyz;      /* 3 * nv, x y z interleaved */
@@ -339,7 +342,10 @@ void clash_mesh_arrays_free(clash_mesh_arrays *m);
 
 /* An empty scene (name "scene", swept, no self-collision, 1 step). */
 int clash_scene_create(clash_scene **out, clash_error *err);
-/* Copies a mesh; returns its id (>= 0), -CLASH_EINPUT or -CLASH_EFAIL. */
+/* Copies a mesh; returns its id (>= 0), -CLASH_EINPUT or -CLASH_EFAIL.  Refused (-CLASH_EINPUT, err
+ * naming the mesh and the element): a coordinate not finite or beyond float range, an index outside
+ * 0..nv-1, a triangle whose three indices are not distinct ("mesh 0: face 17: repeated vertex index
+ * 3"); triangles of three distinct vertices are kept even when their area is zero. */
 int clash_scene_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const int32_t *tri, int64_t nf,
                          clash_error *err);
 /* Adds an object of mesh `mesh` in state 0 world = rot · local + trans;
@@ -430,8 +436,8 @@ typedef struct clash_contacts {
 } clash_contacts;
 /* The contacts of the run's last step (none before the first; on MPI ranks
  * other than 0, none).  CLASH_EINPUT when run or out is NULL or the run was
- * created without ccd (out is then empty). */
-int clash_run_contacts(clash_run *run, clash_contacts *out);
+ * created without ccd (out is then empty; err says which). */
+int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err);
 
 /* sizeof of a public struct by name ("clash_config", "clash_error",
  * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",

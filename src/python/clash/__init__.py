@@ -6,7 +6,7 @@ rigid objects and the vertices of its deforming ones, then advances:
 
     import numpy as np, clash
     scene = clash.Scene()
-    m = scene.add_mesh(V, F)                    # V (n, 3) float64, F (m, 3) int32
+    m = scene.add_mesh(V, F)                    # V (n, 3) float64, F (m, 3) integers
     a = scene.add_object(m)                     # state 0: identity pose
     b = scene.add_object(m, R, t)               # state 0: world = R @ local + t
     run = clash.Run(scene, mode="swept", threads=2)
@@ -106,7 +106,7 @@ def _load():
         "clash_run_set_vertices": (ctypes.c_int, [P, ctypes.c_int, P, E]),
         "clash_run_advance": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), P, E]),
         "clash_step": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(_Pairs), P, E]),
-        "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts)]),
+        "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts), E]),
         "clash_run_owner": (ctypes.c_int, [P, ctypes.c_int]),
         "clash_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
     }
@@ -140,6 +140,45 @@ def _f64(a, shape, what):
     return a
 
 
+_AXES = "xyz"
+
+
+def _vertices(V, what):
+    """V as a C-contiguous (n, 3) float64 array of finite real numbers, checked
+    here (before the library sees it) so that a bad array is named as the
+    caller wrote it: its shape, its dtype, its first non-finite element."""
+    a = np.asarray(V)
+    if a.dtype.kind not in "fiu":
+        raise Error(_EINPUT, f"{what}: V must hold real numbers, got dtype {a.dtype}")
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise Error(_EINPUT, f"{what}: V must be (n, 3), got shape {a.shape}")
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(a))
+    if len(bad):
+        i, k = (int(x) for x in bad[0])
+        raise Error(_EINPUT, f"{what}: V: vertex {i}: {_AXES[k]} is {a[i, k]} (V[{i}, {k}]): must be finite")
+    return a
+
+
+def _indices(F, nv, what):
+    """F as a C-contiguous (m, 3) int32 array of indices into nv vertices.  An
+    integer dtype is required: floats are refused even when whole, since a
+    truncated index would silently name another vertex.  The range is checked
+    before the conversion to int32, which would wrap an index past 2**31."""
+    a = np.asarray(F)
+    if a.dtype.kind not in "iu":
+        raise Error(_EINPUT, f"{what}: F must be an integer array of vertex indices, got dtype {a.dtype} "
+                             f"(convert whole numbers with F.astype(np.int32))")
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise Error(_EINPUT, f"{what}: F must be (m, 3), got shape {a.shape}")
+    bad = np.argwhere((a < 0) | (a >= nv))
+    if len(bad):
+        f, k = (int(x) for x in bad[0])
+        raise Error(_EINPUT, f"{what}: F: triangle {f}: corner {k} is vertex {int(a[f, k])}, "
+                             f"out of range 0..{nv - 1} (F[{f}, {k}])")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
 def _pairs_array(p):
     n = int(p.count)
     if n == 0:
@@ -164,12 +203,12 @@ class Scene:
         return cls(h.value)
 
     def add_mesh(self, V, F):
-        """Copies vertices V (n, 3) float64 and triangles F (m, 3) int32
-        (0-based); returns the mesh id."""
-        V = np.ascontiguousarray(V, dtype=np.float64)
-        F = np.ascontiguousarray(F, dtype=np.int32)
-        if V.ndim != 2 or V.shape[1] != 3 or F.ndim != 2 or F.shape[1] != 3:
-            raise Error(_EINPUT, f"add_mesh: V must be (n, 3) and F (m, 3), got {V.shape} and {F.shape}")
+        """Copies vertices V (n, 3), finite real numbers, and triangles F
+        (m, 3) of an integer dtype (0-based indices, three distinct vertices
+        each); returns the mesh id.  Bad arrays raise clash.Error (status 2)
+        before the library is called."""
+        V = _vertices(V, "add_mesh")
+        F = _indices(F, V.shape[0], "add_mesh")
         err = _Err()
         rc = _L().clash_scene_add_mesh(self._h, V.ctypes.data, V.shape[0], F.ctypes.data, F.shape[0],
                                        ctypes.byref(err))
@@ -244,9 +283,7 @@ class Run:
 
     def set_vertices(self, obj, V):
         """The next world positions (n, 3) of deforming object obj's vertices."""
-        V = _f64(V, None, "set_vertices")
-        if V.ndim != 2 or V.shape[1] != 3:
-            raise Error(_EINPUT, f"set_vertices: expected shape (n, 3), got {V.shape}")
+        V = _vertices(V, "set_vertices")
         err = _Err()
         _check(_L().clash_run_set_vertices(self._h, int(obj), V.ctypes.data, ctypes.byref(err)), err)
 
@@ -274,9 +311,8 @@ class Run:
         """The contacts of the last step (a run created with ccd=True): a numpy
         structured array of CONTACT_DTYPE (kind, obj_a, id_a, obj_b, id_b, toi),
         sorted by kind (vf, then ee) and ids; a new array each call."""
-        lib, c = _L(), _Contacts()
-        if lib.clash_run_contacts(self._h, ctypes.byref(c)) != _OK:
-            raise Error(_EINPUT, "contacts: the run was created without ccd (Run(..., ccd=True))")
+        lib, c, err = _L(), _Contacts(), _Err()
+        _check(lib.clash_run_contacts(self._h, ctypes.byref(c), ctypes.byref(err)), err)
         n = int(c.count)
         if lib.clash_struct_size(b"clash_contact") != CONTACT_DTYPE.itemsize:
             raise Error(_EFAIL, "contacts: clash_contact's size differs from CONTACT_DTYPE's")
