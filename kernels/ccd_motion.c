@@ -72,9 +72,13 @@
  * the leaves is split in two and the halves searched first half first,
  * except a half that ends before the hit's toi (the kernel found nothing
  * there).  The first leaf hit has the least toi of every leaf that can hold
- * the first contact, so toi is never later than it.  The kernel's tolerance
- * is scaled to the sub-step (tolerance / h, at most 1), so toi's accuracy
- * is that of the step.  Sub-steps and their tests depend on the query only:
+ * the first contact, so toi is never later than it.  Above the leaves a
+ * hit only says where to look closer, so the kernel runs there with the
+ * coarse tolerance CK_CCD_SUB_TOL (it settles a hit in a few boxes, where
+ * pinning its toi down to a fine tolerance with the large separations of
+ * long sub-steps costs many); at the leaves with the caller's, whose spatial part (ccd.h:
+ * a pass within tolerance x extent / 8 may be a hit) is then what it is
+ * for the linear kernel.  Sub-steps and their tests depend on the query only:
  * the answer does not depend on who asks or in what order.
  */
 #include <float.h>
@@ -334,8 +338,8 @@ static double deviation(const search *S, int j, double h, const double xa[3], co
 }
 
 /* Tests sub-step [ta, ta + h]: 1 (and *toi_sub) when the kernel hits with the deviations added. */
-static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts *o, double *toi_sub,
-                    ck_ccd_counts *c)
+static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts *o, double tolerance,
+                    double *toi_sub, ck_ccd_counts *c)
 {
     double x0[4][3], x1[4][3], dev[4];
     memcpy(x0, positions(S, ta), sizeof x0);
@@ -345,7 +349,7 @@ static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts 
     const double db = kind == CK_CCD_VF ? fmax(dev[1], fmax(dev[2], dev[3])) : fmax(dev[2], dev[3]);
     ck_ccd_opts so = *o;
     so.min_sep = (o->min_sep + da + db) * (1 + 4 * DBL_EPSILON);
-    so.tolerance = fmin(1.0, o->tolerance / h);
+    so.tolerance = tolerance;
     return ck_ccd(kind, (const double(*)[3])x0, (const double(*)[3])x1, &so, toi_sub, c);
 }
 
@@ -393,7 +397,7 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
             const int64_t i = stack[--top].i;
             const double h = ldexp(1.0, -level), ta = (double)i * h;
             double ts;
-            if (!test_sub(&S, kind, ta, h, o, &ts, &k)) continue;
+            if (!test_sub(&S, kind, ta, h, o, level == leaf ? o->tolerance : CK_CCD_SUB_TOL, &ts, &k)) continue;
             const double at = ta + h * ts; /* no contact before it in this sub-step */
             if (level == leaf) {
                 found = fmax(ta, nextafter(at, 0.0));

@@ -20,6 +20,9 @@ enum { CK_RIGID_SCREW = 1, CK_RIGID_EULER = 2 };
  * from sub-steps of at most CK_CCD_SUB_START. */
 #define CK_CCD_SUB_ANGLE 0x1p-7
 #define CK_CCD_SUB_START 0.5
+/* The kernel's tolerance on the sub-steps above the leaves, whose hits only
+ * say where to look closer. */
+#define CK_CCD_SUB_TOL 0.25
 
 /* A rigid motion over one step, tau in [0, 1]: world = R(tau) (scale local) + t(tau). */
 typedef struct ck_rigid {
