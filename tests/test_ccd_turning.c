@@ -89,7 +89,8 @@ static clash_config ccd_config(int threads)
 static double rod_first(const clash_scene *sc, int rod, int cube, double theta, double sign)
 {
     double X = 0, Y = 0;
-    for (int64_t v = sc->vofs[rod]; v < sc->vofs[rod + 1]; ++v) X = fmax(X, fabs(sc->lx[v])), Y = fmax(Y, fabs(sc->ly[v]));
+    for (int64_t v = sc->vofs[rod]; v < sc->vofs[rod + 1]; ++v)
+        X = fmax(X, fabs(sc->lx[v])), Y = fmax(Y, fabs(sc->ly[v]));
     double best = 2;
     for (int64_t v = sc->vofs[cube]; v < sc->vofs[cube + 1]; ++v) {
         const double cx = sc->x[v], cy = sc->y[v], rho = hypot(cx, cy), beta = atan2(cx, cy);
@@ -146,7 +147,8 @@ static void test_rod_law(const char *dir)
         char json[1024];
         snprintf(json, sizeof json,
                  "{\"format\": \"clash-scene/1\", \"name\": \"rod\", \"steps\": 1, \"mode\": \"swept\","
-                 " \"meshes\": {\"rod\": {\"file\": \"rod.obj\"}, \"cube\": {\"box\": {}, \"scale\": 0.2, \"center\": true}},"
+                 " \"meshes\": {\"rod\": {\"file\": \"rod.obj\"},"
+                 " \"cube\": {\"box\": {}, \"scale\": 0.2, \"center\": true}},"
                  " \"objects\": [{\"mesh\": \"rod\", \"angular_velocity_deg\": [0, 0, %g]},"
                  " {\"mesh\": \"cube\", \"position\": [3.3, 3.3, 0]}]}",
                  degs[i]);
@@ -394,7 +396,8 @@ static void contact_faces(const clash_scene *sc, const clash_edges *E, const cla
             for (int64_t f = sc->fofs[o]; k && f < sc->fofs[o + 1] && *n < 64; ++f) {
                 int has = 0;
                 for (int j = 0; j < k; ++j)
-                    has += (uint32_t)sc->f0[f] == vv[j] || (uint32_t)sc->f1[f] == vv[j] || (uint32_t)sc->f2[f] == vv[j];
+                    has += (uint32_t)sc->f0[f] == vv[j] || (uint32_t)sc->f1[f] == vv[j] ||
+                           (uint32_t)sc->f2[f] == vv[j];
                 if (has == k) out[(*n)++] = f;
             }
         }
@@ -496,7 +499,8 @@ static void test_random_host(int nscenes, tally *t)
         clash_scene *sc = NULL;
         clash_scene_create(&sc, &err);
         int mesh[3];
-        for (int k = 0; k < 3; ++k) mesh[k] = clash_scene_add_mesh(sc, m[k].xyz, m[k].nverts, m[k].tri, m[k].nfaces, &err);
+        for (int k = 0; k < 3; ++k)
+            mesh[k] = clash_scene_add_mesh(sc, m[k].xyz, m[k].nverts, m[k].tri, m[k].nfaces, &err);
         host_plan hp = {.nobj = 2 + (int)(urand() * 2)};
         for (int o = 0; o < hp.nobj; ++o) {
             double u[3] = {srand1(), srand1(), srand1()}, n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
@@ -508,7 +512,8 @@ static void test_random_host(int nscenes, tally *t)
                 screw *w = &hp.set[s][o];
                 double v[3] = {srand1(), srand1(), srand1()}, nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                 for (int d = 0; d < 3; ++d) w->u[d] = v[d] / nv;
-                const double x = urand(); /* a third of the turns are past 180 degrees: the library goes the other way */
+                /* a third of the turns are past 180 degrees: the library goes the other way */
+                const double x = urand();
                 w->th = (x < 0.33 ? 190 + 140 * urand() : 20 + 150 * urand()) * PI / 180;
                 for (int d = 0; d < 3; ++d) w->c[d] = hp.t[s - 1][o][d] + (urand() < 0.5 ? 0.5 : 2) * srand1();
                 w->h = 0.3 * srand1();
@@ -576,8 +581,8 @@ static void test_not_turning(void)
                                     .velocity = {0.7, 0.1, 0}},
                                    {.mesh = 0, .scale = 1, .position = {1.6, 0.2, 0.1}, .rotation_deg = {-5, 40, 0},
                                     .velocity = {-0.7, 0, 0.05}},
-                                   {.mesh = 1, .scale = 1, .position = {0.8, 3.5, 0}, .angular_velocity_deg = {0, 0, 120},
-                                    .velocity = {0, -0.8, 0}}};
+                                   {.mesh = 1, .scale = 1, .position = {0.8, 3.5, 0},
+                                    .angular_velocity_deg = {0, 0, 120}, .velocity = {0, -0.8, 0}}};
         clash_scene_desc d = {.name = "mixed", .steps = 1, .mode = CLASH_MODE_SWEPT, .nmeshes = 2, .meshes = md,
                               .nobjects = k ? 3 : 2, .objects = od};
         clash_scene *sc = NULL;
