@@ -62,24 +62,33 @@
  * The search.  Sub-steps are dyadic: [i 2^-k, (i+1) 2^-k], so their ends,
  * their length and toi = ta + h toi_sub are exact (the sum rounded down
  * once more to stay no later).  With Θ the largest turn per step of the
- * pair's motions, the leaves are the sub-steps that turn by at most
- * CK_CCD_SUB_ANGLE (their deviation at most about |scale l| 2^-17: what a
- * leaf may add to min_sep) and are no longer than the tolerance (so that a
- * toi found in the leaf that holds the first contact is within tolerance
- * of it), and the search starts from those that turn by at most
- * CK_CCD_SUB_START.  Each start sub-step, in time order, is tested with its
- * deviation; a miss clears it; a hit at a leaf is the answer; a hit above
- * the leaves is split in two and the halves searched first half first,
- * except a half that ends before the hit's toi (the kernel found nothing
- * there).  The first leaf hit has the least toi of every leaf that can hold
- * the first contact, so toi is never later than it.  Above the leaves a
- * hit only says where to look closer, so the kernel runs there with the
- * coarse tolerance CK_CCD_SUB_TOL (it settles a hit in a few boxes, where
- * pinning its toi down to a fine tolerance with the large separations of
- * long sub-steps costs many); at the leaves with the caller's, whose spatial part (ccd.h:
- * a pass within tolerance x extent / 8 may be a hit) is then what it is
- * for the linear kernel.  Sub-steps and their tests depend on the query only:
- * the answer does not depend on who asks or in what order.
+ * pair's motions, the search starts from the sub-steps that turn by at most
+ * CK_CCD_SUB_START and takes them in time order, depth first: a sub-step
+ * is tested with its deviations; a miss clears it (no contact in it); a hit
+ * on a leaf is the answer; a hit above the leaves splits it into
+ * 2^CK_CCD_SUB_SPLIT parts, searched earliest first, without the parts that
+ * end before the hit's toi (the kernel found nothing there).  The first leaf
+ * hit is no later than the first contact: every sub-step before it was
+ * cleared, and the leaf that holds the first contact hits no later than it.
+ * A sub-step is a leaf when it turns by at most CK_CCD_SUB_ANGLE and either
+ *   - its deviations D = dev_a + dev_b are small against the primitives'
+ *     relative motion over it, D h <= tolerance rel / 2 (rel the largest
+ *     relative displacement of a point of a and one of b over the
+ *     sub-step): D is how much earlier than the first contact the widened
+ *     test may fire, and rel / h the speed at which the gap closes head on,
+ *     so a first contact is found within about tolerance / 2 of its time; or
+ *   - it is no longer than the tolerance (primitives that barely move
+ *     against each other), or as short as the search goes (2^-30).
+ * Above the leaves a hit only says where to look closer, so the kernel runs
+ * there with the coarse tolerance CK_CCD_SUB_TOL: it settles a hit in a few
+ * boxes, where pinning its toi down with the large separations of long
+ * sub-steps costs many.  At a leaf it runs with the step's tolerance in
+ * time (tolerance / h, at most 1), but no coarser than makes its spatial
+ * slack (ccd.h: a pass within tolerance x extent / 8 may be a hit) 64 D,
+ * and no finer than the caller's: a small positive min_sep makes the kernel
+ * resolve space down to it, and the deviations are already a slack of that
+ * size.  Sub-steps and their tests depend on the query only: the answer
+ * does not depend on who asks or in what order.
  */
 #include <float.h>
 #include <math.h>
@@ -337,19 +346,40 @@ static double deviation(const search *S, int j, double h, const double xa[3], co
     return D * (1 + 1e-9) + m->delta;
 }
 
-/* Tests sub-step [ta, ta + h]: 1 (and *toi_sub) when the kernel hits with the deviations added. */
-static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts *o, double tolerance,
-                    double *toi_sub, ck_ccd_counts *c)
+/* Tests sub-step [ta, ta + h] with the deviations added: 1 (and *toi_sub) on a
+ * hit.  *leaf: whether the sub-step is a leaf, decided before the kernel runs
+ * (may_leaf 0: it turns too far to be one; else when it is no longer than
+ * the tolerance, or its deviations are within tolerance of the primitives'
+ * relative motion over it, or it is as short as it gets). */
+static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts *o, int may_leaf, int last,
+                    int *leaf, double *toi_sub, ck_ccd_counts *c)
 {
     double x0[4][3], x1[4][3], dev[4];
     memcpy(x0, positions(S, ta), sizeof x0);
     memcpy(x1, positions(S, ta + h), sizeof x1);
     for (int j = 0; j < 4; ++j) dev[j] = deviation(S, j, h, x0[j], x1[j]);
+    const int split = kind == CK_CCD_VF ? 1 : 2;
     const double da = kind == CK_CCD_VF ? dev[0] : fmax(dev[0], dev[1]);
     const double db = kind == CK_CCD_VF ? fmax(dev[1], fmax(dev[2], dev[3])) : fmax(dev[2], dev[3]);
+    double rel = 0; /* the largest relative displacement of a point of a and one of b */
+    for (int i = 0; i < split; ++i)
+        for (int j = split; j < 4; ++j) {
+            double r[3];
+            for (int d = 0; d < 3; ++d) r[d] = (x1[i][d] - x0[i][d]) - (x1[j][d] - x0[j][d]);
+            rel = fmax(rel, norm3(r));
+        }
+    *leaf = last || (may_leaf && (h <= o->tolerance || (da + db) * h <= 0.5 * o->tolerance * rel));
     ck_ccd_opts so = *o;
     so.min_sep = (o->min_sep + da + db) * (1 + 4 * DBL_EPSILON);
-    so.tolerance = tolerance;
+    /* at a leaf: the step's tolerance in time (tolerance / h, at most 1), but a spatial slack
+     * (ccd.h: tolerance x extent / 8) of at most 64 D, and never finer than the caller's */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, ext = 0;
+    for (int j = 0; j < 4; ++j)
+        for (int d = 0; d < 3; ++d)
+            lo[d] = fmin(lo[d], fmin(x0[j][d], x1[j][d])), hi[d] = fmax(hi[d], fmax(x0[j][d], x1[j][d]));
+    for (int d = 0; d < 3; ++d) ext = fmax(ext, hi[d] - lo[d]);
+    const double fit = ext > 0 ? 8 * (da + db) / ext : 0;
+    so.tolerance = *leaf ? fmax(o->tolerance, fmin(64 * fit, fmin(o->tolerance / h, 1.0))) : CK_CCD_SUB_TOL;
     return ck_ccd(kind, (const double(*)[3])x0, (const double(*)[3])x1, &so, toi_sub, c);
 }
 
@@ -377,9 +407,9 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
             S.lin_delta[j] = 0x1p-40 * mx;
         }
     }
-    int leaf = 0, start = 0;
-    while (leaf < MAX_LEVEL && (ldexp(turn, -leaf) > CK_CCD_SUB_ANGLE || ldexp(1.0, -leaf) > o->tolerance)) ++leaf;
-    while (start < leaf && ldexp(turn, -start) > CK_CCD_SUB_START) ++start;
+    int fine = 0, start = 0; /* sub-steps from level `fine` on turn little enough to be leaves */
+    while (fine < MAX_LEVEL && ldexp(turn, -fine) > CK_CCD_SUB_ANGLE) ++fine;
+    while (start < fine && ldexp(turn, -start) > CK_CCD_SUB_START) ++start;
     ck_ccd_counts k = {0};
     int hit = 0;
     double found = 1.0;
@@ -387,7 +417,7 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
     struct {
         int level;
         int64_t i;
-    } stack[2 * MAX_LEVEL + 2];
+    } stack[(1 << CK_CCD_SUB_SPLIT) * MAX_LEVEL + 2];
     const int64_t nstart = (int64_t)1 << start;
     for (int64_t i0 = 0; i0 < nstart && !hit; ++i0) {
         int top = 0;
@@ -397,16 +427,21 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
             const int64_t i = stack[--top].i;
             const double h = ldexp(1.0, -level), ta = (double)i * h;
             double ts;
-            if (!test_sub(&S, kind, ta, h, o, level == leaf ? o->tolerance : CK_CCD_SUB_TOL, &ts, &k)) continue;
+            int leaf;
+            if (!test_sub(&S, kind, ta, h, o, level >= fine, level == MAX_LEVEL, &leaf, &ts, &k)) continue;
             const double at = ta + h * ts; /* no contact before it in this sub-step */
-            if (level == leaf) {
+            if (leaf) {
                 found = fmax(ta, nextafter(at, 0.0));
                 hit = 1;
                 break;
             }
-            /* halves, the earlier on top; the earlier is skipped when it ends before the hit */
-            stack[top].level = level + 1, stack[top++].i = 2 * i + 1;
-            if (ta + 0.5 * h >= at) stack[top].level = level + 1, stack[top++].i = 2 * i;
+            /* its parts, the earliest on top, without those that end before the hit */
+            const int down = level + CK_CCD_SUB_SPLIT <= MAX_LEVEL ? CK_CCD_SUB_SPLIT : MAX_LEVEL - level;
+            const int64_t parts = (int64_t)1 << down;
+            for (int64_t q = parts - 1; q >= 0; --q) {
+                if (ta + ldexp((double)(q + 1), -(level + down)) < at) break;
+                stack[top].level = level + down, stack[top++].i = i * parts + q;
+            }
         }
     }
     *toi = hit ? found : 1.0;

@@ -22,7 +22,9 @@ enum { CK_RIGID_SCREW = 1, CK_RIGID_EULER = 2 };
 #define CK_CCD_SUB_START 0.5
 /* The kernel's tolerance on the sub-steps above the leaves, whose hits only
  * say where to look closer. */
-#define CK_CCD_SUB_TOL 0.25
+#define CK_CCD_SUB_TOL 1.0
+/* A sub-step that hits above the leaves is split into 2^CK_CCD_SUB_SPLIT parts. */
+#define CK_CCD_SUB_SPLIT 3
 
 /* A rigid motion over one step, tau in [0, 1]: world = R(tau) (scale local) + t(tau). */
 typedef struct ck_rigid {
