@@ -243,7 +243,8 @@ static void test_rod_host(void)
         const double theta = cases[i].turn * PI / 180;
         size_t na, nb;
         const double ga = first_toi(run, 1, &na), gb = first_toi(run, 2, &nb);
-        const double wa = rod_first(sc, 0, 1, theta, cases[i].sign, 0), wb = rod_first(sc, 0, 2, theta, cases[i].sign, 0);
+        const double wa = rod_first(sc, 0, 1, theta, cases[i].sign, 0);
+        const double wb = rod_first(sc, 0, 2, theta, cases[i].sign, 0);
         char what[96];
         if (wa <= 1) {
             snprintf(what, sizeof what, "rod by host poses %g deg apart, cube a", cases[i].deg);
