@@ -114,6 +114,11 @@ void ck_euler_pose(const double rot_deg[3], const double angvel_deg[3], const do
 }
 
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+/* max and min of finite values (a NaN from bad input reaches the kernel, which answers it with a hit) */
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+/* 2^-k for 0 <= k <= 62, exactly */
+static inline double pow2m(int k) { return 1.0 / (double)((uint64_t)1 << k); }
 
 /* ---- rotations and quaternions ------------------------------------------------------------ */
 
@@ -181,6 +186,8 @@ static void mat_vec(const double m[9], const double v[3], double r[3])
     for (int i = 0; i < 3; ++i) r[i] = m[3 * i] * v[0] + m[3 * i + 1] * v[1] + m[3 * i + 2] * v[2];
 }
 
+static void fill_cache(ck_rigid *m);
+
 /* ---- the motions -------------------------------------------------------------------------- */
 
 void ck_rigid_screw(ck_rigid *m, const double R0[9], const double t0[3], const double R1[9], const double t1[3],
@@ -221,6 +228,7 @@ void ck_rigid_screw(ck_rigid *m, const double R0[9], const double t0[3], const d
      * |dtp| from its chord); the residues are below 1e-5 of scale * radius */
     const double M = 2 * scale * radius + fmax(norm3(t0), norm3(t1)) + 2 * norm3(dt);
     m->delta = 0x1p-40 * M + 1e-300;
+    fill_cache(m);
 }
 
 void ck_rigid_euler(ck_rigid *m, const double rot_deg[3], const double angvel_deg[3], const double pos[3],
@@ -239,15 +247,12 @@ void ck_rigid_euler(ck_rigid *m, const double rot_deg[3], const double angvel_de
     m->turn = W * (1 + 1e-9);
     const double M = scale * radius + fmax(norm3(m->t0), norm3(m->t1));
     m->delta = 0x1p-40 * M + 1e-300;
+    fill_cache(m);
 }
 
-void ck_rigid_pose(const ck_rigid *m, double tau, double R[9], double t[3])
+/* The pose at 0 < tau < 1, computed. */
+static void pose_at(const ck_rigid *m, double tau, double R[9], double t[3])
 {
-    if (tau <= 0 || tau >= 1) {
-        memcpy(R, tau <= 0 ? m->R0 : m->R1, 9 * sizeof *R);
-        memcpy(t, tau <= 0 ? m->t0 : m->t1, 3 * sizeof *t);
-        return;
-    }
     if (m->kind == CK_RIGID_EULER) {
         ck_euler_pose(m->rot_deg, m->angvel_deg, m->pos, m->vel, m->s0 + tau, R, t);
         return;
@@ -269,6 +274,28 @@ void ck_rigid_pose(const ck_rigid *m, double tau, double R[9], double t[3])
     for (int i = 0; i < 3; ++i) t[i] = r[i] + tau * m->d * n[i] + ratio * (cp * u[i] + sp * nu[i]);
 }
 
+/* The poses at tau = k / CK_RIGID_CACHE, which most queries ask for, computed once per motion. */
+static void fill_cache(ck_rigid *m)
+{
+    for (int k = 1; k < CK_RIGID_CACHE; ++k) pose_at(m, (double)k / CK_RIGID_CACHE, m->cR[k - 1], m->ct[k - 1]);
+}
+
+void ck_rigid_pose(const ck_rigid *m, double tau, double R[9], double t[3])
+{
+    if (tau <= 0 || tau >= 1) {
+        memcpy(R, tau <= 0 ? m->R0 : m->R1, 9 * sizeof *R);
+        memcpy(t, tau <= 0 ? m->t0 : m->t1, 3 * sizeof *t);
+        return;
+    }
+    const double k = tau * CK_RIGID_CACHE; /* exact: a power of two */
+    if (k == (double)(int)k) {
+        memcpy(R, m->cR[(int)k - 1], 9 * sizeof *R);
+        memcpy(t, m->ct[(int)k - 1], 3 * sizeof *t);
+        return;
+    }
+    pose_at(m, tau, R, t);
+}
+
 /* ---- the deviations ----------------------------------------------------------------------- */
 
 /* 1 - cos(x), accurately */
@@ -288,7 +315,7 @@ static double euler_factor(const ck_rigid *m, double h)
     const double W = r[0] + r[1] + r[2];
     if (axes == 1) return W <= 2 * PI ? one_minus_cos(0.5 * W) : 2;
     const double P = r[0] * r[1] + r[0] * r[2] + r[1] * r[2];
-    return fmin(2, (W * W + P) / 8);
+    return dmin(2, (W * W + P) / 8);
 }
 
 /* ---- the search --------------------------------------------------------------------------- */
@@ -329,21 +356,24 @@ static const double (*positions(search *S, double tau))[3]
     return (const double(*)[3])a->x;
 }
 
-/* The deviation of point j's path from its chord xa -> xb over a sub-step of length h. */
-static double deviation(const search *S, int j, double h, const double xa[3], const double xb[3])
+/* The factor of motion m's deviations over a sub-step of length h: for an
+ * Euler motion dev <= factor |scale l|, for a screw dev <= factor |chord|. */
+static double dev_factor(const ck_rigid *m, double h)
+{
+    const double f = m->kind == CK_RIGID_EULER ? euler_factor(m, h) : 0.5 * tan(0.25 * dmin(h * m->theta, PI));
+    return f * (1 + 1e-9);
+}
+
+/* The deviation of point j's path from its chord xa -> xb over a sub-step of length h
+ * (f: its motion's dev_factor). */
+static double deviation(const search *S, int j, double h, double f, const double xa[3], const double xb[3])
 {
     const int k = S->mo_of[j];
     if (k < 0) return S->lin_delta[j];
     const ck_rigid *m = S->mo[k];
-    double D;
-    if (m->kind == CK_RIGID_EULER) {
-        D = euler_factor(m, h) * S->wn[j];
-    } else {
-        const double ch[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
-        const double chord = norm3(ch) + h * m->e * S->wn[j] + 2 * m->delta;
-        D = chord * 0.5 * tan(0.25 * fmin(h * m->theta, PI));
-    }
-    return D * (1 + 1e-9) + m->delta;
+    if (m->kind == CK_RIGID_EULER) return f * S->wn[j] + m->delta;
+    const double ch[3] = {xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]};
+    return (norm3(ch) + h * m->e * S->wn[j] + 2 * m->delta) * f + m->delta;
 }
 
 /* Tests sub-step [ta, ta + h] with the deviations added: 1 (and *toi_sub) on a
@@ -354,32 +384,36 @@ static double deviation(const search *S, int j, double h, const double xa[3], co
 static int test_sub(search *S, int kind, double ta, double h, const ck_ccd_opts *o, int may_leaf, int last,
                     int *leaf, double *toi_sub, ck_ccd_counts *c)
 {
-    double x0[4][3], x1[4][3], dev[4];
+    double x0[4][3], x1[4][3], dev[4], f[2] = {0, 0};
     memcpy(x0, positions(S, ta), sizeof x0);
     memcpy(x1, positions(S, ta + h), sizeof x1);
-    for (int j = 0; j < 4; ++j) dev[j] = deviation(S, j, h, x0[j], x1[j]);
+    for (int k = 0; k < S->nmo; ++k) f[k] = dev_factor(S->mo[k], h);
+    for (int j = 0; j < 4; ++j) dev[j] = deviation(S, j, h, S->mo_of[j] >= 0 ? f[S->mo_of[j]] : 0, x0[j], x1[j]);
     const int split = kind == CK_CCD_VF ? 1 : 2;
-    const double da = kind == CK_CCD_VF ? dev[0] : fmax(dev[0], dev[1]);
-    const double db = kind == CK_CCD_VF ? fmax(dev[1], fmax(dev[2], dev[3])) : fmax(dev[2], dev[3]);
+    const double da = kind == CK_CCD_VF ? dev[0] : dmax(dev[0], dev[1]);
+    const double db = kind == CK_CCD_VF ? dmax(dev[1], dmax(dev[2], dev[3])) : dmax(dev[2], dev[3]);
     double rel = 0; /* the largest relative displacement of a point of a and one of b */
-    for (int i = 0; i < split; ++i)
+    for (int i = 0; may_leaf && i < split; ++i)
         for (int j = split; j < 4; ++j) {
             double r[3];
             for (int d = 0; d < 3; ++d) r[d] = (x1[i][d] - x0[i][d]) - (x1[j][d] - x0[j][d]);
-            rel = fmax(rel, norm3(r));
+            rel = dmax(rel, norm3(r));
         }
     *leaf = last || (may_leaf && (h <= o->tolerance || (da + db) * h <= 0.5 * o->tolerance * rel));
     ck_ccd_opts so = *o;
     so.min_sep = (o->min_sep + da + db) * (1 + 4 * DBL_EPSILON);
     /* at a leaf: the step's tolerance in time (tolerance / h, at most 1), but a spatial slack
      * (ccd.h: tolerance x extent / 8) of at most 64 D, and never finer than the caller's */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, ext = 0;
-    for (int j = 0; j < 4; ++j)
-        for (int d = 0; d < 3; ++d)
-            lo[d] = fmin(lo[d], fmin(x0[j][d], x1[j][d])), hi[d] = fmax(hi[d], fmax(x0[j][d], x1[j][d]));
-    for (int d = 0; d < 3; ++d) ext = fmax(ext, hi[d] - lo[d]);
-    const double fit = ext > 0 ? 8 * (da + db) / ext : 0;
-    so.tolerance = *leaf ? fmax(o->tolerance, fmin(64 * fit, fmin(o->tolerance / h, 1.0))) : CK_CCD_SUB_TOL;
+    so.tolerance = CK_CCD_SUB_TOL;
+    if (*leaf) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, ext = 0;
+        for (int j = 0; j < 4; ++j)
+            for (int d = 0; d < 3; ++d)
+                lo[d] = dmin(lo[d], dmin(x0[j][d], x1[j][d])), hi[d] = dmax(hi[d], dmax(x0[j][d], x1[j][d]));
+        for (int d = 0; d < 3; ++d) ext = dmax(ext, hi[d] - lo[d]);
+        const double fit = ext > 0 ? 8 * (da + db) / ext : 0;
+        so.tolerance = dmax(o->tolerance, dmin(64 * fit, dmin(o->tolerance / h, 1.0)));
+    }
     return ck_ccd(kind, (const double(*)[3])x0, (const double(*)[3])x1, &so, toi_sub, c);
 }
 
@@ -400,16 +434,16 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
             if (k == S.nmo) S.mo[S.nmo++] = m;
             S.mo_of[j] = k;
             S.wn[j] = m->scale * norm3(p[j].l);
-            turn = fmax(turn, m->turn);
+            turn = dmax(turn, m->turn);
         } else {
             double mx = 0;
-            for (int d = 0; d < 3; ++d) mx = fmax(mx, fmax(fabs(p[j].x0[d]), fabs(p[j].x1[d])));
+            for (int d = 0; d < 3; ++d) mx = dmax(mx, dmax(fabs(p[j].x0[d]), fabs(p[j].x1[d])));
             S.lin_delta[j] = 0x1p-40 * mx;
         }
     }
     int fine = 0, start = 0; /* sub-steps from level `fine` on turn little enough to be leaves */
-    while (fine < MAX_LEVEL && ldexp(turn, -fine) > CK_CCD_SUB_ANGLE) ++fine;
-    while (start < fine && ldexp(turn, -start) > CK_CCD_SUB_START) ++start;
+    while (fine < MAX_LEVEL && turn * pow2m(fine) > CK_CCD_SUB_ANGLE) ++fine;
+    while (start < fine && turn * pow2m(start) > CK_CCD_SUB_START) ++start;
     ck_ccd_counts k = {0};
     int hit = 0;
     double found = 1.0;
@@ -425,13 +459,13 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
         while (top && !hit) {
             const int level = stack[top - 1].level;
             const int64_t i = stack[--top].i;
-            const double h = ldexp(1.0, -level), ta = (double)i * h;
+            const double h = pow2m(level), ta = (double)i * h;
             double ts;
             int leaf;
             if (!test_sub(&S, kind, ta, h, o, level >= fine, level == MAX_LEVEL, &leaf, &ts, &k)) continue;
             const double at = ta + h * ts; /* no contact before it in this sub-step */
             if (leaf) {
-                found = fmax(ta, nextafter(at, 0.0));
+                found = dmax(ta, nextafter(at, 0.0));
                 hit = 1;
                 break;
             }
@@ -439,7 +473,7 @@ int ck_ccd_rigid(int kind, const ck_ccd_point p[4], const ck_ccd_opts *o, double
             const int down = level + CK_CCD_SUB_SPLIT <= MAX_LEVEL ? CK_CCD_SUB_SPLIT : MAX_LEVEL - level;
             const int64_t parts = (int64_t)1 << down;
             for (int64_t q = parts - 1; q >= 0; --q) {
-                if (ta + ldexp((double)(q + 1), -(level + down)) < at) break;
+                if (ta + (double)(q + 1) * pow2m(level + down) < at) break;
                 stack[top].level = level + down, stack[top++].i = i * parts + q;
             }
         }

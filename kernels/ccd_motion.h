@@ -26,6 +26,9 @@ enum { CK_RIGID_SCREW = 1, CK_RIGID_EULER = 2 };
 /* A sub-step that hits above the leaves is split into 2^CK_CCD_SUB_SPLIT parts. */
 #define CK_CCD_SUB_SPLIT 3
 
+/* Poses kept per motion: at tau = k / CK_RIGID_CACHE, 0 < k < CK_RIGID_CACHE (a power of two). */
+#define CK_RIGID_CACHE 8
+
 /* A rigid motion over one step, tau in [0, 1]: world = R(tau) (scale local) + t(tau). */
 typedef struct ck_rigid {
     int kind;               /* CK_RIGID_SCREW or CK_RIGID_EULER */
@@ -39,6 +42,7 @@ typedef struct ck_rigid {
     /* Euler: the formula's parameters, at state s0 + tau */
     double rot_deg[3], angvel_deg[3], pos[3], vel[3], s0;
     double turn;            /* bound on the angle turned per step: theta, or |a| + |b| + |c| (radians) */
+    double cR[CK_RIGID_CACHE - 1][9], ct[CK_RIGID_CACHE - 1][3]; /* the poses at tau = k / CK_RIGID_CACHE */
     double delta;           /* bound on the rounding of a computed position, 2^-40 M (M bounds |world|) */
 } ck_rigid;
 
