@@ -74,9 +74,10 @@
  *   - its deviations D = dev_a + dev_b are small against the primitives'
  *     relative motion over it, D h <= tolerance rel / 2 (rel the largest
  *     relative displacement of a point of a and one of b over the
- *     sub-step): D is how much earlier than the first contact the widened
- *     test may fire, and rel / h the speed at which the gap closes head on,
- *     so a first contact is found within about tolerance / 2 of its time; or
+ *     sub-step): the widened test reaches D beyond the paths, and rel / h
+ *     is the speed at which a gap closes head on, so it fires at most about
+ *     D h / rel <= tolerance / 2 before a head-on first contact (more for a
+ *     glancing one, never after); or
  *   - it is no longer than the tolerance (primitives that barely move
  *     against each other), or as short as the search goes (2^-30).
  * Above the leaves a hit only says where to look closer, so the kernel runs

@@ -30,8 +30,10 @@
  * (kernels/ccd_motion.c): the linear kernel on sub-steps of that motion,
  * the turning object's points computed in double from its local mesh and
  * the pose at each sub-step's ends, the chords' deviation from the paths
- * added to min_sep.  The other pairs, and every pair of a step where
- * nothing turns, take the linear kernel as before, bit for bit.
+ * added to min_sep (each such pair counts once in the report's tests: a hit,
+ * filter_no when the filters decided every sub-step, else an exact call).
+ * The other pairs, and every pair of a step where nothing turns, take the
+ * linear kernel as before, bit for bit.
  *
  * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) once
  * set apart 69% of armadillo-rollers' primitive pairs before the kernel,
