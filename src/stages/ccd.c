@@ -22,6 +22,19 @@
  * "Global" = object offset + id inside the object, so sorting keys sorts by
  * (obj_a, id_a, obj_b, id_b).
  *
+ * Objects that turn.  The kernel moves every point on a straight line from
+ * state s-1 to state s, which is the motion of deforming objects and of
+ * objects that do not turn.  A primitive pair with a point on an object that
+ * turns during the step (S0's turn: the screw between two host poses, or a
+ * scene file's pose formula) goes to ck_ccd_rigid instead
+ * (kernels/ccd_motion.c): the linear kernel on sub-steps of that motion,
+ * the turning object's points computed in double from its local mesh and
+ * the pose at each sub-step's ends, the chords' deviation from the paths
+ * added to min_sep (each such pair counts once in the report's tests: a hit,
+ * filter_no when the filters decided every sub-step, else an exact call).
+ * The other pairs, and every pair of a step where nothing turns, take the
+ * linear kernel as before, bit for bit.
+ *
  * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) once
  * set apart 69% of armadillo-rollers' primitive pairs before the kernel,
  * but since the kernel's root finder clears a pair that does not touch in a
@@ -47,6 +60,7 @@
 #include "base/sort.h"
 #include "core/edges.h"
 #include "kernels/ccd.h"
+#include "kernels/ccd_motion.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
 
@@ -70,6 +84,11 @@ struct clash_ccd {
     double *toi;
     size_t cap_hit, cap_toi;
     ccd_slot *slot;             /* per worker */
+    /* this step's motions of the objects that turn (turning 0: none does) */
+    int turning;
+    int *motion_of;             /* per object: its motion in motion[], or -1 (moves on straight lines) */
+    ck_rigid *motion;
+    size_t cap_motion_of, cap_motion;
 };
 
 void clash_stage_ccd_free(clash_run *run)
@@ -81,6 +100,7 @@ void clash_stage_ccd_free(clash_run *run)
             if (c->eeb) free(c->eeb[w].v);
         }
         free(c->vfb), free(c->eeb), free(c->recent), free(c->hits), free(c->key), free(c->hit), free(c->toi), free(c->slot);
+        free(c->motion_of), free(c->motion);
         free(c);
     }
     run->ccd = NULL;
@@ -190,13 +210,12 @@ typedef struct test_ctx {
 
 enum { CCD_BLOCK = 32 };
 
-/* The 4 points of primitive pair i at t = 0 (state s-1) and t = 1 (state s). */
-static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4][3])
+/* The 4 store vertices of primitive pair i, in the kernel's order (ccd.h). */
+static void pair_verts(const clash_run *run, size_t i, uint32_t v[4])
 {
     const clash_scene *sc = run->sc;
     const struct clash_ccd *c = run->ccd;
     const uint64_t k = c->key[i];
-    uint32_t v[4];
     if (i < c->nvf) {
         const int64_t f = clash_face_store(sc, (int64_t)(uint32_t)k);
         v[0] = (uint32_t)clash_vert_store(sc, (int64_t)(k >> 32));
@@ -206,10 +225,88 @@ static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4]
         const uint32_t a = (uint32_t)(k >> 32), b = (uint32_t)k;
         v[0] = E->ev0[a], v[1] = E->ev1[a], v[2] = E->ev0[b], v[3] = E->ev1[b];
     }
+}
+
+/* The 4 points of primitive pair i at t = 0 (state s-1) and t = 1 (state s). */
+static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4][3])
+{
+    const clash_scene *sc = run->sc;
+    uint32_t v[4];
+    pair_verts(run, i, v);
     for (int j = 0; j < 4; ++j) {
         x0[j][0] = sc->px[v[j]], x0[j][1] = sc->py[v[j]], x0[j][2] = sc->pz[v[j]];
         x1[j][0] = sc->x[v[j]], x1[j][1] = sc->y[v[j]], x1[j][2] = sc->z[v[j]];
     }
+}
+
+/* ---- objects that turn ------------------------------------------------------------------ */
+
+/* Store vertex v in its object's own frame, as the store holds it: a pose
+ * places it at (R scale) l + t (ck_rigid_place, S0's arithmetic). */
+static inline void ccd_local_point(const clash_scene *sc, uint32_t v, double out[3])
+{
+    out[0] = sc->lx[v], out[1] = sc->ly[v], out[2] = sc->lz[v];
+}
+
+/* The step's motion of every object that turns (S0's turn): the screw
+ * between the two poses the host set, or the law's pose formula; the other
+ * objects' vertices move on straight lines, which the store's two states
+ * already give. */
+static int motions(clash_run *run)
+{
+    const clash_scene *sc = run->sc;
+    struct clash_ccd *c = run->ccd;
+    c->turning = 0;
+    if (!sc->nturning) return 0;
+    if (grow((void **)&c->motion_of, &c->cap_motion_of, (size_t)sc->nobj, sizeof *c->motion_of) ||
+        grow((void **)&c->motion, &c->cap_motion, (size_t)sc->nturning, sizeof *c->motion))
+        return -1;
+    int n = 0;
+    for (int o = 0; o < sc->nobj; ++o) {
+        const clash_turn *tu = &sc->turn[o];
+        const double radius = sc->mesh[sc->obj_mesh[o]].radius, scale = sc->obj_scale[o];
+        c->motion_of[o] = -1;
+        if (tu->kind == CLASH_TURN_CHORD) {
+            ck_rigid_screw(&c->motion[n], sc->prev[o].R, sc->prev[o].t, sc->cur[o].R, sc->cur[o].t, scale, radius);
+        } else if (tu->kind == CLASH_TURN_RADIUS) {
+            const clash_pose *p = &sc->pose[o];
+            ck_rigid_euler(&c->motion[n], p->rotation_deg, p->angular_velocity_deg, p->position, p->velocity, scale,
+                           sc->state, radius);
+        } else {
+            continue;
+        }
+        c->motion_of[o] = n++;
+    }
+    c->turning = n > 0;
+    return 0;
+}
+
+/* Primitive pair i along its objects' motions when one of them turns
+ * (ck_ccd_rigid): returns 1 and its answer in hit/toi, else 0 (the linear
+ * kernel's pair, unchanged). */
+static int turning_pair(const clash_run *run, int kind, size_t i, uint8_t *hit, double *toi, const ck_ccd_opts *o,
+                        ck_ccd_counts *k)
+{
+    const clash_scene *sc = run->sc;
+    const struct clash_ccd *c = run->ccd;
+    uint32_t v[4];
+    pair_verts(run, i, v);
+    const int split = kind == CK_CCD_VF ? 1 : 2; /* points [0, split) are primitive a's */
+    const int obj[2] = {clash_object_of(sc->vofs, sc->nobj, v[0]), clash_object_of(sc->vofs, sc->nobj, v[split])};
+    if (c->motion_of[obj[0]] < 0 && c->motion_of[obj[1]] < 0) return 0;
+    ck_ccd_point p[4];
+    for (int j = 0; j < 4; ++j) {
+        const int m = c->motion_of[obj[j >= split]];
+        p[j].m = m >= 0 ? &c->motion[m] : NULL;
+        if (m >= 0) {
+            ccd_local_point(sc, v[j], p[j].l);
+        } else {
+            p[j].x0[0] = sc->px[v[j]], p[j].x0[1] = sc->py[v[j]], p[j].x0[2] = sc->pz[v[j]];
+            p[j].x1[0] = sc->x[v[j]], p[j].x1[1] = sc->y[v[j]], p[j].x1[2] = sc->z[v[j]];
+        }
+    }
+    *hit = (uint8_t)ck_ccd_rigid(kind, p, o, toi, k);
+    return 1;
 }
 
 static void flush(test_ctx *t, int kind, int n, const double (*x0)[4][3], const double (*x1)[4][3],
@@ -234,8 +331,10 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     double x0[CCD_BLOCK][4][3], x1[CCD_BLOCK][4][3];
     size_t idx[CCD_BLOCK];
     int n = 0, kind = CK_CCD_VF;
+    ck_ccd_counts turned = {0};
     for (int64_t i = begin; i < end; i += step) {
         const int k = (size_t)i < nvf ? CK_CCD_VF : CK_CCD_EE;
+        if (c->turning && turning_pair(t->run, k, (size_t)i, &c->hit[i], &c->toi[i], &t->opts, &turned)) continue;
         if (n == CCD_BLOCK || (n && k != kind)) {
             flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
             n = 0;
@@ -245,6 +344,9 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         idx[n++] = (size_t)i;
     }
     if (n) flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
+    ck_ccd_counts *s = &c->slot[worker].c;
+    s->tests += turned.tests, s->filter_no += turned.filter_no, s->filter_yes += turned.filter_yes;
+    s->exact_calls += turned.exact_calls, s->hits += turned.hits;
 }
 
 int64_t clash_ccd_queries(const clash_run *run) { return run->ccd ? (int64_t)(run->ccd->nvf + run->ccd->nee) : 0; }
@@ -386,6 +488,7 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
     c->nee = (size_t)nee;
     const size_t n = c->nvf + c->nee;
     if (grow((void **)&c->hit, &c->cap_hit, n, 1) || grow((void **)&c->toi, &c->cap_toi, n, sizeof *c->toi)) goto oom;
+    if (motions(run)) goto oom;
     test_ctx t = {run, {run->cfg.ccd_tolerance, run->cfg.min_separation, 0}};
     clash_par_tasks(&run->exec, (int64_t)n, 0, test_range, &t);
     ck_ccd_counts k = {0};

@@ -68,7 +68,9 @@ int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err);
 void clash_stage_ccd_free(clash_run *run);
 /* The last --ccd step's primitive pairs on this rank (vf first, then ee),
  * for benchmarks: their count, and pair i's kind (CK_CCD_VF or CK_CCD_EE)
- * with its points at t = 0 and t = 1 as the stage gave them to the kernel. */
+ * with its points at t = 0 and t = 1 as the stage gave them to the kernel
+ * (for a pair on an object that turns, the straight-line query between the
+ * two states, which the stage replaces by its sub-steps). */
 int64_t clash_ccd_queries(const clash_run *run);
 int clash_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3]);
 

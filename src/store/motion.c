@@ -41,23 +41,16 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "kernels/ccd_motion.h"
 #include "kernels/kernels.h"
 #include "store/scene.h"
 #include "sched/sched.h"
 
 void clash_pose_at(const clash_pose *p, int s, double R[9], double *scale, double t[3])
 {
-    const double deg = 3.14159265358979323846 / 180.0;
-    const double a = (p->rotation_deg[0] + s * p->angular_velocity_deg[0]) * deg;
-    const double b = (p->rotation_deg[1] + s * p->angular_velocity_deg[1]) * deg;
-    const double c = (p->rotation_deg[2] + s * p->angular_velocity_deg[2]) * deg;
-    const double ca = cos(a), sa = sin(a), cb = cos(b), sb = sin(b), cc = cos(c), sc = sin(c);
-    /* Rz(c) * Ry(b) * Rx(a) */
-    R[0] = cc * cb, R[1] = cc * sb * sa - sc * ca, R[2] = cc * sb * ca + sc * sa;
-    R[3] = sc * cb, R[4] = sc * sb * sa + cc * ca, R[5] = sc * sb * ca - cc * sa;
-    R[6] = -sb, R[7] = cb * sa, R[8] = cb * ca;
+    /* the formula lives with the CCD of turning objects, which evaluates it between states too */
+    ck_euler_pose(p->rotation_deg, p->angular_velocity_deg, p->position, p->velocity, (double)s, R, t);
     *scale = p->scale;
-    for (int d = 0; d < 3; ++d) t[d] = p->position[d] + s * p->velocity[d];
 }
 
 /* ---- setting the next state ----------------------------------------------------------- */
