@@ -121,7 +121,7 @@ static double rod_first(const clash_scene *sc, int rod, int cube, double theta, 
 static double first_toi(clash_run *run, int obj, size_t *count)
 {
     clash_contacts cs;
-    CHECK(clash_run_contacts(run, &cs) == 0, "clash_run_contacts");
+    CHECK(clash_run_contacts(run, &cs, NULL) == 0, "clash_run_contacts");
     double t = 2;
     *count = 0;
     for (size_t i = 0; i < cs.count; ++i)
@@ -442,7 +442,7 @@ typedef struct tally {
 static void compare(const clash_scene *sc, clash_run *run, const int *first, const char *what, int s, tally *t)
 {
     clash_contacts cs;
-    CHECK(clash_run_contacts(run, &cs) == 0, "contacts");
+    CHECK(clash_run_contacts(run, &cs, NULL) == 0, "contacts");
     const int64_t nf = sc->nf;
     double *best = malloc(sizeof *best * (size_t)(nf * nf));
     contact_faces(sc, run->edges, &cs, best);
@@ -639,7 +639,7 @@ static int contacts_of(clash_scene *sc, clash_contact **out, size_t *n)
     clash_pairs p;
     CHECK(clash_step(run, 1, &p, NULL, &err) == 0, "step: %s", err.msg);
     clash_contacts cs;
-    clash_run_contacts(run, &cs);
+    CHECK(clash_run_contacts(run, &cs, &err) == 0, "contacts: %s", err.msg);
     *n = 0;
     *out = malloc(sizeof **out * (cs.count + 1));
     for (size_t i = 0; i < cs.count; ++i)
