@@ -413,10 +413,25 @@ void clash_run_destroy(clash_run *run);
  * In swept mode with ccd set, every step after the face-pair test turns its
  * colliding face pairs into primitive pairs: each vertex of one face against
  * the other face (vf), each edge against each edge (ee), without pairs that
- * share a vertex, de-duplicated; each is tested exactly, vertices moving
- * linearly from state s-1 (t = 0) to state s (t = 1).  A contact is a pair
- * that comes within min_separation (touching, when 0) at some t in [0, 1];
- * toi is never later than the first such t and within ccd_tolerance of it.
+ * share a vertex, de-duplicated; each is tested along the motion between
+ * state s-1 (t = 0) and state s (t = 1) that the object's mode defines:
+ *   - a rigid object posed by the host (clash_run_set_pose) makes the screw
+ *     motion between its two poses: the shortest relative rotation (angle in
+ *     [0, pi], so poses 359 degrees apart turn by -1 degree) about a fixed
+ *     line, and the translation along it, both growing evenly in t;
+ *   - an object of a scene file follows its pose formula at fractional time
+ *     (Euler angles rotation_deg + s angular_velocity_deg, position +
+ *     s velocity, s from step - 1 to step);
+ *   - a deforming object, and any object that does not turn, moves each
+ *     vertex on the straight line between its two positions.
+ * The test is conservative for each: a contact that happens along that path
+ * is reported, and toi is never later than its first contact (within
+ * ccd_tolerance of it for head-on contacts; glancing ones may come earlier,
+ * and a pair passing within the kernel's slack may be reported).  A contact
+ * is a pair that comes within min_separation (touching, when 0; the max norm,
+ * never above the Euclidean distance) at some t in [0, 1].  Pairs where an
+ * object turns are tested on sub-steps of the motion, the arc's deviation
+ * from its chord added to the separation (kernels/ccd_motion.c). 
  *
  * Ids are in input numbering, per object: a vertex and a face as added (or
  * as in the mesh file); an edge is numbered among the object's unique
