@@ -41,6 +41,16 @@
  *          products err by some 10 u |d|_1 M here), so the hulls are more
  *          than tol apart along d / |d|_2, and ck_hulls_meet's answer is 0.
  *
+ * Input.  S5's lanes are the store's doubles (the truth the exact tests
+ * take) translated in double by p's point 0 and rounded once to float
+ * (ck_rows8d): p's point 0 is then 0 in every lane, the translation above
+ * is exact, and each lane coordinate is within u (1 + 2^-28) |x| of the
+ * exact translated value, the u M the arguments above allow (M is taken of
+ * the lane's floats, which are within u of the exact values' bound; the
+ * margins above hold a factor of four).  So a certified answer is the
+ * answer on the host's doubles, whatever their magnitude: far from the
+ * origin the lanes hold only the faces' small offsets.
+ *
  * Anything else is G8_ASK.  With a tolerance (faces that turn), a pair
  * apart by less than tol ends apart along d but fails the certificate: the
  * caller carries its walk on with ball = 1 (ck_hulls_gjk_f32x8_carry, from

@@ -207,8 +207,8 @@ static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4]
         v[0] = E->ev0[a], v[1] = E->ev1[a], v[2] = E->ev0[b], v[3] = E->ev1[b];
     }
     for (int j = 0; j < 4; ++j) {
-        x0[j][0] = sc->px[v[j]], x0[j][1] = sc->py[v[j]], x0[j][2] = sc->pz[v[j]];
-        x1[j][0] = sc->x[v[j]], x1[j][1] = sc->y[v[j]], x1[j][2] = sc->z[v[j]];
+        x0[j][0] = sc->dpx[v[j]], x0[j][1] = sc->dpy[v[j]], x0[j][2] = sc->dpz[v[j]];
+        x1[j][0] = sc->dx[v[j]], x1[j][1] = sc->dy[v[j]], x1[j][2] = sc->dz[v[j]];
     }
 }
 

@@ -38,17 +38,12 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
  * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);
-/* The bytes past the last row (ck_rows8 reads 4 past it) and the last DOP
+/* The bytes past the last row and the last DOP
  * (ck_fdop_mask reads 8 past it), both pages-renewed (base/mem.h). */
 #define CLASH_ROWS_PAD (8 * sizeof(float))
 /* Kept face k's row (its six positions), and the arc margin in it. */
-static inline const float *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
-static inline double clash_row_margin(const clash_run *run, int32_t k)
-{
-    double m;
-    memcpy(&m, clash_row(run, k) + 18, sizeof m);
-    return m;
-}
+static inline const double *clash_row(const clash_run *run, int32_t k) { return run->frow + (size_t)CK_ROW * (size_t)k; }
+static inline double clash_row_margin(const clash_run *run, int32_t k) { return clash_row(run, k)[18]; }
 /* A candidate's key in face numbers, and one half of it (a face, or a
  * place) as a place in run->kept: S4 may key them by places
  * (run->cand_places). */
