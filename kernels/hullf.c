@@ -28,14 +28,16 @@
  * from 1.78 G to 1.29 G, the filter's rose from 0.20 G to 0.34 G.
  *
  * Input.  The exact test decides on the store's doubles; the lanes are
- * those doubles translated in double by a per-lane origin (the pair's first
- * point) and then rounded to float32 (stages/narrow.c, ck_rows8d), so each
- * lane coordinate is within u (1 + 2^-28) |x| <= 1.01 u M of the exact
- * translated coordinate (u = 2^-24; M below, of the lanes).  Translation
- * changes no distance, so the hulls of the exact translated points are
- * apart exactly when the doubles' are.  A dot product of d with the exact
- * points then differs from its value on the lane points by at most
- * 1.01 u l1 M, below: the certificate's margin keeps room for it.
+ * those doubles translated by a per-lane origin and rounded to float32:
+ * without rows (stages/narrow.c) the doubles less the pair's first point,
+ * in double, rounded once, within u (1 + 2^-28) |x| <= 1.01 u M of the
+ * exact translated coordinate (u = 2^-24; M below, of the lanes); from
+ * S5's rows (ck_rows8o) a face's float offsets from its origin plus the
+ * origins' difference, within 3.01 u M.  Translation changes no distance,
+ * so the hulls of the exact translated points are apart exactly when the
+ * doubles' are.  A dot product of d with the exact points then differs
+ * from its value on the lane points by at most 3.01 u l1 M, below: the
+ * certificate's margin keeps room for it.
  *
  * Certificate in float.  Take the lane points as exact first; d is whatever
  * the float arithmetic gives (any d is a valid direction).  A dot product of d with x in float errs by at most
@@ -46,8 +48,8 @@
  * FILTER_REL = 2^-16 (1.5e-5), some 40 times those errors (l1 and M are
  * themselves rounded by a few u): a 1 means the lane points' hulls are
  * apart by more than 2^-17 l1 M along d, and the exact translated points',
- * each side's projections moved by at most 1.01 u l1 M (both sides: 2.02 u
- * l1 M, under 2^-22 l1 M), by more than 2^-18 l1 M.  NaN or infinity anywhere fails every
+ * each side's projections moved by at most 3.01 u l1 M (both sides: 6.02 u
+ * l1 M, under 2^-21 l1 M), by more than 2^-18 l1 M.  NaN or infinity anywhere fails every
  * comparison: "ask hull.c".
  *
  * A tolerance.  Swept mode asks of faces that turn whether their hulls
@@ -283,17 +285,15 @@ void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t
 }
 
 /* ---- the filter's input from rows (S5, swept: stages/narrow.c) -------------
- * out[c][l] = base[CK_FROW idx[l] + c] for c < 24, l < 8: eight rows (a
- * face's six positions, 18 floats, then 2 of the caller's) turned into the
+ * out[c][l] = base[CK_ROW idx[l] + c] for c < 24, l < 8: eight rows (a
+ * face's six positions, 18 floats, then 6 of the caller's) turned into the
  * lanes of the filter's layout, three 8 x 8 transposes on AVX2 (unpack,
  * shuffle, swap of halves), the plain path element by element.  Rows
- * 18..23 of out are the caller's floats and the next row's first (unused):
- * base holds 24 readable floats from the start of every row, the last one
- * included. */
+ * 18..23 of out are the caller's floats. */
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 {
     for (int l = 0; l < 8; ++l) {
-        const float *r = base + (size_t)CK_FROW * (size_t)idx[l];
+        const float *r = base + (size_t)CK_ROW * (size_t)idx[l];
         for (int c = 0; c < 24; ++c) out[c][l] = r[c];
     }
 }
@@ -303,7 +303,7 @@ void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 static CK_TARGET_AVX2 void rows8_avx2(const float *base, const int32_t idx[8], float out[24][8])
 {
     const float *r[8];
-    for (int l = 0; l < 8; ++l) r[l] = base + (size_t)CK_FROW * (size_t)idx[l];
+    for (int l = 0; l < 8; ++l) r[l] = base + (size_t)CK_ROW * (size_t)idx[l];
     for (int b = 0; b < 24; b += 8) {
         __m256 a[8];
         for (int l = 0; l < 8; ++l) a[l] = _mm256_loadu_ps(r[l] + b);
@@ -324,57 +324,20 @@ void ck_rows8(const float *base, const int32_t idx[8], float out[24][8])
     ck_rows8_plain(base, idx, out);
 }
 
-/* ---- the lanes from S5's double rows (ck_rows8d) ---------------------------
- * Each lane's row less its origin (the first point of row org[l], or 0), in
- * double, rounded once to float: eight rows of 24 floats (18 values, then
- * zeros), then the three 8 x 8 transposes of ck_rows8.  The AVX2 path
- * subtracts and rounds four doubles at a time, the same operations. */
-static void rows8d_row(const double *r, const double o[3], float t[24])
+/* ---- the lanes translated by a per-lane origin (ck_rows8o) -----------------
+ * The offsets as ck_rows8 lays them out, then each lane's origin
+ * difference added in double and the sum rounded once to float (skipped
+ * where the origins are the lanes' own: the offsets are then the values). */
+void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8])
 {
-    for (int c = 0; c < 18; ++c) t[c] = (float)(r[c] - o[c % 3]);
-    for (int c = 18; c < 24; ++c) t[c] = 0;
-}
-
-#if defined(__GNUC__) && defined(__x86_64__)
-static CK_TARGET_AVX2 void rows8d_avx2(const double *const r[8], const double (*o)[3], float out[24][8])
-{
-    float t[8][24];
+    ck_rows8(base, idx, out);
+    if (org == idx) return;
+    double D[3][8];
     for (int l = 0; l < 8; ++l) {
-        const double *a = o[l];
-        const __m256d c0 = _mm256_setr_pd(a[0], a[1], a[2], a[0]), c1 = _mm256_setr_pd(a[1], a[2], a[0], a[1]),
-                      c2 = _mm256_setr_pd(a[2], a[0], a[1], a[2]);
-        const __m256d c[3] = {c0, c1, c2};
-        for (int v = 0; v < 4; ++v) _mm_storeu_ps(t[l] + 4 * v, _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_loadu_pd(r[l] + 4 * v), c[v % 3])));
-        t[l][16] = (float)(r[l][16] - a[1]), t[l][17] = (float)(r[l][17] - a[2]);
-        for (int k = 18; k < 24; ++k) t[l][k] = 0;
+        const float *r = base + (size_t)CK_ROW * (size_t)idx[l];
+        const float *g = org ? base + (size_t)CK_ROW * (size_t)org[l] : NULL;
+        for (int c = 0; c < 3; ++c) D[c][l] = (double)r[18 + c] - (g ? (double)g[18 + c] : 0.0);
     }
-    for (int b = 0; b < 24; b += 8) {
-        __m256 x[8];
-        for (int l = 0; l < 8; ++l) x[l] = _mm256_loadu_ps(t[l] + b);
-        ck_transpose8(x);
-        for (int k = 0; k < 8; ++k) _mm256_storeu_ps(out[b + k], x[k]);
-    }
-}
-#endif
-
-void ck_rows8d(const double *base, const int32_t idx[8], const int32_t *org, float out[24][8])
-{
-    const double *r[8];
-    double o[8][3];
-    for (int l = 0; l < 8; ++l) {
-        r[l] = base + (size_t)CK_ROW * (size_t)idx[l];
-        const double *g = org ? base + (size_t)CK_ROW * (size_t)org[l] : NULL;
-        for (int c = 0; c < 3; ++c) o[l][c] = g ? g[c] : 0.0;
-    }
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (ck_have_avx2()) {
-        rows8d_avx2(r, (const double(*)[3])o, out);
-        return;
-    }
-#endif
-    for (int l = 0; l < 8; ++l) {
-        float t[24];
-        rows8d_row(r[l], o[l], t);
-        for (int c = 0; c < 24; ++c) out[c][l] = t[c];
-    }
+    for (int c = 0; c < 18; ++c)
+        for (int l = 0; l < 8; ++l) out[c][l] = (float)((double)out[c][l] + D[c % 3][l]);
 }

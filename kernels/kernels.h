@@ -151,25 +151,28 @@ void ck_hulls_gjk_f32x8_carry(const float p[6][3][8], const float q[6][3][8], co
 int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol);
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8]);
 /* ck_rows8 (hullf.c): out[c][l] = base[CK_ROW idx[l] + c], c < 24, l < 8:
- * rows of CK_ROW floats, the first 18 a face's six positions (x y z of
+ * rows of CK_ROW floats, the first 18 a face's six positions (S5: offsets, below; x y z of
  * points 0..5), the last 2 the caller's (S5: the face's arc margin, a
  * double), turned into the filter's lanes; out's first 18 rows are a p of
  * ck_hulls_apart_f32x8, the others are read past the positions (base must
  * hold 24 readable floats from every row's start).  AVX2 where the CPU has
  * it, the same values as _plain. */
-#define CK_FROW 20
 void ck_rows8(const float *base, const int32_t idx[8], float out[24][8]);
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
-/* S5's rows (stages/rows.c): CK_ROW doubles, the first 18 a face's six
- * positions (the store's double truth), the 19th its arc margin.
- * ck_rows8d: out[c][l] = fl32(base[CK_ROW idx[l] + c] - o_l[c mod 3]) for
- * c < 18 (0 for 18 <= c < 24), o_l the first point of row org[l] (org NULL:
- * o_l = 0): the lanes of ck_hulls_apart_f32x8, hullg.c and fdop.c made from
- * the doubles translated in double by a per-lane origin, then rounded once,
- * so each lane coordinate is within 2^-24 (1 + 2^-28) of its exact
- * translated value, relative (hullf.c, hullg.c derive what that allows). */
-#define CK_ROW 20
-void ck_rows8d(const double *base, const int32_t idx[8], const int32_t *org, float out[24][8]);
+/* S5's rows (stages/rows.c): CK_ROW = 24 floats.  Floats 18..20 are the
+ * face's origin O = fl32(its vertex 0 at s, the store's double), 0..17 its
+ * six positions X (the store's doubles) as offsets fl32(X - O), the
+ * subtraction in double; floats 21..22 its arc margin (a double, copied
+ * bytewise); 23 unused.  ck_rows8o: ck_rows8's lanes, then for c < 18
+ *     out[c][l] = fl32(off[c] + (O_idx[l] - O_org[l])[c mod 3]), in double
+ * (org NULL: O_org = 0; org == idx: the offsets themselves): both faces of
+ * a pair translated by the first one's origin.  A lane coordinate is then
+ * within u (|off| + |itself|) (1 + 2^-28) <= 3.01 u M of the exact
+ * translated one X - O_org (u = 2^-24, M the lane's largest |coordinate|:
+ * |off| <= the face's size <= 2M), which hullf.c, hullg.c and fdop.c allow
+ * for, so that floats only steer and certify what holds on the doubles. */
+#define CK_ROW 24
+void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8]);
 /* The float after / before v (v not NaN, v below +inf / above -inf: what
  * nextafterf(v, +/-INFINITY) gives, by the bits: no call into libm, whose
  * nextafterf cost the octree descent 1% of a swept step's instructions). */

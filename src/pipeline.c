@@ -91,7 +91,7 @@ void clash_pipe_destroy(clash_run *run)
     free(run->cand);
     clash_pages_free(run->hit, run->cap_hit, 1, 0), clash_pages_free(run->pairs, run->cap_pairs, sizeof *run->pairs, 0);
     clash_pages_free(run->gkeys, run->cap_gkeys, sizeof *run->gkeys, 0);
-    clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(double), CLASH_ROWS_PAD);
+    clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
     clash_pages_free(run->fdop, run->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
     clash_pages_free(run->korig, run->cap_korig, sizeof *run->korig, 0);
     free(run->fplace);
@@ -247,7 +247,7 @@ size_t clash_run_work_bytes(const clash_run *run)
                + run->cap_op * sizeof(clash_objpair) + (run->reg_ofs ? (size_t)run->reg_ofs[nobj] : 0) * sizeof(clash_box)
                + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
                + run->cap_gkeys * sizeof(uint64_t)
-               + run->cap_frow * CK_ROW * sizeof(double) + (run->fplace ? nf * sizeof(int32_t) : 0)
+               + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0)
                + run->cap_fdop * CK_FDOP * sizeof(float) + run->cap_korig * sizeof(uint32_t)
                + (run->odop ? nobj * CK_FDOP * sizeof(float) : 0) + run->cap_opdop * CK_FDOP * sizeof(float)
                + (run->rdop ? (size_t)run->reg_ofs[nobj] * CK_FDOP * sizeof(float) : 0)

@@ -1963,8 +1963,8 @@ static void test_tris_filter(long n)
 static void test_rows8(long n)
 {
     enum { NR = 64 };
-    float base[NR * CK_FROW + 8];
-    for (int i = 0; i < NR * CK_FROW + 8; ++i) base[i] = (float)rng_range(-1e3, 1e3);
+    float base[NR * CK_ROW + 8];
+    for (int i = 0; i < NR * CK_ROW + 8; ++i) base[i] = (float)rng_range(-1e3, 1e3);
     long bad = 0;
     for (long it = 0; it < n; ++it) {
         int32_t idx[8];
@@ -1974,7 +1974,7 @@ static void test_rows8(long n)
         ck_rows8_plain(base, idx, b);
         for (int c = 0; c < 24; ++c)
             for (int l = 0; l < 8; ++l)
-                bad += a[c][l] != base[CK_FROW * idx[l] + c] || b[c][l] != base[CK_FROW * idx[l] + c];
+                bad += a[c][l] != base[CK_ROW * idx[l] + c] || b[c][l] != base[CK_ROW * idx[l] + c];
     }
     CHECK(bad == 0, "ck_rows8: %ld values differ from the rows", bad);
 }

@@ -26,7 +26,8 @@
  * Rows (swept, the face octree on one rank).  The candidates' faces are
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
- * margin (a double: CK_ROW = 20 floats; stages/rows.c, in parallel, made
+ * margin (CK_ROW = 24 floats: offsets from the face's origin, the origin,
+ * the margin; stages/rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
  * reads its two faces' places in run->kept (its key itself where S4 keyed
  * the candidates by places, run->cand_places) and their rows, eight
@@ -206,8 +207,10 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
 {
     for (int i = 0; i + 1 < nl; i += 2) {
         const int l0 = left[i], l1 = left[i + 1];
-        const double *ra[2] = {clash_row(run, x->a[l0]), clash_row(run, x->a[l1])};
-        const double *rb[2] = {clash_row(run, x->b[l0]), clash_row(run, x->b[l1])};
+        double da[2][18], db[2][18];
+        clash_row_truth(run, x->a[l0], da[0]), clash_row_truth(run, x->a[l1], da[1]);
+        clash_row_truth(run, x->b[l0], db[0]), clash_row_truth(run, x->b[l1], db[1]);
+        const double *ra[2] = {da[0], da[1]}, *rb[2] = {db[0], db[1]};
         const double t2[2] = {x->tol[l0], x->tol[l1]};
         int m2[2];
         ck_hulls_meet_rows2(ra, rb, t2, m2);
@@ -215,7 +218,9 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
     }
     if (nl & 1) {
         const int l = left[nl - 1];
-        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l]);
+        double da[18], db[18];
+        clash_row_truth(run, x->a[l], da), clash_row_truth(run, x->b[l], db);
+        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(da, db, x->tol[l]);
     }
 }
 
@@ -242,9 +247,9 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
         if (kind != RUN_FRESH) walk_copy(&x->c, l, &x->c, 0); /* (finite lanes) */
     }
     for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
-    /* both faces translated by the first face's first point, in double (ck_rows8d) */
-    ck_rows8d(run->frow, x->a, x->a, P);
-    ck_rows8d(run->frow, x->b, x->a, Q);
+    /* both faces translated by the first face's origin (ck_rows8o) */
+    ck_rows8o(run->frow, x->a, x->a, P);
+    ck_rows8o(run->frow, x->b, x->a, Q);
     ck_gjk8 g;
     ck_g8carry keep;
     const int ball = kind == RUN_BALL;
@@ -262,9 +267,12 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     int left[8], nl = 0;
     for (; rest; rest &= rest - 1) {
         const int l = __builtin_ctz(rest), st = g.st[l];
-        const int c = st == G8_TETRA
-                          ? ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l)
-                          : -1;
+        int c = -1;
+        if (st == G8_TETRA) { /* certified in double on the store's doubles */
+            double da[18], db[18];
+            clash_row_truth(run, x->a[l], da), clash_row_truth(run, x->b[l], db);
+            c = ck_hulls_gjk_check_rows(da, db, x->tol[l], &g, l);
+        }
         if (c >= 0) {
             run->hit[x->at[l]] = (uint8_t)c;
         } else if (st == G8_MORE) {
@@ -292,8 +300,8 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     pair8 *x = &L.x;
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
-            const double *r = clash_row(run, clash_cand_place(run, (uint32_t)run->cand[i + PF * step]));
-            __builtin_prefetch(r), __builtin_prefetch(r + 8), __builtin_prefetch(r + 16);
+            const float *r = clash_row(run, clash_cand_place(run, (uint32_t)run->cand[i + PF * step]));
+            __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
         const uint64_t k = run->cand[i];
         const int32_t a = clash_cand_place(run, (uint32_t)(k >> 32)), b = clash_cand_place(run, (uint32_t)k);
