@@ -1977,6 +1977,24 @@ static void test_rows8(long n)
                 bad += a[c][l] != base[CK_ROW * idx[l] + c] || b[c][l] != base[CK_ROW * idx[l] + c];
     }
     CHECK(bad == 0, "ck_rows8: %ld values differ from the rows", bad);
+    /* ck_rows8o: the offsets plus the origins' difference, in double, rounded once */
+    long bado = 0;
+    for (long it = 0; it < n; ++it) {
+        int32_t idx[8], org[8];
+        for (int l = 0; l < 8; ++l) idx[l] = rng_int(0, NR - 1), org[l] = rng_int(0, NR - 1);
+        float a[24][8], z[24][8], o[24][8];
+        ck_rows8o(base, idx, org, a);
+        ck_rows8o(base, idx, NULL, z);
+        ck_rows8o(base, idx, idx, o);
+        for (int c = 0; c < 18; ++c)
+            for (int l = 0; l < 8; ++l) {
+                const float *r = base + CK_ROW * idx[l], *g = base + CK_ROW * org[l];
+                const double D = (double)r[18 + c % 3] - (double)g[18 + c % 3];
+                bado += a[c][l] != (float)((double)r[c] + D) || z[c][l] != (float)((double)r[c] + r[18 + c % 3]) ||
+                        o[c][l] != r[c];
+            }
+    }
+    CHECK(bado == 0, "ck_rows8o: %ld values differ from their definition", bado);
 }
 
 int main(int argc, char **argv)
