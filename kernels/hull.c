@@ -387,28 +387,26 @@ int ck_hulls_meet(const double (*p)[3], int np, const double (*q)[3], int nq, do
     return ck_hulls_meet_ref(p, np, q, nq, tol);
 }
 
-/* ck_hulls_meet on two rows of 18 floats: the boolean GJK straight from the
- * rows (hull_bool.c), and ck_hulls_meet on the rows converted for the pairs
- * it leaves. */
-static int rows_meet(const float *ra, const float *rb, double tol, int b)
+/* ck_hulls_meet on two rows of 18 doubles: the boolean GJK straight from the
+ * rows (hull_bool.c), and ck_hulls_meet on the rows for the pairs it
+ * leaves. */
+static int rows_meet(const double *ra, const double *rb, double tol, int b)
 {
     if (b >= 0) return b;
-    double p[6][3], q[6][3];
-    for (int i = 0; i < 18; ++i) p[i / 3][i % 3] = ra[i], q[i / 3][i % 3] = rb[i];
-    return ck_hulls_meet((const double(*)[3])p, 6, (const double(*)[3])q, 6, tol);
+    return ck_hulls_meet((const double(*)[3])ra, 6, (const double(*)[3])rb, 6, tol);
 }
 
-int ck_hulls_meet_rows(const float *ra, const float *rb, double tol)
+int ck_hulls_meet_rows(const double *ra, const double *rb, double tol)
 {
     return rows_meet(ra, rb, tol, ck_hulls_bool_rows(ra, rb, tol));
 }
 
-int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol)
+int ck_hulls_meet_rows_plain(const double *ra, const double *rb, double tol)
 {
     return rows_meet(ra, rb, tol, ck_hulls_bool_rows_plain(ra, rb, tol));
 }
 
-void ck_hulls_meet_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int meet[2])
+void ck_hulls_meet_rows2(const double *const ra[2], const double *const rb[2], const double tol[2], int meet[2])
 {
     int b[2];
     ck_hulls_bool_rows2(ra, rb, tol, b);

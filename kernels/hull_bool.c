@@ -359,26 +359,25 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
 }
 
 /* ---- two swept faces' rows (S5) ---------------------------------------------
- * The boolean GJK on the six points of two rows of 18 floats (x y z of
- * points 0..5, S5's rows), as ck_hulls_meet would run it on the rows
- * converted to double.  The caller used to convert them; ck_hulls_meet then
- * translated them by p[0] (h_shift, SSE2) and the boolean GJK laid them out
- * again: some 350 instructions a call before the GJK's first step, on 70 k
- * calls a step on 300 cluttered spheres.  Here one AVX2 pass over the floats
- * converts, translates and takes M: the values h_shift makes (each
- * coordinate a difference of two floats, in double; M a maximum, exact in
- * any order), so the answer is the one ck_hulls_bool gives there; -1 (not
- * decided, or a coordinate not finite): ask ck_hulls_meet
- * (ck_hulls_meet_rows, hull.c, does). */
+ * The boolean GJK on the six points of two rows of 18 doubles (x y z of
+ * points 0..5, S5's rows: the store's double truth), as ck_hulls_meet would
+ * run it on them.  ck_hulls_meet translates them by p[0] (h_shift, SSE2)
+ * and the boolean GJK lays them out again: some 350 instructions a call
+ * before the GJK's first step, on 70 k calls a step on 300 cluttered
+ * spheres.  Here one AVX2 pass over the rows translates and takes M: the
+ * values h_shift makes (each coordinate one double subtraction; M a
+ * maximum, exact in any order), so the answer is the one ck_hulls_bool
+ * gives there; -1 (not decided, or a coordinate not finite): ask
+ * ck_hulls_meet (ck_hulls_meet_rows, hull.c, does). */
 /* Rows ra, rb translated by ra's point 0 into P, Q and their M; 0 when a
  * coordinate is not finite. */
-static int rows_prepare_plain(const float *ra, const float *rb, double (*P)[3], double (*Q)[3], double *M)
+static int rows_prepare_plain(const double *ra, const double *rb, double (*P)[3], double (*Q)[3], double *M)
 {
     int finite = 1;
     *M = 0;
     for (int i = 0; i < 18; ++i) {
         const double c = ra[i % 3];
-        const double a = (double)ra[i] - c, b = (double)rb[i] - c;
+        const double a = ra[i] - c, b = rb[i] - c;
         P[i / 3][i % 3] = a, Q[i / 3][i % 3] = b;
         finite &= fabs(a) <= DBL_MAX && fabs(b) <= DBL_MAX;
         *M = fabs(a) > *M ? fabs(a) : *M, *M = fabs(b) > *M ? fabs(b) : *M;
@@ -386,7 +385,7 @@ static int rows_prepare_plain(const float *ra, const float *rb, double (*P)[3], 
     return finite;
 }
 
-int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol)
+int ck_hulls_bool_rows_plain(const double *ra, const double *rb, double tol)
 {
     if (!(tol >= 0)) return -1;
     double P[6][3], Q[6][3], M;
@@ -397,21 +396,21 @@ int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol)
 }
 
 #if B_X86
-/* Row r (18 floats) less c, into out (18 doubles): four vectors of four, c's
+/* Row r (18 doubles) less c, into out (18 doubles): four vectors of four, c's
  * pattern (c0 c1 c2 c0, c1 c2 c0 c1, c2 c0 c1 c2) repeating, and a pair
  * (c1 c2); *vm and *vt: the running maxima of |value|, *ok and *okt: all of
  * them <= DBL_MAX (a NaN fails the comparison). */
-static inline B_AVX2 void rows_shift(const float *r, const __m256d c[3], __m128d c12, double *out, __m256d *vm,
+static inline B_AVX2 void rows_shift(const double *r, const __m256d c[3], __m128d c12, double *out, __m256d *vm,
                                      __m128d *vt, __m256d *ok, __m128d *okt)
 {
     const __m256d mag = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL)), big = _mm256_set1_pd(DBL_MAX);
     for (int v = 0; v < 4; ++v) {
-        const __m256d t = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(r + 4 * v)), c[v % 3]);
+        const __m256d t = _mm256_sub_pd(_mm256_loadu_pd(r + 4 * v), c[v % 3]);
         _mm256_storeu_pd(out + 4 * v, t);
         const __m256d a = _mm256_and_pd(t, mag);
         *ok = _mm256_and_pd(*ok, _mm256_cmp_pd(a, big, _CMP_LE_OQ)), *vm = _mm256_max_pd(*vm, a);
     }
-    const __m128d t = _mm_sub_pd(_mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(r + 16)))), c12);
+    const __m128d t = _mm_sub_pd(_mm_loadu_pd(r + 16), c12);
     _mm_storeu_pd(out + 16, t);
     const __m128d a = _mm_and_pd(t, _mm256_castpd256_pd128(mag));
     *okt = _mm_and_pd(*okt, _mm_cmple_pd(a, _mm256_castpd256_pd128(big))), *vt = _mm_max_pd(*vt, a);
@@ -419,7 +418,7 @@ static inline B_AVX2 void rows_shift(const float *r, const __m256d c[3], __m128d
 
 /* Rows ra, rb translated by ra's point 0 into P, Q (h_shift's values) and
  * their M; 0 when a coordinate is not finite. */
-static inline B_AVX2 int rows_prepare(const float *ra, const float *rb, double (*P)[3], double (*Q)[3], double *M)
+static inline B_AVX2 int rows_prepare(const double *ra, const double *rb, double (*P)[3], double (*Q)[3], double *M)
 {
     const double x = ra[0], y = ra[1], z = ra[2];
     const __m256d c[3] = {_mm256_setr_pd(x, y, z, x), _mm256_setr_pd(y, z, x, y), _mm256_setr_pd(z, x, y, z)};
@@ -434,7 +433,7 @@ static inline B_AVX2 int rows_prepare(const float *ra, const float *rb, double (
     return _mm256_movemask_pd(ok) == 0xf && _mm_movemask_pd(okt) == 3;
 }
 
-static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
+static B_AVX2 int rows_avx2(const double *ra, const double *rb, double tol)
 {
     double P[6][3], Q[6][3], M;
     if (!(tol >= 0) || !rows_prepare(ra, rb, P, Q, &M)) return -1;
@@ -448,7 +447,7 @@ static B_AVX2 int rows_avx2(const float *ra, const float *rb, double tol)
  * instructions, latency and mispredicted branches more than work: S5 took
  * 3 % less time on 1,000 x 3,024 spheres, 5 % on 2,000 x 440 (four at
  * once: no better than two). */
-static B_AVX2 void rows2_avx2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2])
+static B_AVX2 void rows2_avx2(const double *const ra[2], const double *const rb[2], const double tol[2], int out[2])
 {
     double P[2][6][3], Q[2][6][3], M;
     bstate g[2];
@@ -466,7 +465,7 @@ static B_AVX2 void rows2_avx2(const float *const ra[2], const float *const rb[2]
 }
 #endif
 
-int ck_hulls_bool_rows(const float *ra, const float *rb, double tol)
+int ck_hulls_bool_rows(const double *ra, const double *rb, double tol)
 {
 #if B_X86
     if (ck_have_avx2()) return rows_avx2(ra, rb, tol);
@@ -474,7 +473,7 @@ int ck_hulls_bool_rows(const float *ra, const float *rb, double tol)
     return ck_hulls_bool_rows_plain(ra, rb, tol);
 }
 
-void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2])
+void ck_hulls_bool_rows2(const double *const ra[2], const double *const rb[2], const double tol[2], int out[2])
 {
 #if B_X86
     if (ck_have_avx2()) {
@@ -499,7 +498,7 @@ void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], con
  * the hulls come within tol, and ck_hulls_meet's answer is 1 as well.
  * Anything else: -1.  Only the points used are converted (the whole rows'
  * conversion made this check cost some 330 instructions). */
-int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l)
+int ck_hulls_gjk_check_rows(const double *ra, const double *rb, double tol, const ck_gjk8 *g, int l)
 {
     if (g->st[l] != G8_TETRA || !(tol >= 0)) return -1;
     const double c[3] = {ra[0], ra[1], ra[2]};
@@ -508,7 +507,7 @@ int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const 
         const int ix = g->ix[k][l], ip = ix >> 3, iq = ix & 7;
         if (ix < 0 || ip >= 6 || iq >= 6) return -1;
         for (int j = 0; j < 3; ++j) {
-            const double a = (double)ra[3 * ip + j] - c[j], b = (double)rb[3 * iq + j] - c[j];
+            const double a = ra[3 * ip + j] - c[j], b = rb[3 * iq + j] - c[j];
             s[k][j] = a - b;
             M = fabs(a) > M ? fabs(a) : M, M = fabs(b) > M ? fabs(b) : M;
             M = a == a && b == b ? M : INFINITY; /* a NaN */

@@ -27,16 +27,29 @@
  * prism sides certify about four in five: ck_hulls_meet's instructions fell
  * from 1.78 G to 1.29 G, the filter's rose from 0.20 G to 0.34 G.
  *
- * Certificate in float.  The points are the store's float32 positions, so
- * they are exact here; d is whatever the float arithmetic gives (any d is a
- * valid direction).  A dot product of d with x in float errs by at most
+ * Input.  The exact test decides on the store's doubles; the lanes are
+ * those doubles translated by a per-lane origin and rounded to float32:
+ * without rows (stages/narrow.c) the doubles less the pair's first point,
+ * in double, rounded once, within u (1 + 2^-28) |x| <= 1.01 u M of the
+ * exact translated coordinate (u = 2^-24; M below, of the lanes); from
+ * S5's rows (ck_rows8o) a face's float offsets from its origin plus the
+ * origins' difference, within 3.01 u M.  Translation changes no distance,
+ * so the hulls of the exact translated points are apart exactly when the
+ * doubles' are.  A dot product of d with the exact points then differs
+ * from its value on the lane points by at most 3.01 u l1 M, below: the
+ * certificate's margin keeps room for it.
+ *
+ * Certificate in float.  Take the lane points as exact first; d is whatever
+ * the float arithmetic gives (any d is a valid direction).  A dot product of d with x in float errs by at most
  * gamma_3 sum |d_i||x_i| <= gamma_3 l1 M (u = 2^-24, gamma_3 = 3u/(1-3u)
  * < 1.8e-7; l1 = |d|_1, M = the largest |coordinate| of the 12 points), so
  * a computed gap is at most 2 gamma_3 l1 M + one rounding (relative u) too
  * large.  The filter asks for  gap > FILTER_REL * l1 * M + FLT_MIN  with
  * FILTER_REL = 2^-16 (1.5e-5), some 40 times those errors (l1 and M are
- * themselves rounded by a few u): a 1 means the exact hulls are apart by
- * more than 2^-17 l1 M along d.  NaN or infinity anywhere fails every
+ * themselves rounded by a few u): a 1 means the lane points' hulls are
+ * apart by more than 2^-17 l1 M along d, and the exact translated points',
+ * each side's projections moved by at most 3.01 u l1 M (both sides: 6.02 u
+ * l1 M, under 2^-21 l1 M), by more than 2^-18 l1 M.  NaN or infinity anywhere fails every
  * comparison: "ask hull.c".
  *
  * A tolerance.  Swept mode asks of faces that turn whether their hulls
@@ -273,12 +286,10 @@ void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t
 
 /* ---- the filter's input from rows (S5, swept: stages/narrow.c) -------------
  * out[c][l] = base[CK_ROW idx[l] + c] for c < 24, l < 8: eight rows (a
- * face's six positions, 18 floats, then 2 of the caller's) turned into the
+ * face's six positions, 18 floats, then 6 of the caller's) turned into the
  * lanes of the filter's layout, three 8 x 8 transposes on AVX2 (unpack,
  * shuffle, swap of halves), the plain path element by element.  Rows
- * 18..23 of out are the caller's floats and the next row's first (unused):
- * base holds 24 readable floats from the start of every row, the last one
- * included. */
+ * 18..23 of out are the caller's floats. */
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8])
 {
     for (int l = 0; l < 8; ++l) {
@@ -311,4 +322,43 @@ void ck_rows8(const float *base, const int32_t idx[8], float out[24][8])
     }
 #endif
     ck_rows8_plain(base, idx, out);
+}
+
+/* ---- the lanes translated by a per-lane origin (ck_rows8o) -----------------
+ * The offsets as ck_rows8 lays them out, then each lane's origin
+ * difference added in double and the sum rounded once to float (skipped
+ * where the origins are the lanes' own: the offsets are then the values). */
+#if defined(__GNUC__) && defined(__x86_64__)
+/* The same sums, four lanes to a register: widen, add, round (the same
+ * operations as the loop below, so the same values). */
+static CK_TARGET_AVX2 void rows8o_avx2(const double D[3][8], float out[24][8])
+{
+    __m256d d[3][2];
+    for (int c = 0; c < 3; ++c) d[c][0] = _mm256_loadu_pd(D[c]), d[c][1] = _mm256_loadu_pd(D[c] + 4);
+    for (int c = 0; c < 18; ++c) {
+        const __m256d a = _mm256_add_pd(_mm256_cvtps_pd(_mm_loadu_ps(out[c])), d[c % 3][0]);
+        const __m256d b = _mm256_add_pd(_mm256_cvtps_pd(_mm_loadu_ps(out[c] + 4)), d[c % 3][1]);
+        _mm_storeu_ps(out[c], _mm256_cvtpd_ps(a)), _mm_storeu_ps(out[c] + 4, _mm256_cvtpd_ps(b));
+    }
+}
+#endif
+
+void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8])
+{
+    ck_rows8(base, idx, out);
+    if (org == idx) return;
+    double D[3][8];
+    for (int l = 0; l < 8; ++l) {
+        const float *r = base + (size_t)CK_ROW * (size_t)idx[l];
+        const float *g = org ? base + (size_t)CK_ROW * (size_t)org[l] : NULL;
+        for (int c = 0; c < 3; ++c) D[c][l] = (double)r[18 + c] - (g ? (double)g[18 + c] : 0.0);
+    }
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (ck_have_avx2()) {
+        rows8o_avx2(D, out);
+        return;
+    }
+#endif
+    for (int c = 0; c < 18; ++c)
+        for (int l = 0; l < 8; ++l) out[c][l] = (float)((double)out[c][l] + D[c % 3][l]);
 }

@@ -41,6 +41,22 @@
  *          products err by some 10 u |d|_1 M here), so the hulls are more
  *          than tol apart along d / |d|_2, and ck_hulls_meet's answer is 0.
  *
+ * Input.  S5's lanes are made from the store's doubles (the truth the
+ * exact tests take) by ck_rows8o: each face's float offsets from its
+ * origin, the q face's shifted by the two origins' difference in double,
+ * rounded once; p's point 0 is then within u M of 0, and each lane
+ * coordinate within 3.01 u M of the exact translated value (kernels.h), so
+ * after the float translation above each coordinate is within 5 u M of the
+ * exact one, not u M.  The meet bound's coordinate part grows with it, from
+ * some 1,500 u M^3 to some 7,500, plus the 1,000 of the arithmetic: 8,500
+ * u M^3, about 2^-10.9 M^3, still under the 2^-10 M^3 threshold; the
+ * apart certificate is hullf.c's, derived for these lanes; the ball walk's
+ * 10 u M becomes 14 u M, under its 2^-7 M^3 threshold with as much room.
+ * The tetrahedra left to the double check are recomputed there from the
+ * store's doubles, the floats only having picked their support points.
+ * So a certified answer is the answer on the host's doubles, whatever
+ * their magnitude: far from the origin the lanes hold the faces' offsets.
+ *
  * Anything else is G8_ASK.  With a tolerance (faces that turn), a pair
  * apart by less than tol ends apart along d but fails the certificate: the
  * caller carries its walk on with ball = 1 (ck_hulls_gjk_f32x8_carry, from

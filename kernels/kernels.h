@@ -72,19 +72,19 @@ int ck_hulls_meet_ref(const double (*p)[3], int np, const double (*q)[3], int nq
  * where the CPU has it; _plain: the portable path (the same answers). */
 int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol, int *last);
 /* ck_hulls_meet_rows (hull.c): ck_hulls_meet(p, 6, q, 6, tol) on two rows
- * of 18 floats (x y z of points 0..5, S5's rows, CK_ROW below), p and q the
- * rows converted to double: the same answer, first from ck_hulls_bool_rows
- * (hull_bool.c: the conversion, the translation and the boolean GJK's
- * layout in one pass; -1 where it does not decide).  _plain: the portable
- * paths (the AVX2 ones where the CPU has it answer the same). */
-int ck_hulls_meet_rows(const float *ra, const float *rb, double tol);
-int ck_hulls_meet_rows_plain(const float *ra, const float *rb, double tol);
-int ck_hulls_bool_rows(const float *ra, const float *rb, double tol);
-int ck_hulls_bool_rows_plain(const float *ra, const float *rb, double tol);
+ * of 18 doubles (x y z of points 0..5, S5's rows, CK_ROW below), p and q
+ * the rows: the same answer, first from ck_hulls_bool_rows (hull_bool.c:
+ * the translation and the boolean GJK's layout in one pass; -1 where it
+ * does not decide).  _plain: the portable paths (the AVX2 ones where the
+ * CPU has it answer the same). */
+int ck_hulls_meet_rows(const double *ra, const double *rb, double tol);
+int ck_hulls_meet_rows_plain(const double *ra, const double *rb, double tol);
+int ck_hulls_bool_rows(const double *ra, const double *rb, double tol);
+int ck_hulls_bool_rows_plain(const double *ra, const double *rb, double tol);
 /* The same on two pairs (ra[t], rb[t], tol[t]) at once, their GJK steps in
  * turn (the answers of two calls). */
-void ck_hulls_meet_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int meet[2]);
-void ck_hulls_bool_rows2(const float *const ra[2], const float *const rb[2], const double tol[2], int out[2]);
+void ck_hulls_meet_rows2(const double *const ra[2], const double *const rb[2], const double tol[2], int meet[2]);
+void ck_hulls_bool_rows2(const double *const ra[2], const double *const rb[2], const double tol[2], int out[2]);
 int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int nq, double M, double tol,
                         int *last);
 /* conv(P) against the closed box [lo - tol, hi + tol]; conservative likewise
@@ -101,7 +101,7 @@ int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double h
  *   G8_TETRA  a tetrahedron of support pairs ix[0..3] = 8 ip + iq around
  *             the origin in float, not certified: ask
  *             ck_hulls_gjk_check_rows (hull_bool.c), which certifies it in
- *             double on the lane's two rows of 18 floats (CK_ROW below):
+ *             double on the lane's two rows of 18 doubles (CK_ROW below):
  *             1 meet, -1 not shown;
  *   G8_ASK    not decided.
  * ball: walk the hulls grown by tol (D + B(tol), as hull_bool.c does for
@@ -121,7 +121,7 @@ void ck_hulls_gjk_f32x8_plain(const float p[6][3][8], const float q[6][3][8], co
 /* isa: 0 the portable path, 1 AVX2, 2 AVX-512 VL, each where the CPU has it (else the next one down). */
 void ck_hulls_gjk_f32x8_isa(int isa, const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                             ck_gjk8 *out);
-int ck_hulls_gjk_check_rows(const float *ra, const float *rb, double tol, const ck_gjk8 *g, int l);
+int ck_hulls_gjk_check_rows(const double *ra, const double *rb, double tol, const ck_gjk8 *g, int l);
 /* ck_hulls_gjk_f32x8_carry: the same walk, each lane started from in's
  * state (NULL: afresh) and stopped after maxit steps: with more, a lane
  * still walking then is G8_MORE.  keep (if not NULL) gets every lane's
@@ -151,15 +151,28 @@ void ck_hulls_gjk_f32x8_carry(const float p[6][3][8], const float q[6][3][8], co
 int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol);
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8]);
 /* ck_rows8 (hullf.c): out[c][l] = base[CK_ROW idx[l] + c], c < 24, l < 8:
- * rows of CK_ROW floats, the first 18 a face's six positions (x y z of
+ * rows of CK_ROW floats, the first 18 a face's six positions (S5: offsets, below; x y z of
  * points 0..5), the last 2 the caller's (S5: the face's arc margin, a
  * double), turned into the filter's lanes; out's first 18 rows are a p of
  * ck_hulls_apart_f32x8, the others are read past the positions (base must
  * hold 24 readable floats from every row's start).  AVX2 where the CPU has
  * it, the same values as _plain. */
-#define CK_ROW 20
 void ck_rows8(const float *base, const int32_t idx[8], float out[24][8]);
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
+/* S5's rows (stages/rows.c): CK_ROW = 24 floats.  Floats 18..20 are the
+ * face's origin O = fl32(its vertex 0 at s, the store's double), 0..17 its
+ * six positions X (the store's doubles) as offsets fl32(X - O), the
+ * subtraction in double; floats 21..22 its arc margin (a double, copied
+ * bytewise); 23 unused.  ck_rows8o: ck_rows8's lanes, then for c < 18
+ *     out[c][l] = fl32(off[c] + (O_idx[l] - O_org[l])[c mod 3]), in double
+ * (org NULL: O_org = 0; org == idx: the offsets themselves): both faces of
+ * a pair translated by the first one's origin.  A lane coordinate is then
+ * within u (|off| + |itself|) (1 + 2^-28) <= 3.01 u M of the exact
+ * translated one X - O_org (u = 2^-24, M the lane's largest |coordinate|:
+ * |off| <= the face's size <= 2M), which hullf.c, hullg.c and fdop.c allow
+ * for, so that floats only steer and certify what holds on the doubles. */
+#define CK_ROW 24
+void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8]);
 /* The float after / before v (v not NaN, v below +inf / above -inf: what
  * nextafterf(v, +/-INFINITY) gives, by the bits: no call into libm, whose
  * nextafterf cost the octree descent 1% of a swept step's instructions). */
@@ -193,24 +206,25 @@ static inline float ck_f32_down(double x)
 void ck_tris_apart_f32x8(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
 void ck_tris_apart_f32x8_plain(const float p[3][3][8], const float q[3][3][8], uint8_t apart[8]);
 
-/* ck_tritri on eight pairs of float triangles (tritri8.c): meet[l] for lanes
+/* ck_tritri on eight pairs of double triangles (tritri8.c; _f32x8: of float ones): meet[l] for lanes
  * 0..n-1, the same answers, branch-free in lanes where every orientation's
  * sign is settled by its error bound and by ck_tritri for the rest (lanes
  * past n must hold initialised values; their answers are dropped).  Returns
  * the number of lanes left to ck_tritri.  _plain: the portable path. */
+int ck_tritri_d8(const double p[3][3][8], const double q[3][3][8], int n, uint8_t meet[8]);
 int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
 int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8]);
-/* A batch of up to eight triangle pairs for ck_tritri_f32x8, filled pair by
- * pair from eight-lane layouts like the float filter's (ck_tri8_add: lane l
+/* A batch of up to eight triangle pairs for ck_tritri_d8, filled pair by
+ * pair from eight-lane layouts like the float filter's (in double) (ck_tri8_add: lane l
  * of p and q, points 0..2, as the next pair; returns the pairs now held)
  * and tested when full or at the end (ck_tri8_flush: meet[0..n) for the n
  * pairs held, the lanes past n padded with pair 0; empties the batch and
  * returns n).  Zero-initialise it before the first pair. */
 typedef struct ck_tri8_batch {
-    float p[3][3][8], q[3][3][8];
+    double p[3][3][8], q[3][3][8];
     int n;
 } ck_tri8_batch;
-int ck_tri8_add(ck_tri8_batch *b, const float (*p)[3][8], const float (*q)[3][8], int l);
+int ck_tri8_add(ck_tri8_batch *b, const double (*p)[3][8], const double (*q)[3][8], int l);
 int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8]);
 
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
@@ -222,6 +236,12 @@ void ck_transform(int64_t n, const double R[9], double s, const double t[3],
 void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3],
                       const float *lx, const float *ly, const float *lz,
                       float *wx, float *wy, float *wz);
+
+/* The double truth of S0 (transform.c): items i0, i0 + step, ... < i1 of
+ * W = R * (s * L) + t from the double local mesh L (same operations as
+ * ck_transform), and F = W rounded to float32 (the culling copy). */
+void ck_transform_d(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
+                    const double *const L[3], double *const W[3], float *const F[3]);
 
 /* ck_gathers_slow: 1 where an 8-lane vgatherdps is slower than eight scalar
  * loads (AMD: on Zen 3 it issues about once in 9 cycles), so the kernels

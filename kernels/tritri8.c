@@ -36,7 +36,9 @@
  * coplanar, degenerate and grid pairs.
  *
  * Layout as hullf.c's filter: p[k][c][lane], point k = 0..2, coordinate c;
- * floats in (the store's positions, exact in double).  Every quantity an
+ * doubles in (the store's double truth: ck_tritri's bounds hold for any
+ * double input, so the answers are exact on the host's coordinates; the
+ * float entry points convert exactly, for their tests).  Every quantity an
  * array over the lanes, every loop over lanes innermost (`omp simd`), so the
  * AVX2 build makes each line a couple of 4-wide double instructions.
  */
@@ -119,7 +121,7 @@ static inline double t8_or(double a, double b) { return a > b ? a : b; }
 
 /* The lanes' answers where settled: done[l] = 1 and meet[l] the answer, or
  * done[l] = 0 (ck_tritri's to give). */
-static inline __attribute__((always_inline)) void t8_test(const float p[3][3][8], const float q[3][3][8],
+static inline __attribute__((always_inline)) void t8_test(const double p[3][3][8], const double q[3][3][8],
                                                            uint8_t meet[8], uint8_t done[8])
 {
     v8 A[3][3], B[3][3];
@@ -184,7 +186,7 @@ static inline __attribute__((always_inline)) void t8_test(const float p[3][3][8]
 }
 
 
-static CK_TARGET_AVX2 void t8_test_avx2(const float p[3][3][8], const float q[3][3][8], uint8_t meet[8],
+static CK_TARGET_AVX2 void t8_test_avx2(const double p[3][3][8], const double q[3][3][8], uint8_t meet[8],
                                         uint8_t done[8])
 {
     t8_test(p, q, meet, done);
@@ -193,7 +195,7 @@ static CK_TARGET_AVX2 void t8_test_avx2(const float p[3][3][8], const float q[3]
 /* The lanes' answers: t8_test where it settles them, ck_tritri for the rest
  * (lanes 0..n-1; lanes past n are computed and dropped, so they must hold
  * initialised values).  Returns the lanes left to ck_tritri. */
-static int t8_run(int avx2, const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
+static int t8_run(int avx2, const double p[3][3][8], const double q[3][3][8], int n, uint8_t meet[8])
 {
     uint8_t done[8];
     if (avx2) t8_test_avx2(p, q, meet, done);
@@ -210,17 +212,34 @@ static int t8_run(int avx2, const float p[3][3][8], const float q[3][3][8], int 
     return left;
 }
 
-int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
+int ck_tritri_d8(const double p[3][3][8], const double q[3][3][8], int n, uint8_t meet[8])
 {
     return t8_run(ck_have_avx2(), p, q, n, meet);
 }
 
-int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
+/* Float lanes converted exactly to double lanes. */
+static void t8_widen(const float p[3][3][8], double d[3][3][8])
 {
-    return t8_run(0, p, q, n, meet);
+    for (int k = 0; k < 3; ++k)
+        for (int c = 0; c < 3; ++c)
+            for (int l = 0; l < 8; ++l) d[k][c][l] = p[k][c][l];
 }
 
-int ck_tri8_add(ck_tri8_batch *b, const float (*p)[3][8], const float (*q)[3][8], int l)
+int ck_tritri_f32x8(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
+{
+    double a[3][3][8], b[3][3][8];
+    t8_widen(p, a), t8_widen(q, b);
+    return t8_run(ck_have_avx2(), (const double(*)[3][8])a, (const double(*)[3][8])b, n, meet);
+}
+
+int ck_tritri_f32x8_plain(const float p[3][3][8], const float q[3][3][8], int n, uint8_t meet[8])
+{
+    double a[3][3][8], b[3][3][8];
+    t8_widen(p, a), t8_widen(q, b);
+    return t8_run(0, (const double(*)[3][8])a, (const double(*)[3][8])b, n, meet);
+}
+
+int ck_tri8_add(ck_tri8_batch *b, const double (*p)[3][8], const double (*q)[3][8], int l)
 {
     for (int k = 0; k < 3; ++k)
         for (int c = 0; c < 3; ++c) b->p[k][c][b->n] = p[k][c][l], b->q[k][c][b->n] = q[k][c][l];
@@ -234,7 +253,7 @@ int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8])
     for (int l = n; l < 8; ++l) /* lanes past n: pair 0 again (their answers are dropped) */
         for (int k = 0; k < 3; ++k)
             for (int c = 0; c < 3; ++c) b->p[k][c][l] = b->p[k][c][0], b->q[k][c][l] = b->q[k][c][0];
-    ck_tritri_f32x8((const float(*)[3][8])b->p, (const float(*)[3][8])b->q, n, meet);
+    ck_tritri_d8((const double(*)[3][8])b->p, (const double(*)[3][8])b->q, n, meet);
     b->n = 0;
     return n;
 }

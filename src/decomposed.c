@@ -96,7 +96,7 @@ static void grow_pose(const clash_scene *sc, int o, const clash_xform *x, double
 {
     const double s = sc->obj_scale[o];
     for (int64_t g = sc->vofs[o]; g < sc->vofs[o + 1]; ++g) {
-        const double l[3] = {s * sc->lx[g], s * sc->ly[g], s * sc->lz[g]};
+        const double l[3] = {s * sc->dlx[g], s * sc->dly[g], s * sc->dlz[g]};
         for (int d = 0; d < 3; ++d) {
             const double w = x->R[3 * d] * l[0] + x->R[3 * d + 1] * l[1] + x->R[3 * d + 2] * l[2] + x->t[d];
             lo[d] = fmin(lo[d], w), hi[d] = fmax(hi[d], w);
@@ -104,7 +104,7 @@ static void grow_pose(const clash_scene *sc, int o, const clash_xform *x, double
     }
 }
 
-static void grow_verts(const float *v, int64_t nv, double lo[3], double hi[3])
+static void grow_verts(const double *v, int64_t nv, double lo[3], double hi[3])
 {
     for (int64_t i = 0; i < nv; ++i)
         for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], v[3 * i + d]), hi[d] = fmax(hi[d], v[3 * i + d]);
@@ -221,7 +221,7 @@ static int plan(clash_dist *D, const clash_scene *sc)
         D->next[i].kind = K_NONE;
         if (sc->obj_deforming[o]) {
             const size_t nv = (size_t)(sc->vofs[o + 1] - sc->vofs[o]);
-            if (!(D->cur[i].v = malloc(3 * sizeof(float) * nv)) || !(D->next[i].v = malloc(3 * sizeof(float) * nv)))
+            if (!(D->cur[i].v = malloc(3 * sizeof(double) * nv)) || !(D->next[i].v = malloc(3 * sizeof(double) * nv)))
                 goto done;
         }
     }
@@ -324,7 +324,7 @@ int clash_dist_set_vertices(clash_run *run, int obj, const double *xyz, clash_er
     if (rc || (rc = owned(run, obj, err))) return rc;
     dstate *q = &run->dist->next[own_index(run->dist, obj)];
     const int64_t nv = run->sc->vofs[obj + 1] - run->sc->vofs[obj];
-    for (int64_t i = 0; i < 3 * nv; ++i) q->v[i] = (float)xyz[i]; /* as the store keeps them */
+    memcpy(q->v, xyz, 3 * sizeof(double) * (size_t)nv); /* as given: the store's truth */
     q->kind = K_VERTS;
     return CLASH_OK;
 }
@@ -472,7 +472,7 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         dstate *c = &D->cur[i], *nx = &D->next[i];
         if (nx->kind == K_POSE) c->kind = K_POSE, c->x = nx->x;
         if (nx->kind == K_VERTS) {
-            float *t = c->v;
+            double *t = c->v;
             c->v = nx->v, nx->v = t, c->kind = K_VERTS;
         }
         nx->kind = K_NONE;

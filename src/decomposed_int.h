@@ -20,7 +20,7 @@ enum { K_NONE = 0, K_POSE = 1, K_VERTS = 2 };
 typedef struct dstate {
     int kind;       /* cur: K_POSE or K_VERTS; next: K_NONE when not set */
     clash_xform x;  /* K_POSE */
-    float *v;       /* K_VERTS: 3 * nv world positions, input vertex order (deforming objects) */
+    double *v;      /* K_VERTS: 3 * nv world positions as given, input vertex order (deforming objects) */
 } dstate;
 
 typedef struct clash_dist clash_dist;

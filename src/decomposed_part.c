@@ -8,7 +8,7 @@
  * On the wire each object is an 8-byte header (its number, the kinds of
  * the two states that follow) then its current state, sent only to a rank
  * that rebuilds (its new part starts from there), and its next state, when
- * one was set: a pose as 12 doubles, vertices as 3 * nv floats (what the
+ * one was set: a pose as 12 doubles, vertices as 3 * nv doubles (what the
  * store keeps), each padded to 8 bytes.  Which ranks hold an object is
  * known to its owner without a message: every part follows near_cell from
  * the same boxes and cells.
@@ -30,14 +30,14 @@ typedef struct entry_head {
 static size_t state_bytes(const clash_scene *sc, int o, int kind)
 {
     if (kind == K_POSE) return 12 * sizeof(double);
-    if (kind == K_VERTS) return (3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]) + 7) / 8 * 8;
+    if (kind == K_VERTS) return 3 * sizeof(double) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]);
     return 0;
 }
 
 static char *put_state(char *p, const clash_scene *sc, int o, const dstate *q)
 {
     if (q->kind == K_POSE) memcpy(p, q->x.R, sizeof q->x.R), memcpy(p + sizeof q->x.R, q->x.t, sizeof q->x.t);
-    else if (q->kind == K_VERTS) memcpy(p, q->v, 3 * sizeof(float) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]));
+    else if (q->kind == K_VERTS) memcpy(p, q->v, 3 * sizeof(double) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]));
     return p + state_bytes(sc, o, q->kind);
 }
 
@@ -50,9 +50,8 @@ static const char *take_state(clash_dist *D, const clash_scene *sc, int o, int k
         memcpy(x.R, p, sizeof x.R), memcpy(x.t, p + sizeof x.R, sizeof x.t);
         clash_store_set_pose(D->sub, l, &x);
     } else if (kind == K_VERTS) {
-        const float *v = (const float *)(const void *)p;
         const int64_t nv = sc->vofs[o + 1] - sc->vofs[o];
-        for (int64_t i = 0; i < 3 * nv; ++i) D->dbuf[i] = v[i];
+        memcpy(D->dbuf, p, 3 * sizeof(double) * (size_t)nv); /* (p may lie unaligned for a double) */
         clash_store_set_vertices(D->sub, l, D->dbuf);
     }
     return p + state_bytes(sc, o, kind);
@@ -93,7 +92,7 @@ int clash_dist_rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *e
         int r = 0;
         if (mesh[m] < 0) {
             const clash_store_mesh *M = &sc->mesh[m];
-            for (int64_t j = 0; j < 3 * M->nv; ++j) D->dbuf[j] = M->xyz[j]; /* floats: the same store */
+            for (int64_t j = 0; j < 3 * M->nv; ++j) D->dbuf[j] = M->xyz[j]; /* the host's doubles */
             if ((r = clash_store_add_mesh(p, D->dbuf, M->nv, M->tri, M->nf, sc->name, err)) >= 0) mesh[m] = r;
         }
         if (r >= 0) r = clash_store_add_object(p, mesh[m], &sc->pose0[o], sc->obj_scale[o], sc->obj_deforming[o], err);

@@ -297,6 +297,7 @@ static void check_reference(const clash_run *run, int s, const char *what)
     const clash_scene *sc = run->sc;
     const size_t nv = (size_t)sc->nv, nf = (size_t)sc->nf;
     float *w = calloc(3 * nv + 1, sizeof(float)), *b = calloc(6 * nf + 1, sizeof(float));
+    long dbad = 0;
     if (!w || !b) {
         CHECK(0, "out of memory");
         free(w), free(b);
@@ -305,10 +306,18 @@ static void check_reference(const clash_run *run, int s, const char *what)
     for (int o = 0; o < sc->nobj; ++o) {
         double R[9], scale, t[3];
         clash_pose_at(&sc->pose[o], s, R, &scale, t);
-        const int64_t v0 = sc->vofs[o], n = sc->vofs[o + 1] - v0;
-        ck_transform_ref(n, R, scale, t, sc->lx + v0, sc->ly + v0, sc->lz + v0, w + v0, w + nv + v0,
-                         w + 2 * nv + v0);
+        /* the double truth from the double local mesh, one vertex at a time, and its float rounding */
+        for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v) {
+            const double l[3] = {sc->dlx[v], sc->dly[v], sc->dlz[v]}, *const W[3] = {sc->dx, sc->dy, sc->dz};
+            for (int d = 0; d < 3; ++d) {
+                const double want =
+                    ((R[3 * d] * scale) * l[0] + (R[3 * d + 1] * scale) * l[1] + (R[3 * d + 2] * scale) * l[2]) + t[d];
+                w[(size_t)d * nv + (size_t)v] = (float)want;
+                dbad += memcmp(&want, &W[d][v], sizeof want) != 0;
+            }
+        }
     }
+    CHECK(dbad == 0, "%s: %ld S0 doubles differ from the serial reference", what, dbad);
     CHECK(!memcmp(w, sc->x, nv * 4) && !memcmp(w + nv, sc->y, nv * 4) && !memcmp(w + 2 * nv, sc->z, nv * 4),
           "%s: S0 positions differ from the serial reference", what);
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
@@ -318,7 +327,7 @@ static void check_reference(const clash_run *run, int s, const char *what)
             const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
             double r2 = 0;
             for (int k = 0; k < 3; ++k) {
-                const double a = sc->lx[v[k]], c = sc->ly[v[k]], e = sc->lz[v[k]], q = a * a + c * c + e * e;
+                const double a = sc->dlx[v[k]], c = sc->dly[v[k]], e = sc->dlz[v[k]], q = a * a + c * c + e * e;
                 r2 = q > r2 ? q : r2;
             }
             r_ok &= run->face_r[f] == ck_f32_up(sqrt(r2) * (1 + 1e-15));

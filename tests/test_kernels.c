@@ -1081,14 +1081,14 @@ static void test_hulls_bool_tol(long n)
     CHECK(far_cert >= 0.99 * (double)far, "ck_hulls_meet with tol: certified only %ld of %ld", far_cert, far);
 }
 
-/* ck_hulls_meet_rows (S5's rows of 18 floats) against ck_hulls_meet on the
- * rows converted to double, AVX2 and portable paths: swept faces near each
+/* ck_hulls_meet_rows (S5's rows of 18 doubles) against ck_hulls_meet on the
+ * same points, AVX2 and portable paths: swept faces near each
  * other, tolerances 0 to about their distance, and rows with a NaN or an
  * infinity, and a negative or NaN tolerance. */
 static void test_hulls_rows(long n)
 {
     long differ = 0, meet = 0, odd = 0, differ2 = 0;
-    float prev_a[18] = {0}, prev_b[18] = {0};
+    double prev_a[18] = {0}, prev_b[18] = {0};
     double prev_tol = 0;
     for (long it = 0; it < n; ++it) {
         double p[6][3], q[6][3], c[3];
@@ -1097,11 +1097,11 @@ static void test_hulls_rows(long n)
         random_float_set(p, 6, c, s);
         for (int k = 0; k < 3; ++k) c[k] += s * rng_range(-1.2, 1.2);
         random_float_set(q, 6, c, s);
-        float ra[18], rb[18];
+        double ra[18], rb[18]; /* rows of doubles (here float values) */
         for (int i = 0; i < 18; ++i) ra[i] = (float)p[i / 3][i % 3], rb[i] = (float)q[i / 3][i % 3];
         double tol = rng_int(0, 2) ? s * pow(10.0, rng_range(-6, 0)) : 0.0;
         if (it % 64 == 1) { /* bad values: a NaN or an infinity in a row, or a bad tolerance */
-            const float bad[2] = {NAN, INFINITY};
+            const double bad[2] = {NAN, INFINITY};
             (rng_int(0, 1) ? ra : rb)[rng_int(0, 17)] = bad[rng_int(0, 1)] * (rng_int(0, 1) ? 1 : -1);
             ++odd;
         } else if (it % 64 == 2) {
@@ -1115,7 +1115,7 @@ static void test_hulls_rows(long n)
         differ += got != want || plain != want;
         meet += want;
         { /* two pairs at once (this one and the one before): the two calls' answers */
-            const float *a2[2] = {prev_a, ra}, *b2[2] = {prev_b, rb};
+            const double *a2[2] = {prev_a, ra}, *b2[2] = {prev_b, rb};
             const double t2[2] = {prev_tol, tol};
             int m2[2];
             ck_hulls_meet_rows2(a2, b2, t2, m2);
@@ -1135,7 +1135,9 @@ static int gjk8_answer(const ck_gjk8 *g, int l, const float *ra, const float *rb
 {
     if (g->st[l] == G8_MEET) return 1;
     if (g->st[l] == G8_APART) return 0;
-    return ck_hulls_gjk_check_rows(ra, rb, tol, g, l);
+    double da[18], db[18]; /* the rows in double (exactly) */
+    for (int i = 0; i < 18; ++i) da[i] = ra[i], db[i] = rb[i];
+    return ck_hulls_gjk_check_rows(da, db, tol, g, l);
 }
 
 /* Lane l of the outputs takes lane (l + 3) % 8 of the inputs: points,
@@ -1975,6 +1977,24 @@ static void test_rows8(long n)
                 bad += a[c][l] != base[CK_ROW * idx[l] + c] || b[c][l] != base[CK_ROW * idx[l] + c];
     }
     CHECK(bad == 0, "ck_rows8: %ld values differ from the rows", bad);
+    /* ck_rows8o: the offsets plus the origins' difference, in double, rounded once */
+    long bado = 0;
+    for (long it = 0; it < n; ++it) {
+        int32_t idx[8], org[8];
+        for (int l = 0; l < 8; ++l) idx[l] = rng_int(0, NR - 1), org[l] = rng_int(0, NR - 1);
+        float a[24][8], z[24][8], o[24][8];
+        ck_rows8o(base, idx, org, a);
+        ck_rows8o(base, idx, NULL, z);
+        ck_rows8o(base, idx, idx, o);
+        for (int c = 0; c < 18; ++c)
+            for (int l = 0; l < 8; ++l) {
+                const float *r = base + CK_ROW * idx[l], *g = base + CK_ROW * org[l];
+                const double D = (double)r[18 + c % 3] - (double)g[18 + c % 3];
+                bado += a[c][l] != (float)((double)r[c] + D) || z[c][l] != (float)((double)r[c] + r[18 + c % 3]) ||
+                        o[c][l] != r[c];
+            }
+    }
+    CHECK(bado == 0, "ck_rows8o: %ld values differ from their definition", bado);
 }
 
 int main(int argc, char **argv)

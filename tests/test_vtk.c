@@ -138,6 +138,11 @@ static double decode(const unsigned char *p, const char *type)
         memcpy(&x, p, 4);
         return x;
     }
+    if (!strcmp(type, "Float64")) {
+        double x;
+        memcpy(&x, p, 8);
+        return x;
+    }
     if (!strcmp(type, "Int32")) {
         int32_t x;
         memcpy(&x, p, 4);
@@ -320,13 +325,13 @@ static void check_api_series(int format, const char *name)
         size_t blk, last = 0;
         long n = data_array(&doc, "Points", buf, 3 * nv, type, &blk);
         last = blk > last ? blk : last;
-        CHECK(n == 3 * nv && !strcmp(type, "Float32"), "%s: Points %ld values, type %s", path, n, type);
+        CHECK(n == 3 * nv && !strcmp(type, "Float64"), "%s: Points %ld values, type %s", path, n, type);
         for (int k = 0; k < 4 && n == 3 * nv; ++k) {
             int o = k & 1;
             int64_t g = sc->vofs[o] + (k * 7) % (sc->vofs[o + 1] - sc->vofs[o]);
             double d = 0;
             for (int c = 0; c < 3; ++c) d = fmax(d, fabs(buf[3 * g + c] - pts[s][k][c]));
-            CHECK(d < 1e-4, "%s: vertex %lld off by %g", path, (long long)g, d);
+            CHECK(d == 0, "%s: vertex %lld off by %g (the doubles, bit for bit)", path, (long long)g, d);
         }
         n = data_array(&doc, "connectivity", buf, 3 * nf, type, &blk);
         last = blk > last ? blk : last;
@@ -354,7 +359,7 @@ static void check_api_series(int format, const char *name)
         for (long i = 0; ok && i < n; ++i) ok = buf[i] == (double)expect[s][i];
         CHECK(ok, "%s: colliding flags match the step's pairs", path);
         /* the six blocks tile the appended section: nothing before, between or after */
-        const size_t want = 6 * 8 + 12 * (size_t)nv + 12 * (size_t)nf + 4 * (size_t)nf * 3 + (size_t)nf;
+        const size_t want = 6 * 8 + 24 * (size_t)nv + 12 * (size_t)nf + 4 * (size_t)nf * 3 + (size_t)nf;
         CHECK(!binary || (last == doc.app_len && last == want), "%s: appended blocks end at %zu, section %zu, want %zu",
               path, last, doc.app_len, want);
         CHECK(doc.len > 11 && !strcmp(doc.data + doc.len - 11, "</VTKFile>\n"), "%s: ends with </VTKFile>", path);

@@ -6,7 +6,9 @@
  *   a face pair (S5)       static: triangle/triangle (kernels/tritri.c);
  *                          swept: the two faces' swept hulls meet (come
  *                          within --min-separation, when set).
- * Everything here reads the run's store; the pair test is inline so that the
+ * Everything here reads the run's store, and every decision its double
+ * truth (dx/dy/dz, dpx/dpy/dpz: the host's coordinates, store/scene.h),
+ * never the float copies that cull; the pair test is inline so that the
  * narrow stage's loop and the octree's producer-consumer path inline it.
  *
  * Turning objects (swept mode).  A face of an object that turns during the
@@ -29,9 +31,9 @@ static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6
 {
     const clash_scene *sc = run->sc;
     const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-    for (int k = 0; k < 3; ++k) p[k][0] = sc->x[v[k]], p[k][1] = sc->y[v[k]], p[k][2] = sc->z[v[k]];
+    for (int k = 0; k < 3; ++k) p[k][0] = sc->dx[v[k]], p[k][1] = sc->dy[v[k]], p[k][2] = sc->dz[v[k]];
     if (run->cfg.mode != CLASH_MODE_SWEPT) return 3;
-    for (int k = 0; k < 3; ++k) p[3 + k][0] = sc->px[v[k]], p[3 + k][1] = sc->py[v[k]], p[3 + k][2] = sc->pz[v[k]];
+    for (int k = 0; k < 3; ++k) p[3 + k][0] = sc->dpx[v[k]], p[3 + k][1] = sc->dpy[v[k]], p[3 + k][2] = sc->dpz[v[k]];
     return 6;
 }
 
@@ -48,8 +50,8 @@ static inline double clash_face_margin(const clash_run *run, uint32_t f)
     const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
     double r2 = 0;
     for (int k = 0; k < 3; ++k) {
-        const double a = (double)sc->x[v[k]] - sc->px[v[k]], b = (double)sc->y[v[k]] - sc->py[v[k]],
-                     c = (double)sc->z[v[k]] - sc->pz[v[k]];
+        const double a = sc->dx[v[k]] - sc->dpx[v[k]], b = sc->dy[v[k]] - sc->dpy[v[k]],
+                     c = sc->dz[v[k]] - sc->dpz[v[k]];
         const double q = a * a + b * b + c * c;
         r2 = q > r2 ? q : r2;
     }
@@ -104,7 +106,7 @@ int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[
  * gather into a point array and no call for most faces that straddle an
  * overlap region's boundary (S3; the octree's leaves call the full test).
  *   static: a vertex inside the grown box (ck_tribox's step 2, on the same
- *     doubles: lo - delta and hi + delta, the float vertex widened exactly)
+ *     doubles: lo - delta and hi + delta, the double vertex)
  *     means the triangle meets it; two suzannes: every straddler;
  *   swept: ck_hull_box's prefix on the 6 points, operation for operation
  *     (tol = delta + the arc margin): the bounds' reject, then a point
@@ -119,7 +121,7 @@ static inline int clash_face_meets_box(const clash_run *run, uint32_t f, const d
         const double l0 = lo[0] - d, l1 = lo[1] - d, l2 = lo[2] - d, h0 = hi[0] + d, h1 = hi[1] + d, h2 = hi[2] + d;
         int in = 0;
         for (int k = 0; k < 3; ++k) {
-            const double x = sc->x[v[k]], y = sc->y[v[k]], z = sc->z[v[k]];
+            const double x = sc->dx[v[k]], y = sc->dy[v[k]], z = sc->dz[v[k]];
             in |= (x >= l0) & (x <= h0) & (y >= l1) & (y <= h1) & (z >= l2) & (z <= h2);
         }
         if (in) return 1;
@@ -127,7 +129,7 @@ static inline int clash_face_meets_box(const clash_run *run, uint32_t f, const d
         const double tol = d + (sc->nturning ? clash_face_margin(run, f) : 0);
         if (tol >= 0) {
             const double ttol = tol * (1.0 + 0x1p-40);
-            const float *const C[3] = {sc->x, sc->y, sc->z}, *const Pv[3] = {sc->px, sc->py, sc->pz};
+            const double *const C[3] = {sc->dx, sc->dy, sc->dz}, *const Pv[3] = {sc->dpx, sc->dpy, sc->dpz};
             unsigned in = 0x3f;
             for (int k = 0; k < 3; ++k) {
                 const double q[6] = {C[k][v[0]], C[k][v[1]], C[k][v[2]], Pv[k][v[0]], Pv[k][v[1]], Pv[k][v[2]]};

@@ -162,10 +162,10 @@ struct clash_run {
     int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
     int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
     /* S5 in swept mode with the face octree on one rank (narrow.c): each
-     * kept face's six positions and its arc margin as a row of CK_ROW = 20
-     * floats (x y z of the points at s, then at s-1; the margin, a double, in
-     * the last two), and each kept face's place in run->kept (read for kept
-     * faces only) */
+     * kept face's six positions and its arc margin as a row of CK_ROW = 24
+     * floats (x y z of the points at s, then at s-1, as float offsets from
+     * the face's origin, then the origin; the margin, a double), and each
+     * kept face's place in run->kept (read for kept faces only) */
     float *frow;
     int32_t *fplace;
     size_t cap_frow;

@@ -340,7 +340,7 @@ int clash_frames_fill(const clash_scene_desc *d, const clash_frames_layout *L, c
         const int o = objs ? objs[i] : i;
         nv += L->vofs[o + 1] - L->vofs[o], nf += L->fofs[o + 1] - L->fofs[o];
     }
-    if (clash_store_reserve(sc, nobjs, nv, nf) || !(sc->frames = calloc((size_t)d->nframes, sizeof(float *))))
+    if (clash_store_reserve(sc, nobjs, nv, nf) || !(sc->frames = calloc((size_t)d->nframes, sizeof(double *))))
         return clash_fail(err, CLASH_EFAIL, "%s: out of memory for the scene store", sc->name);
     const clash_xform identity = {.R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     for (int i = 0; i < nobjs; ++i) {
@@ -359,14 +359,14 @@ int clash_frames_fill(const clash_scene_desc *d, const clash_frames_layout *L, c
         const int held = k == 0 && L->first.xyz;
         if ((rc = held ? clash_frames_check(d, L, 0, &L->first, err) : clash_frames_load(d, L, k, &m, err))) break;
         const clash_mesh *fm = held ? &L->first : &m;
-        float *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(float));
+        double *fr = sc->frames[k] = clash_aligned_calloc(3 * (size_t)nv, sizeof(double)); /* as read, no rounding */
         if (!fr) rc = clash_fail(err, CLASH_EFAIL, "out of memory for frames");
         for (int i = 0; fr && i < nobjs; ++i) {
             const int o = objs ? objs[i] : i;
             const int64_t v0 = L->vofs[o], n = L->vofs[o + 1] - v0, base = sc->vofs[i];
             for (int c = 0; c < 3; ++c)
                 for (int64_t j = 0; j < n; ++j)
-                    fr[(size_t)c * (size_t)nv + (size_t)(base + j)] = (float)fm->xyz[3 * (size_t)L->vfile[v0 + j] + c];
+                    fr[(size_t)c * (size_t)nv + (size_t)(base + j)] = fm->xyz[3 * (size_t)L->vfile[v0 + j] + c];
         }
         clash_mesh_free(&m);
     }

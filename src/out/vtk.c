@@ -5,7 +5,8 @@
  *
  *   <VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">
  *    <PolyData><Piece NumberOfPoints="NV" NumberOfPolys="NF" ...>
- *     <Points>   Float32, 3 components: x y z of every store vertex
+ *     <Points>   Float64, 3 components: x y z of every store vertex (the store's
+ *                doubles, the host's coordinates bit for bit)
  *     <Polys>    connectivity (3 global vertex indices per face), offsets (3, 6, 9, ...)
  *     <CellData> object, face, colliding (one value per face)
  *
@@ -178,7 +179,7 @@ static int write_step_binary(FILE *f, const clash_scene *sc, const unsigned char
 {
     const int64_t nv = sc->nv, nf = sc->nf;
     const int wide = 3 * nf > INT32_MAX; /* offsets as Int64 */
-    const uint64_t bytes[6] = {12 * (uint64_t)nv, 12 * (uint64_t)nf, (wide ? 8 : 4) * (uint64_t)nf,
+    const uint64_t bytes[6] = {24 * (uint64_t)nv, 12 * (uint64_t)nf, (wide ? 8 : 4) * (uint64_t)nf,
                                4 * (uint64_t)nf, 4 * (uint64_t)nf, (uint64_t)nf};
     uint64_t off[6], at = 0;
     for (int k = 0; k < 6; ++k) off[k] = at, at += 8 + bytes[k];
@@ -188,7 +189,7 @@ static int write_step_binary(FILE *f, const clash_scene *sc, const unsigned char
                "  <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\""
                " NumberOfPolys=\"%lld\">\n"
                "   <Points>\n"
-               "    <DataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\""
+               "    <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\""
                " offset=\"%llu\"/>\n"
                "   </Points>\n   <Polys>\n"
                "    <DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" offset=\"%llu\"/>\n"
@@ -208,7 +209,7 @@ static int write_step_binary(FILE *f, const clash_scene *sc, const unsigned char
     vb_header(w, bytes[0]);
     for (int64_t i = 0; i < nv; ++i) {
         const int64_t v = clash_vert_store(sc, i);
-        const float p[3] = {sc->x[v], sc->y[v], sc->z[v]};
+        const double p[3] = {sc->dx[v], sc->dy[v], sc->dz[v]};
         vb_put(w, p, sizeof p);
     }
     vb_header(w, bytes[1]);
@@ -255,11 +256,11 @@ static int write_step(FILE *f, const clash_scene *sc, const unsigned char *flag)
                "  <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\""
                " NumberOfPolys=\"%lld\">\n"
                "   <Points>\n"
-               "    <DataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+               "    <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n",
             (long long)nv, (long long)nf);
     for (int64_t i = 0; i < nv; ++i) {
         const int64_t v = clash_vert_store(sc, i);
-        fprintf(f, "%.9g %.9g %.9g\n", sc->x[v], sc->y[v], sc->z[v]);
+        fprintf(f, "%.17g %.17g %.17g\n", sc->dx[v], sc->dy[v], sc->dz[v]);
     }
     fputs("    </DataArray>\n   </Points>\n   <Polys>\n"
           "    <DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n", f);

@@ -13,6 +13,16 @@
  * tests.  So a pair the narrow test accepts always survives S1–S4, and the
  * pipeline's pair set equals the oracle's exactly.  With --min-separation
  * D the narrow test keeps pairs within D, and delta grows by D/2.
+ *
+ * The culling floats are the store's doubles rounded to nearest
+ * (store/scene.h): each within 2^-24 |c| <= 2^-24 M of the double the exact
+ * tests read, M the largest |coordinate|, so a float box (rounded outward
+ * one ulp by the S1 kernel) widened by delta >= 2^-20 M holds the double
+ * geometry with room for the boxes' own roundings.  The trees built in an
+ * object's own frame (bvh_frames.c, boxtree.c, doptree.c, objoctree.c,
+ * spherical.c) are of the float local mesh, within 2^-24 scale * radius of
+ * the double one: M also takes every object's reach scale * radius, so
+ * delta covers that rounding carried into the world as well.
  */
 #include <math.h>
 
@@ -28,6 +38,8 @@ int clash_stage_boxes(clash_run *run, int face_boxes)
     float m = 0;
     for (int o = 0; o < sc->nobj; ++o)
         for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
+    for (int o = 0; o < sc->nobj; ++o) /* the local meshes' reach (see the top) */
+        m = fmaxf(m, (float)(fabs(sc->obj_scale[o]) * sc->mesh[sc->obj_mesh[o]].radius));
     run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
     /* --min-separation D: the S5 test keeps pairs within D, so every box
      * is grown by D/2 more (two boxes D apart then overlap) */

@@ -234,18 +234,20 @@ static void points(const clash_run *run, size_t i, double x0[4][3], double x1[4]
     uint32_t v[4];
     pair_verts(run, i, v);
     for (int j = 0; j < 4; ++j) {
-        x0[j][0] = sc->px[v[j]], x0[j][1] = sc->py[v[j]], x0[j][2] = sc->pz[v[j]];
-        x1[j][0] = sc->x[v[j]], x1[j][1] = sc->y[v[j]], x1[j][2] = sc->z[v[j]];
+        x0[j][0] = sc->dpx[v[j]], x0[j][1] = sc->dpy[v[j]], x0[j][2] = sc->dpz[v[j]];
+        x1[j][0] = sc->dx[v[j]], x1[j][1] = sc->dy[v[j]], x1[j][2] = sc->dz[v[j]];
     }
 }
 
 /* ---- objects that turn ------------------------------------------------------------------ */
 
-/* Store vertex v in its object's own frame, as the store holds it: a pose
- * places it at (R scale) l + t (ck_rigid_place, S0's arithmetic). */
+/* Store vertex v in its object's own frame: the double local mesh, the
+ * host's coordinates as given; a pose places it at (R scale) l + t
+ * (ck_rigid_place; S0's R (scale l) + t differs from it by rounding only,
+ * which the sub-steps' separation covers, kernels/ccd_motion.c). */
 static inline void ccd_local_point(const clash_scene *sc, uint32_t v, double out[3])
 {
-    out[0] = sc->lx[v], out[1] = sc->ly[v], out[2] = sc->lz[v];
+    out[0] = sc->dlx[v], out[1] = sc->dly[v], out[2] = sc->dlz[v];
 }
 
 /* The step's motion of every object that turns (S0's turn): the screw
@@ -301,8 +303,8 @@ static int turning_pair(const clash_run *run, int kind, size_t i, uint8_t *hit, 
         if (m >= 0) {
             ccd_local_point(sc, v[j], p[j].l);
         } else {
-            p[j].x0[0] = sc->px[v[j]], p[j].x0[1] = sc->py[v[j]], p[j].x0[2] = sc->pz[v[j]];
-            p[j].x1[0] = sc->x[v[j]], p[j].x1[1] = sc->y[v[j]], p[j].x1[2] = sc->z[v[j]];
+            p[j].x0[0] = sc->dpx[v[j]], p[j].x0[1] = sc->dpy[v[j]], p[j].x0[2] = sc->dpz[v[j]];
+            p[j].x1[0] = sc->dx[v[j]], p[j].x1[1] = sc->dy[v[j]], p[j].x1[2] = sc->dz[v[j]];
         }
     }
     *hit = (uint8_t)ck_ccd_rigid(kind, p, o, toi, k);

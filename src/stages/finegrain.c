@@ -205,7 +205,7 @@ static void norms_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     const radii_ctx *c = p;
     const clash_scene *sc = c->run->sc;
     for (int64_t v = begin; v < end; v += step) {
-        const double a = sc->lx[v], b = sc->ly[v], d = sc->lz[v];
+        const double a = sc->dlx[v], b = sc->dly[v], d = sc->dlz[v];
         c->q[v] = a * a + b * b + d * d;
     }
 }

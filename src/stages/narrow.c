@@ -7,10 +7,12 @@
  * its candidates inside S4 already.
  *
  * Without rows (below), the candidates go eight at a time through a float
- * filter (kernels/hullf.c): gathered as SoA float32 (the store's own values), the
- * pairs it shows apart along a centroid difference or a face normal are
- * misses without the double-precision test; the rest go to that test (as
- * clash_pair_test in core/facetest.h) on the points already gathered.  The
+ * filter (kernels/hullf.c): gathered in double (the store's truth), the
+ * filter's lanes those doubles translated by the lane's first point in
+ * double and rounded to float32; the pairs it shows apart along a centroid
+ * difference or a face normal are misses without the double-precision
+ * test; the rest go to that test (as clash_pair_test in core/facetest.h)
+ * on the doubles already gathered.  The
  * filter only says "apart" where the hulls of the two point sets are apart
  * by a positive gap, so the hits are the same:
  *   swept   the six positions of each face (s and s-1), then ck_hulls_meet;
@@ -24,7 +26,8 @@
  * Rows (swept, the face octree on one rank).  The candidates' faces are
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
- * margin (a double: CK_ROW = 20 floats; stages/rows.c, in parallel, made
+ * margin (CK_ROW = 24 floats: offsets from the face's origin, the origin,
+ * the margin; stages/rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
  * reads its two faces' places in run->kept (its key itself where S4 keyed
  * the candidates by places, run->cand_places) and their rows, eight
@@ -76,23 +79,28 @@ static void tris_left(clash_run *run, ck_tri8_batch *b, const int64_t tat[8])
     for (int l = 0; l < n; ++l) run->hit[tat[l]] = meet[l];
 }
 
-/* Swept: the exact hull test of lane l of a batch in the filter's layout
- * (the points already gathered, as clash_pair_test's doubles). */
-static uint8_t hull_test_lane(const float (*p)[3][8], const float (*q)[3][8], int l, double tol)
+/* Swept: the exact hull test of lane l (its points gathered from the
+ * store's doubles, as clash_pair_test's). */
+static uint8_t hull_test_lane(const double (*dp)[6][3], const double (*dq)[6][3], int l, double tol)
 {
-    double dp[6][3], dq[6][3];
-    for (int j = 0; j < 6; ++j)
-        for (int c = 0; c < 3; ++c) dp[j][c] = p[j][c][l], dq[j][c] = q[j][c][l];
-    return (uint8_t)ck_hulls_meet((const double(*)[3])dp, 6, (const double(*)[3])dq, 6, tol);
+    return (uint8_t)ck_hulls_meet(dp[l], 6, dq[l], 6, tol);
 }
 
-/* Candidates first..last (by step) eight at a time, the filter first. */
+/* Candidates first..last (by step) eight at a time, the filter first.  Each
+ * lane's points are gathered in double (the truth the exact tests take);
+ * the filter's float lanes are those doubles translated in double by the
+ * lane's first point (p's vertex 0 at s) and then rounded, so each float is
+ * within u |its value| of the exact translated coordinate, the error
+ * hullf.c's certificates allow for (u = 2^-24; kernels/hullf.c). */
 static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
     const clash_scene *sc = run->sc;
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
+    const int npt = swept ? 6 : 3;
     enum { PF_IDX = 16, PF_POS = 8 }; /* as narrow_range */
     float p[6][3][8] = {{{0}}}, q[6][3][8] = {{{0}}}; /* lanes past a short block keep old (finite) values */
+    double dp[8][6][3], dq[8][6][3];                  /* the lanes' points, in double */
+    double tp[3][3][8] = {{{0}}}, tq[3][3][8] = {{{0}}}; /* static: the same as lanes, for ck_tri8_add */
     uint8_t apart[8];
     int64_t at[8], tat[8];
     ck_tri8_batch tb = {.n = 0}; /* static: the pairs the filter left */
@@ -111,8 +119,8 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 for (int t = 0; t < 2; ++t) {
                     const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
                     for (int j = 0; j < 3; ++j) {
-                        __builtin_prefetch(sc->x + v[j]);
-                        if (swept) __builtin_prefetch(sc->px + v[j]);
+                        __builtin_prefetch(sc->dx + v[j]);
+                        if (swept) __builtin_prefetch(sc->dpx + v[j]);
                     }
                 }
             }
@@ -121,13 +129,17 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
             if (swept) tol[n] = clash_pair_tol(run, f[0], f[1]), tolf[n] = ck_f32_up(tol[n]);
             for (int t = 0; t < 2; ++t) {
-                float(*d)[3][8] = t ? q : p;
+                double(*d)[3] = t ? dq[n] : dp[n];
                 const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
                 for (int j = 0; j < 3; ++j) {
-                    d[j][0][n] = sc->x[v[j]], d[j][1][n] = sc->y[v[j]], d[j][2][n] = sc->z[v[j]];
-                    if (swept) d[3 + j][0][n] = sc->px[v[j]], d[3 + j][1][n] = sc->py[v[j]], d[3 + j][2][n] = sc->pz[v[j]];
+                    d[j][0] = sc->dx[v[j]], d[j][1] = sc->dy[v[j]], d[j][2] = sc->dz[v[j]];
+                    if (swept) d[3 + j][0] = sc->dpx[v[j]], d[3 + j][1] = sc->dpy[v[j]], d[3 + j][2] = sc->dpz[v[j]];
                 }
             }
+            const double o[3] = {dp[n][0][0], dp[n][0][1], dp[n][0][2]};
+            for (int j = 0; j < npt; ++j)
+                for (int c = 0; c < 3; ++c)
+                    p[j][c][n] = (float)(dp[n][j][c] - o[c]), q[j][c][n] = (float)(dq[n][j][c] - o[c]);
         }
         if (swept) ck_hulls_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, tolf, apart);
         else ck_tris_apart_f32x8((const float(*)[3][8])p, (const float(*)[3][8])q, apart); /* points 0..2 */
@@ -137,14 +149,16 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 run->hit[at[l]] = 0;
                 continue;
             }
-            if (!swept) { /* static: the pairs left wait for the exact test, eight at a time */
+            if (!swept) { /* static: the pairs left wait for the exact test (in double), eight at a time */
+                for (int j = 0; j < 3; ++j)
+                    for (int c = 0; c < 3; ++c) tp[j][c][0] = dp[l][j][c], tq[j][c][0] = dq[l][j][c];
                 tat[tb.n] = at[l];
-                if (ck_tri8_add(&tb, (const float(*)[3][8])p, (const float(*)[3][8])q, l) == 8)
+                if (ck_tri8_add(&tb, (const double(*)[3][8])tp, (const double(*)[3][8])tq, 0) == 8)
                     tris_left(run, &tb, tat);
                 continue;
             }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
-            run->hit[at[l]] = hull_test_lane((const float(*)[3][8])p, (const float(*)[3][8])q, l, tol[l]);
+            run->hit[at[l]] = hull_test_lane((const double(*)[6][3])dp, (const double(*)[6][3])dq, l, tol[l]);
         }
     }
     tris_left(run, &tb, tat);
@@ -193,8 +207,10 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
 {
     for (int i = 0; i + 1 < nl; i += 2) {
         const int l0 = left[i], l1 = left[i + 1];
-        const float *ra[2] = {clash_row(run, x->a[l0]), clash_row(run, x->a[l1])};
-        const float *rb[2] = {clash_row(run, x->b[l0]), clash_row(run, x->b[l1])};
+        double da[2][18], db[2][18];
+        clash_row_truth(run, x->a[l0], da[0]), clash_row_truth(run, x->a[l1], da[1]);
+        clash_row_truth(run, x->b[l0], db[0]), clash_row_truth(run, x->b[l1], db[1]);
+        const double *ra[2] = {da[0], da[1]}, *rb[2] = {db[0], db[1]};
         const double t2[2] = {x->tol[l0], x->tol[l1]};
         int m2[2];
         ck_hulls_meet_rows2(ra, rb, t2, m2);
@@ -202,7 +218,9 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
     }
     if (nl & 1) {
         const int l = left[nl - 1];
-        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l]);
+        double da[18], db[18];
+        clash_row_truth(run, x->a[l], da), clash_row_truth(run, x->b[l], db);
+        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(da, db, x->tol[l]);
     }
 }
 
@@ -229,8 +247,9 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
         if (kind != RUN_FRESH) walk_copy(&x->c, l, &x->c, 0); /* (finite lanes) */
     }
     for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
-    ck_rows8(run->frow, x->a, P);
-    ck_rows8(run->frow, x->b, Q);
+    /* both faces translated by the first face's origin (ck_rows8o) */
+    ck_rows8o(run->frow, x->a, x->a, P);
+    ck_rows8o(run->frow, x->b, x->a, Q);
     ck_gjk8 g;
     ck_g8carry keep;
     const int ball = kind == RUN_BALL;
@@ -248,9 +267,12 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     int left[8], nl = 0;
     for (; rest; rest &= rest - 1) {
         const int l = __builtin_ctz(rest), st = g.st[l];
-        const int c = st == G8_TETRA
-                          ? ck_hulls_gjk_check_rows(clash_row(run, x->a[l]), clash_row(run, x->b[l]), x->tol[l], &g, l)
-                          : -1;
+        int c = -1;
+        if (st == G8_TETRA) { /* certified in double on the store's doubles */
+            double da[18], db[18];
+            clash_row_truth(run, x->a[l], da), clash_row_truth(run, x->b[l], db);
+            c = ck_hulls_gjk_check_rows(da, db, x->tol[l], &g, l);
+        }
         if (c >= 0) {
             run->hit[x->at[l]] = (uint8_t)c;
         } else if (st == G8_MORE) {

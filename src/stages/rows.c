@@ -5,9 +5,14 @@
  *
  * Row (S5, stages/narrow.c).  The candidates' faces are kept faces, each in
  * some 5 to 10 candidates, so each kept face's six positions are gathered
- * once, into a row of 18 floats (x y z of its vertices at s, then at s-1)
- * followed by its arc margin (a double in floats 18..19: CK_ROW = 20), at
- * the face's place in run->kept.  run->fplace gives that place for a face
+ * once, into a row of CK_ROW = 24 floats (kernels.h): the x y z of its
+ * vertices at s, then at s-1, as offsets from the face's origin (its first
+ * vertex at s rounded to float), each the store's double less the origin in
+ * double, rounded once; the origin; its arc margin (a double), at the
+ * face's place in run->kept.  The offsets keep the faces' shape to float
+ * precision of the face's size, wherever it lies: S5's lanes add the
+ * origins' difference in double (ck_rows8o), and its exact tests read the
+ * store's doubles (clash_row_truth).  run->fplace gives that place for a face
  * number (written for kept faces only).
  *
  * Slabs (S4, stages/mid/octree.c).  With the rows, each kept face's DOP
@@ -18,7 +23,10 @@
  * keeps a pair of faces only where their boxes and their DOPs overlap: the
  * others are apart by more than their tolerance, and S5 would say so.  The
  * DOPs come from the rows just written, eight faces at a time in the
- * filter's lanes (ck_rows8), while they are in cache.
+ * filter's lanes (ck_rows8o: offset plus origin, rounded to float, within
+ * 3.01 u M of the doubles), while they are in cache; fdop.c's margin
+ * 2^-18 M covers that rounding (at most 9.1 u M along a diagonal) with the
+ * rest of its float error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +49,16 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         const uint32_t f = run->kept[k];
         const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
         float *r = run->frow + CK_ROW * k;
-        for (int j = 0; j < 3; ++j) {
-            r[3 * j] = sc->x[v[j]], r[3 * j + 1] = sc->y[v[j]], r[3 * j + 2] = sc->z[v[j]];
-            r[9 + 3 * j] = sc->px[v[j]], r[10 + 3 * j] = sc->py[v[j]], r[11 + 3 * j] = sc->pz[v[j]];
+        const double *const X[3] = {sc->dx, sc->dy, sc->dz}, *const Xp[3] = {sc->dpx, sc->dpy, sc->dpz};
+        for (int c = 0; c < 3; ++c) {
+            const float o = (float)X[c][v[0]];
+            r[18 + c] = o;
+            for (int j = 0; j < 3; ++j)
+                r[3 * j + c] = (float)(X[c][v[j]] - (double)o), r[9 + 3 * j + c] = (float)(Xp[c][v[j]] - (double)o);
         }
         const double m = sc->nturning ? clash_face_margin(run, f) : 0;
-        memcpy(r + 18, &m, sizeof m);
+        memcpy(r + 21, &m, sizeof m);
+        r[23] = 0;
         run->fplace[f] = (int32_t)k;
         run->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
         if (!run->dops_ready) continue;
@@ -55,7 +67,7 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             float P[24][8], g[8];
             float *out[8];
             for (int l = n; l < 8; ++l) idx[l] = idx[0], mar[l] = mar[0]; /* finite lanes */
-            ck_rows8(run->frow, idx, P);
+            ck_rows8o(run->frow, idx, NULL, P);
             for (int l = 0; l < 8; ++l) {
                 /* the face's share of the pair's tolerance, rounded up */
                 g[l] = ck_f32_up((mar[l] + half_sep) * (1 + 0x1p-20));
@@ -73,7 +85,7 @@ int clash_rows_make(clash_run *run, int dops)
     run->rows_ready = run->dops_ready = 0;
     if (n == 0) return -1;
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
-    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h); ck_rows8 reads 4 past the last row */
+    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h) */
         if (clash_pages_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
         memset(run->frow + run->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
     }

@@ -38,7 +38,7 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
  * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);
-/* The bytes past the last row (ck_rows8 reads 4 past it) and the last DOP
+/* The bytes past the last row and the last DOP
  * (ck_fdop_mask reads 8 past it), both pages-renewed (base/mem.h). */
 #define CLASH_ROWS_PAD (8 * sizeof(float))
 /* Kept face k's row (its six positions), and the arc margin in it. */
@@ -46,8 +46,20 @@ static inline const float *clash_row(const clash_run *run, int32_t k) { return r
 static inline double clash_row_margin(const clash_run *run, int32_t k)
 {
     double m;
-    memcpy(&m, clash_row(run, k) + 18, sizeof m);
+    memcpy(&m, clash_row(run, k) + 21, sizeof m);
     return m;
+}
+/* Kept face k's six positions as the store's doubles (x y z at s, then at
+ * s-1): what the exact tests read, where a row's floats only steer. */
+static inline void clash_row_truth(const clash_run *run, int32_t k, double r[18])
+{
+    const clash_scene *sc = run->sc;
+    const uint32_t f = run->kept[k];
+    const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
+    for (int j = 0; j < 3; ++j) {
+        r[3 * j] = sc->dx[v[j]], r[3 * j + 1] = sc->dy[v[j]], r[3 * j + 2] = sc->dz[v[j]];
+        r[9 + 3 * j] = sc->dpx[v[j]], r[10 + 3 * j] = sc->dpy[v[j]], r[11 + 3 * j] = sc->dpz[v[j]];
+    }
 }
 /* A candidate's key in face numbers, and one half of it (a face, or a
  * place) as a place in run->kept: S4 may key them by places

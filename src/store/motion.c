@@ -6,12 +6,14 @@
  * a scene file's law), then clash_store_advance_par moves the current state
  * to px/py/pz by swapping pointers and computes the next one into x/y/z.
  * Per object, the new positions come from one of:
- *   a pose      world = R * (scale * local) + t, transformed from lx/ly/lz
- *               (ck_transform: matrix R*scale and translation in double,
- *               rounded to float32 once);
+ *   a pose      world = R * (scale * local) + t, transformed from the double
+ *               local mesh dlx/dly/dlz in double (ck_transform_d: matrix
+ *               R*scale and translation) into dx/dy/dz, and that rounded to
+ *               float32 once into x/y/z;
  *   positions   copied from the deforming staging arrays nx/ny/nz (the
- *               host's clash_run_set_vertices) or from frame s of a
- *               deforming scene file (its law);
+ *               host's clash_run_set_vertices, doubles as given) or from
+ *               frame s of a deforming scene file (its law, doubles as
+ *               read), and rounded to float32 once;
  *   nothing set the object stays where it is: copied from the state before.
  * With the new state, S0 records each object's turn during the step (turn.c:
  * the arc margin of swept mode): the law's path for a law's pose, the screw
@@ -76,9 +78,9 @@ void clash_store_set_vertices(clash_scene *sc, int o, const double *xyz)
     const int64_t v0 = sc->vofs[o], n = sc->vofs[o + 1] - v0;
     for (int64_t v = 0; v < n; ++v) {
         const int64_t g = clash_vert_store(sc, v0 + v); /* input vertex v0+v lives at store g */
-        sc->nx[g] = (float)xyz[3 * v + 0];
-        sc->ny[g] = (float)xyz[3 * v + 1];
-        sc->nz[g] = (float)xyz[3 * v + 2];
+        sc->nx[g] = xyz[3 * v + 0];
+        sc->ny[g] = xyz[3 * v + 1];
+        sc->nz[g] = xyz[3 * v + 2];
     }
     sc->next_kind[o] = CLASH_NEXT_VERTS;
 }
@@ -90,20 +92,25 @@ enum { SRC_POSE = 0, SRC_COPY = 1 };
 typedef struct obj_src {
     int kind;
     double R[9], s, t[3];           /* SRC_POSE */
-    const float *sx, *sy, *sz;      /* SRC_COPY: global-indexed source arrays */
+    const double *sx, *sy, *sz;     /* SRC_COPY: global-indexed source arrays (doubles) */
 } obj_src;
 
 typedef struct state_ctx {
     const clash_scene *sc;
     const obj_src *src;             /* nobj */
-    float *wx, *wy, *wz;
+    double *W[3];                   /* the doubles written */
+    float *F[3];                    /* their float32 roundings */
 } state_ctx;
 
-static void copy_piece(int64_t i, int64_t e, int64_t step, const float *s, float *w)
+/* Items i, i + step, ... < e of the doubles s into w and rounded into f. */
+static void copy_piece(int64_t i, int64_t e, int64_t step, const double *s, double *w, float *f)
 {
-    if (step == 1) memcpy(w + i, s + i, (size_t)(e - i) * sizeof(float));
-    else
-        for (; i < e; i += step) w[i] = s[i];
+    if (s != w) {
+        if (step == 1) memcpy(w + i, s + i, (size_t)(e - i) * sizeof(double));
+        else
+            for (int64_t k = i; k < e; k += step) w[k] = s[k];
+    }
+    for (; i < e; i += step) f[i] = (float)w[i];
 }
 
 static void state_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
@@ -118,11 +125,12 @@ static void state_range(int64_t begin, int64_t end, int64_t step, int worker, vo
         if (i < oe) {
             const obj_src *q = &c->src[o];
             if (q->kind == SRC_POSE) {
-                ck_transform_strided(i, oe, step, q->R, q->s, q->t, sc->lx, sc->ly, sc->lz, c->wx, c->wy, c->wz);
+                const double *const L[3] = {sc->dlx, sc->dly, sc->dlz};
+                ck_transform_d(i, oe, step, q->R, q->s, q->t, L, c->W, c->F);
             } else {
-                copy_piece(i, oe, step, q->sx, c->wx);
-                copy_piece(i, oe, step, q->sy, c->wy);
-                copy_piece(i, oe, step, q->sz, c->wz);
+                copy_piece(i, oe, step, q->sx, c->W[0], c->F[0]);
+                copy_piece(i, oe, step, q->sy, c->W[1], c->F[1]);
+                copy_piece(i, oe, step, q->sz, c->W[2], c->F[2]);
             }
             i += (oe - i + step - 1) / step * step; /* first item of the range at or past oe */
         }
@@ -155,13 +163,13 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
         } else if (kind == CLASH_NEXT_VERTS) {
             *q = (obj_src){.kind = SRC_COPY, .sx = sc->nx, .sy = sc->ny, .sz = sc->nz};
         } else if (kind == CLASH_NEXT_FRAME) {
-            const float *f = sc->frames[sc->next_frame];
+            const double *f = sc->frames[sc->next_frame];
             *q = (obj_src){.kind = SRC_COPY, .sx = f, .sy = f + fn, .sz = f + 2 * fn};
         } else { /* not set: stays where it is */
-            *q = (obj_src){.kind = SRC_COPY, .sx = sc->px, .sy = sc->py, .sz = sc->pz};
+            *q = (obj_src){.kind = SRC_COPY, .sx = sc->dpx, .sy = sc->dpy, .sz = sc->dpz};
         }
     }
-    state_ctx c = {.sc = sc, .src = src, .wx = sc->x, .wy = sc->y, .wz = sc->z};
+    state_ctx c = {.sc = sc, .src = src, .W = {sc->dx, sc->dy, sc->dz}, .F = {sc->x, sc->y, sc->z}};
     const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
     clash_par_for_blocks(&e, sc->nv, 16384, state_range, &c); /* (see the top) */
     free(src);
@@ -212,6 +220,10 @@ static int advance(clash_scene *sc, const clash_exec *ex, int keep_initial, int 
     t = sc->px, sc->px = sc->x, sc->x = t;
     t = sc->py, sc->py = sc->y, sc->y = t;
     t = sc->pz, sc->pz = sc->z, sc->z = t;
+    double *u;
+    u = sc->dpx, sc->dpx = sc->dx, sc->dx = u;
+    u = sc->dpy, sc->dpy = sc->dy, sc->dy = u;
+    u = sc->dpz, sc->dpz = sc->dz, sc->dz = u;
     sc->prev_held = sc->x_held; /* px holds the state before when x held it */
     sc->x_held = positions;
     sc->pxgen = sc->xgen, sc->xgen = 0;
@@ -333,7 +345,7 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
     if (sc->law[obj] == CLASH_LAW_FORMULA) {
         clash_pose_at(&sc->pose[obj], s, R, &scale, t);
     } else if (s == sc->state || (s == sc->state - 1 && s >= 0)) { /* objects from memory: the states held */
-        const float *a[3] = {sc->x, sc->y, sc->z}, *b[3] = {sc->px, sc->py, sc->pz};
+        const double *a[3] = {sc->dx, sc->dy, sc->dz}, *b[3] = {sc->dpx, sc->dpy, sc->dpz};
         for (int d = 0; d < 3; ++d) out[d] = s == sc->state ? a[d][g] : b[d][g];
         return CLASH_OK;
     } else if (s == 0) { /* state 0: where the object was added */
@@ -342,8 +354,9 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
         return clash_fail(err, CLASH_EINPUT, "vertex_at: object %d: state %d: not held (an object from memory has "
                           "state 0, the current state %d and the one before it)", obj, s, sc->state);
     }
-    const double l[3] = {sc->lx[g], sc->ly[g], sc->lz[g]};
+    /* S0's arithmetic (ck_transform_d), so a state held and one computed here agree */
+    const double l[3] = {sc->dlx[g], sc->dly[g], sc->dlz[g]};
     for (int d = 0; d < 3; ++d)
-        out[d] = R[3 * d] * scale * l[0] + R[3 * d + 1] * scale * l[1] + R[3 * d + 2] * scale * l[2] + t[d];
+        out[d] = ((R[3 * d] * scale) * l[0] + (R[3 * d + 1] * scale) * l[1] + (R[3 * d + 2] * scale) * l[2]) + t[d];
     return CLASH_OK;
 }

@@ -54,13 +54,22 @@ static void permute_f(float *a, const int64_t *vnew, int64_t nv, float *tmp)
     memcpy(a, tmp, (size_t)nv * sizeof *a);
 }
 
+/* The same for one double array. */
+static void permute_d(double *a, const int64_t *vnew, int64_t nv, double *tmp)
+{
+    if (!a) return;
+    for (int64_t v = 0; v < nv; ++v) tmp[vnew[v]] = a[v];
+    memcpy(a, tmp, (size_t)nv * sizeof *a);
+}
+
 int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
 {
     const int64_t nv = sc->nv, nf = sc->nf;
     uint64_t *key = malloc((size_t)(nf ? nf : 1) * sizeof *key);
     int64_t *fold = malloc((size_t)(nf ? nf : 1) * sizeof *fold); /* new face -> old face */
     int64_t *vnew = malloc((size_t)(nv ? nv : 1) * sizeof *vnew); /* old vertex -> new vertex */
-    float *tmp = malloc((size_t)(nv > nf ? nv : nf ? nf : 1) * sizeof *tmp);
+    double *tmpd = malloc((size_t)(nv > nf ? nv : nf ? nf : 1) * sizeof *tmpd); /* (a float's room too) */
+    float *tmp = (float *)tmpd;
     uint32_t *forig = malloc((size_t)(nf ? nf : 1) * sizeof *forig);
     uint32_t *vorig = malloc((size_t)(nv ? nv : 1) * sizeof *vorig);
     int32_t *g = malloc((size_t)(nf ? nf : 1) * sizeof *g);
@@ -137,11 +146,14 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
     permute_f(sc->x, vnew, nv, tmp), permute_f(sc->y, vnew, nv, tmp), permute_f(sc->z, vnew, nv, tmp);
     permute_f(sc->px, vnew, nv, tmp), permute_f(sc->py, vnew, nv, tmp), permute_f(sc->pz, vnew, nv, tmp);
     permute_f(sc->lx, vnew, nv, tmp), permute_f(sc->ly, vnew, nv, tmp), permute_f(sc->lz, vnew, nv, tmp);
-    permute_f(sc->nx, vnew, nv, tmp), permute_f(sc->ny, vnew, nv, tmp), permute_f(sc->nz, vnew, nv, tmp);
+    permute_d(sc->dx, vnew, nv, tmpd), permute_d(sc->dy, vnew, nv, tmpd), permute_d(sc->dz, vnew, nv, tmpd);
+    permute_d(sc->dpx, vnew, nv, tmpd), permute_d(sc->dpy, vnew, nv, tmpd), permute_d(sc->dpz, vnew, nv, tmpd);
+    permute_d(sc->dlx, vnew, nv, tmpd), permute_d(sc->dly, vnew, nv, tmpd), permute_d(sc->dlz, vnew, nv, tmpd);
+    permute_d(sc->nx, vnew, nv, tmpd), permute_d(sc->ny, vnew, nv, tmpd), permute_d(sc->nz, vnew, nv, tmpd);
     /* frames cover the first frames_nv vertices, which objects' ranges keep together */
     for (int k = 0; k < sc->nframes; ++k) /* (frames not held are NULL) */
         for (int d = 0; d < 3 && sc->frames[k]; ++d)
-            permute_f(sc->frames[k] + (size_t)d * (size_t)sc->frames_nv, vnew, sc->frames_nv, tmp);
+            permute_d(sc->frames[k] + (size_t)d * (size_t)sc->frames_nv, vnew, sc->frames_nv, tmpd);
     /* the maps both ways, composed with any earlier reordering */
     memcpy(sc->face_orig, forig, (size_t)nf * sizeof *forig);
     memcpy(sc->vert_orig, vorig, (size_t)nv * sizeof *vorig);
@@ -151,6 +163,6 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
     sc->layout_gen++; /* the block boxes (blocks.c) are made again */
     sc->xgen = sc->pxgen = 0; /* positions written here: a run keeps nothing derived from them */
 done:
-    free(key), free(fold), free(vnew), free(tmp), free(forig), free(vorig), free(g);
+    free(key), free(fold), free(vnew), free(tmpd), free(forig), free(vorig), free(g);
     return rc;
 }

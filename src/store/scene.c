@@ -25,6 +25,8 @@ void clash_scene_destroy(clash_scene *sc)
     free(sc->vofs), free(sc->fofs);
     free(sc->x), free(sc->y), free(sc->z), free(sc->px), free(sc->py), free(sc->pz);
     free(sc->lx), free(sc->ly), free(sc->lz), free(sc->nx), free(sc->ny), free(sc->nz);
+    free(sc->dx), free(sc->dy), free(sc->dz), free(sc->dpx), free(sc->dpy), free(sc->dpz);
+    free(sc->dlx), free(sc->dly), free(sc->dlz);
     free(sc->f0), free(sc->f1), free(sc->f2);
     free(sc->obj_mesh), free(sc->obj_deforming), free(sc->obj_scale), free(sc->pose0), free(sc->cur), free(sc->next),
          free(sc->prev);
@@ -94,15 +96,16 @@ static size_t store_bytes(const clash_scene *sc)
 {
     const size_t cv = (size_t)sc->cap_v, cf = (size_t)sc->cap_f, co = (size_t)sc->cap_obj;
     size_t b = 2 * (co + 1) * sizeof(int64_t);
-    b += (size_t)(sc->has_deforming ? 12 : 9) * clash_padded_bytes(cv, sizeof(float));
+    b += 9 * clash_padded_bytes(cv, sizeof(float)); /* the float copies */
+    b += (size_t)(sc->has_deforming ? 12 : 9) * clash_padded_bytes(cv, sizeof(double)); /* the doubles */
     b += 3 * clash_padded_bytes(cf, sizeof(int32_t));
     b += co * (sizeof(int32_t) + 3 * sizeof(uint8_t) + sizeof(double) + 4 * sizeof(clash_xform) + sizeof(clash_turn));
     if (sc->pose) b += co * sizeof(clash_pose);
     for (int m = 0; m < sc->nmesh; ++m)
-        b += 3 * (size_t)sc->mesh[m].nv * sizeof(float) + 3 * (size_t)sc->mesh[m].nf * sizeof(int32_t);
+        b += 3 * (size_t)sc->mesh[m].nv * sizeof(double) + 3 * (size_t)sc->mesh[m].nf * sizeof(int32_t);
     if (sc->face_orig) b += 2 * (size_t)sc->nf * sizeof(uint32_t) + 2 * (size_t)sc->nv * sizeof(uint32_t);
     for (int k = 0; sc->frames && k < sc->nframes; ++k) /* the frames held (not all are in a decomposed part) */
-        if (sc->frames[k]) b += clash_padded_bytes(3 * (size_t)sc->frames_nv, sizeof(float));
+        if (sc->frames[k]) b += clash_padded_bytes(3 * (size_t)sc->frames_nv, sizeof(double));
     return b;
 }
 
@@ -110,17 +113,22 @@ void clash_store_recount(clash_scene *sc) { sc->memory_bytes = store_bytes(sc); 
 
 static int grow_vertices(clash_scene *sc, int64_t cap)
 {
-    float **a[] = {&sc->x, &sc->y, &sc->z, &sc->px, &sc->py, &sc->pz, &sc->lx, &sc->ly, &sc->lz,
-                   &sc->nx, &sc->ny, &sc->nz};
-    const int na = sc->has_deforming ? 12 : 9;
-    float *n[12] = {0};
+    float **a[] = {&sc->x, &sc->y, &sc->z, &sc->px, &sc->py, &sc->pz, &sc->lx, &sc->ly, &sc->lz};
+    double **b[] = {&sc->dx, &sc->dy, &sc->dz, &sc->dpx, &sc->dpy, &sc->dpz, &sc->dlx, &sc->dly, &sc->dlz,
+                    &sc->nx, &sc->ny, &sc->nz};
+    const int nb = sc->has_deforming ? 12 : 9;
+    float *n[9] = {0};
+    double *m[12] = {0};
     int ok = 1;
-    for (int i = 0; i < na && ok; ++i) ok = (n[i] = grown(*a[i], (size_t)sc->nv, (size_t)cap, sizeof(float))) != NULL;
+    for (int i = 0; i < 9 && ok; ++i) ok = (n[i] = grown(*a[i], (size_t)sc->nv, (size_t)cap, sizeof(float))) != NULL;
+    for (int i = 0; i < nb && ok; ++i) ok = (m[i] = grown(*b[i], (size_t)sc->nv, (size_t)cap, sizeof(double))) != NULL;
     if (!ok) {
-        for (int i = 0; i < na; ++i) free(n[i]);
+        for (int i = 0; i < 9; ++i) free(n[i]);
+        for (int i = 0; i < nb; ++i) free(m[i]);
         return -1;
     }
-    for (int i = 0; i < na; ++i) free(*a[i]), *a[i] = n[i];
+    for (int i = 0; i < 9; ++i) free(*a[i]), *a[i] = n[i];
+    for (int i = 0; i < nb; ++i) free(*b[i]), *b[i] = m[i];
     sc->cap_v = cap;
     return 0;
 }

@@ -2,14 +2,34 @@
  * scene.h — the scene store: every object's geometry in one global
  * structure-of-arrays.
  *
- * Layout (src/README.md, "Data layout"):
- *   x[], y[], z[]        float32 world positions of state s, all objects' vertices
- *   px[], py[], pz[]     the same for state s-1 (swept mode needs both)
- *   lx[], ly[], lz[]     local-frame copies of each object's mesh (as added;
- *                        scene files: after the mesh's own scale/centre)
+ * Layout: a double truth beside a float culling store.
+ *   dx[], dy[], dz[]     double world positions of state s, all objects' vertices:
+ *                        the host's coordinates bit for bit (clash_run_set_vertices,
+ *                        frames), or R * (scale * local) + t evaluated in double
+ *   dpx[], dpy[], dpz[]  the same for state s-1 (swept mode needs both)
+ *   dlx[], dly[], dlz[]  double local-frame copies of each object's mesh (as
+ *                        added; scene files: after the mesh's own scale/centre)
+ *   x/y/z, px/py/pz,     float32 copies of the above, each the double rounded to
+ *   lx/ly/lz             nearest: they only cull (boxes, octree, BVH, DOPs,
+ *                        float filters), never decide
  *   f0[], f1[], f2[]     int32 global vertex indices of each face
  *   vofs[o]..vofs[o+1]   vertex range of object o; fofs likewise for faces
  * Every array is 64-byte aligned and padded to a multiple of 64 bytes.
+ *
+ * Precision.  Every exact decision (triangle/triangle, triangle/box, the
+ * swept hull tests, the CCD kernel's inputs, the arc margins) reads the
+ * doubles.  A float copy is within 2^-24 |c| of its double c (round to
+ * nearest, normal range; the API refuses |c| beyond float range), so a
+ * float bound widened by the culling inflation of S1 (stages/boxes.c: 8
+ * float ulps of the scene's largest coordinate, and each object's reach
+ * scale * radius for the trees built in local frames) holds the double
+ * geometry: culling never drops what the exact test in double keeps.  The
+ * float lane filters take lanes made from the doubles (translated in double,
+ * then rounded), as their files' headers derive.  Why two stores and not a
+ * double store alone: every culling loop (S1's boxes, S3, the octree, the
+ * BVH refits, the DOPs) stays on half the bytes and on its float vector
+ * code; the doubles are read only by S0 (written), the exact tests and
+ * S5's rows, some 72 bytes a vertex more.
  * A face's number inside its object (the number users see) is
  * f - fofs[o]; a vertex's is v - vofs[o].
  *
@@ -63,7 +83,7 @@ typedef struct clash_xform {
 /* A mesh added to the scene, kept so objects can be made of it at any time. */
 typedef struct clash_store_mesh {
     int64_t nv, nf;
-    float *xyz;          /* 3 * nv, interleaved, as the store keeps them (float32) */
+    double *xyz;         /* 3 * nv, interleaved, as given (double) */
     double radius;       /* the largest |xyz| of a vertex (rounded up): how far from the local
                             origin, the centre of a pose's rotation, the mesh reaches */
     int32_t *tri;        /* 3 * nf, 0-based */
@@ -103,9 +123,11 @@ struct clash_scene {
     int nobj;
     int64_t nv, nf;
     int64_t *vofs, *fofs;                /* nobj + 1 */
-    float *x, *y, *z, *px, *py, *pz;     /* nv each: current state and the one before */
-    float *lx, *ly, *lz;                 /* nv each: local-frame copies (the mesh as added) */
-    float *nx, *ny, *nz;                 /* nv each, only when a deforming object exists: the
+    double *dx, *dy, *dz, *dpx, *dpy, *dpz; /* nv each: current state and the one before (the truth) */
+    double *dlx, *dly, *dlz;             /* nv each: local-frame copies (the mesh as added, the truth) */
+    float *x, *y, *z, *px, *py, *pz;     /* nv each: the above rounded to float32, for culling */
+    float *lx, *ly, *lz;                 /* nv each: dlx/dly/dlz rounded to float32, for culling */
+    double *nx, *ny, *nz;                /* nv each, only when a deforming object exists: the
                                             next world positions set by clash_store_set_vertices */
     int32_t *f0, *f1, *f2;               /* nf each */
     /* capacities of the arrays above (scene_add.c grows them) */
@@ -128,10 +150,11 @@ struct clash_scene {
     int nmesh, cap_mesh;
     clash_store_mesh *mesh;
     /* LAW_FRAMES: frame k holds every position of state k of the first
-     * frames_nv store vertices (x block, y block, z block, store order) */
+     * frames_nv store vertices (x block, y block, z block, store order), as
+     * the file gave them (double; float files promoted exactly) */
     int nframes;
     int64_t frames_nv;
-    float **frames;
+    double **frames;
     int next_frame;                      /* the frame of objects whose next kind is CLASH_NEXT_FRAME */
     int state;                           /* number of the state held in x/y/z (-1: none computed yet) */
     int law_step;                        /* s when x/y/z and px/py/pz hold the laws' states s and s-1
@@ -211,7 +234,8 @@ int clash_store_set_law(clash_scene *sc, int o, const clash_pose *p);
  * in its message: rot NULL or a rotation (rows orthonormal within 1e-6,
  * determinant +1), trans NULL or finite with |trans[d]| + radius (how far the
  * object's vertices lie from its origin) inside float range, 3*nv coordinates
- * finite inside float range.  Return 0 or CLASH_EINPUT. */
+ * finite inside float range (float culling must bound them).  Return 0 or
+ * CLASH_EINPUT. */
 int clash_check_rotation(const double rot[9], const char *what, clash_error *err);
 int clash_check_translation(const double trans[3], double radius, const char *what, clash_error *err);
 int clash_check_coordinates(const double *xyz, int64_t nv, const char *what, clash_error *err);

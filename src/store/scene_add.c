@@ -4,9 +4,10 @@
  * used by host programs through the public API and by the scene-file and
  * preset builder (io/scene_build.c) alike.
  *
- * A mesh is kept in the scene (float32 xyz, int32 triangles) so that objects
- * can be made of it at any time.  An object gets its own copy of the mesh's
- * vertices in the store's local-frame arrays lx/ly/lz and of its triangles
+ * A mesh is kept in the scene (double xyz as given, int32 triangles) so that
+ * objects can be made of it at any time.  An object gets its own copy of the
+ * mesh's vertices in the store's local-frame arrays dlx/dly/dlz (and their
+ * float32 roundings lx/ly/lz, for culling) and of its triangles
  * (as global vertex indices) in f0/f1/f2; its vertex and face ranges follow
  * the ones before it, so every object owns a contiguous range and its
  * vertices and faces keep the mesh's order.  State 0 of the object is the
@@ -124,17 +125,18 @@ int clash_store_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const i
         return -clash_fail(err, CLASH_EINPUT, "%s: face %lld: repeated vertex index %d (a triangle needs three "
                            "distinct vertices)", label, (long long)(bad / 3), tri[bad]);
     clash_store_mesh m = {.nv = nv, .nf = nf};
-    m.xyz = malloc(3 * (size_t)(nv ? nv : 1) * sizeof(float));
+    m.xyz = malloc(3 * (size_t)(nv ? nv : 1) * sizeof(double));
     m.tri = malloc(3 * (size_t)(nf ? nf : 1) * sizeof(int32_t));
     if (!m.xyz || !m.tri) {
         free(m.xyz), free(m.tri);
         return -clash_fail(err, CLASH_EFAIL, "%s: out of memory for %lld vertices", label, (long long)nv);
     }
-    for (int64_t i = 0; i < 3 * nv; ++i) m.xyz[i] = (float)xyz[i];
-    double r2 = 0; /* the radius, from the float coordinates the store keeps, rounded up */
+    memcpy(m.xyz, xyz, 3 * (size_t)nv * sizeof(double));
+    double r2 = 0; /* the radius, from the double coordinates (and their float roundings), rounded up */
     for (int64_t v = 0; v < nv; ++v) {
         const double a = m.xyz[3 * v], b = m.xyz[3 * v + 1], c = m.xyz[3 * v + 2];
-        r2 = fmax(r2, a * a + b * b + c * c);
+        const double fa = (float)a, fb = (float)b, fc = (float)c;
+        r2 = fmax(r2, fmax(a * a + b * b + c * c, fa * fa + fb * fb + fc * fc));
     }
     m.radius = sqrt(r2) * (1 + 1e-12);
     memcpy(m.tri, tri, 3 * (size_t)nf * sizeof(int32_t));
@@ -207,8 +209,8 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
                             grow_to(sc->cap_f, nf, 64)))
         return -clash_fail(err, CLASH_EFAIL, "object %d: out of memory for the scene store", o);
     if (deforming && !sc->has_deforming) {
-        float *n[3];
-        for (int i = 0; i < 3; ++i) n[i] = clash_aligned_calloc((size_t)sc->cap_v, sizeof(float));
+        double *n[3];
+        for (int i = 0; i < 3; ++i) n[i] = clash_aligned_calloc((size_t)sc->cap_v, sizeof(double));
         if (!n[0] || !n[1] || !n[2]) {
             free(n[0]), free(n[1]), free(n[2]);
             return -clash_fail(err, CLASH_EFAIL, "object %d: out of memory for the scene store", o);
@@ -221,9 +223,9 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
     /* nothing can fail from here on */
     const int64_t v0 = sc->nv, f0 = sc->nf;
     for (int64_t v = 0; v < m->nv; ++v) {
-        sc->lx[v0 + v] = m->xyz[3 * v + 0];
-        sc->ly[v0 + v] = m->xyz[3 * v + 1];
-        sc->lz[v0 + v] = m->xyz[3 * v + 2];
+        sc->dlx[v0 + v] = m->xyz[3 * v + 0], sc->lx[v0 + v] = (float)m->xyz[3 * v + 0];
+        sc->dly[v0 + v] = m->xyz[3 * v + 1], sc->ly[v0 + v] = (float)m->xyz[3 * v + 1];
+        sc->dlz[v0 + v] = m->xyz[3 * v + 2], sc->lz[v0 + v] = (float)m->xyz[3 * v + 2];
     }
     for (int64_t f = 0; f < m->nf; ++f) {
         sc->f0[f0 + f] = (int32_t)(v0 + m->tri[3 * f + 0]);
@@ -244,10 +246,16 @@ int clash_store_add_object(clash_scene *sc, int mesh, const clash_xform *x0, dou
     sc->law[o] = CLASH_LAW_NONE;
     if (sc->pose) memset(&sc->pose[o], 0, sizeof sc->pose[o]);
     if (sc->state >= 0) { /* a scene that has run already: the new object is in state 0, now and before */
-        ck_transform_strided(v0, nv, 1, x0->R, scale, x0->t, sc->lx, sc->ly, sc->lz, sc->x, sc->y, sc->z);
+        const double *const L[3] = {sc->dlx, sc->dly, sc->dlz};
+        double *const W[3] = {sc->dx, sc->dy, sc->dz};
+        float *const F[3] = {sc->x, sc->y, sc->z};
+        ck_transform_d(v0, nv, 1, x0->R, scale, x0->t, L, W, F);
         memcpy(sc->px + v0, sc->x + v0, (size_t)m->nv * sizeof(float));
         memcpy(sc->py + v0, sc->y + v0, (size_t)m->nv * sizeof(float));
         memcpy(sc->pz + v0, sc->z + v0, (size_t)m->nv * sizeof(float));
+        memcpy(sc->dpx + v0, sc->dx + v0, (size_t)m->nv * sizeof(double));
+        memcpy(sc->dpy + v0, sc->dy + v0, (size_t)m->nv * sizeof(double));
+        memcpy(sc->dpz + v0, sc->dz + v0, (size_t)m->nv * sizeof(double));
     }
     sc->nobj = o + 1;
     sc->layout_gen++; /* the block boxes (blocks.c) are made again */

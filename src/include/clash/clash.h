@@ -340,6 +340,16 @@ typedef struct clash_mesh_arrays {
 int clash_mesh_read(const char *path, clash_mesh_arrays *out, clash_error *err);
 void clash_mesh_arrays_free(clash_mesh_arrays *m);
 
+/* Precision.  The coordinates given (clash_scene_add_mesh,
+ * clash_run_set_vertices, mesh and frame files, read as double) are kept
+ * as doubles, bit for bit, and a posed object's positions are rot · local +
+ * trans evaluated in double from them.  Every exact decision (the static
+ * triangle tests, the swept hull tests, ccd's kernel and min_separation)
+ * is made on those doubles; float32 copies serve only to cull, with every
+ * float bound widened beyond their rounding, so culling never drops a pair
+ * the test in double would keep.  Coordinates must be finite and at most
+ * 3e38 in magnitude (float culling must bound them): others are refused. */
+
 /* An empty scene (name "scene", swept, no self-collision, 1 step). */
 int clash_scene_create(clash_scene **out, clash_error *err);
 /* Copies a mesh; returns its id (>= 0), -CLASH_EINPUT or -CLASH_EFAIL.  Refused (-CLASH_EINPUT, err

@@ -381,20 +381,22 @@ static int test_left(pend *p, clash_keybuf *kb)
 static int test_pending(const clash_run *run, pend *p, clash_keybuf *kb)
 {
     const clash_scene *sc = run->sc;
+    /* the doubles (the exact test's); the filter's lanes: them translated by the lane's first point in double */
+    double DP[3][3][8], DQ[3][3][8];
     float P[3][3][8], Q[3][3][8];
     uint8_t apart[8];
     for (int l = 0; l < 8; ++l) {
         const int32_t *v = p->v[l < p->n ? l : 0]; /* lanes past n repeat the first pair */
-        for (int j = 0; j < 3; ++j) {
-            P[j][0][l] = sc->x[v[j]], P[j][1][l] = sc->y[v[j]], P[j][2][l] = sc->z[v[j]];
-            Q[j][0][l] = sc->x[v[3 + j]], Q[j][1][l] = sc->y[v[3 + j]], Q[j][2][l] = sc->z[v[3 + j]];
-        }
+        const double *const X[3] = {sc->dx, sc->dy, sc->dz};
+        for (int j = 0; j < 3; ++j) /* (point 0 first: the origin) */
+            for (int c = 0; c < 3; ++c) DP[j][c][l] = X[c][v[j]], DQ[j][c][l] = X[c][v[3 + j]],
+                P[j][c][l] = (float)(DP[j][c][l] - DP[0][c][l]), Q[j][c][l] = (float)(DQ[j][c][l] - DP[0][c][l]);
     }
     ck_tris_apart_f32x8((const float(*)[3][8])P, (const float(*)[3][8])Q, apart);
     for (int l = 0; l < p->n; ++l) {
         if (apart[l]) continue;
         p->tkey[p->tb.n] = p->key[l];
-        if (ck_tri8_add(&p->tb, (const float(*)[3][8])P, (const float(*)[3][8])Q, l) == 8 && test_left(p, kb))
+        if (ck_tri8_add(&p->tb, (const double(*)[3][8])DP, (const double(*)[3][8])DQ, l) == 8 && test_left(p, kb))
             return -1;
     }
     p->tests += p->n;
@@ -630,7 +632,6 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
     }
     return 0;
 }
-
 static double fr_radius(const clash_run *run, int o) { return run->bvh_frames->radius[o]; }
 
 /* rt_traverse's flush: a worker's pairs still pending, tested. */

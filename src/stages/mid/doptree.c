@@ -361,7 +361,7 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
     for (int32_t q = 0; q < n; ++q) {
         const int32_t v[3] = {sc->f0[f0 + q], sc->f1[f0 + q], sc->f2[f0 + q]};
         double P[3][3];
-        for (int k = 0; k < 3; ++k) P[k][0] = sc->lx[v[k]], P[k][1] = sc->ly[v[k]], P[k][2] = sc->lz[v[k]];
+        for (int k = 0; k < 3; ++k) P[k][0] = sc->dlx[v[k]], P[k][1] = sc->dly[v[k]], P[k][2] = sc->dlz[v[k]];
         for (int d = 0; d < 3; ++d) B.cen[3 * (size_t)q + d] = (P[0][d] + P[1][d] + P[2][d]) / 3;
         for (int i = 0; i < DOP_K; ++i) {
             double m = -INFINITY;
@@ -379,7 +379,7 @@ static int build_tree(const clash_scene *sc, const dop_set *s, int o, dop_tree *
     for (int32_t q = 0; q < n; ++q) {
         const int32_t v[3] = {sc->f0[f0 + q], sc->f1[f0 + q], sc->f2[f0 + q]};
         for (int k = 0; k < 3; ++k) {
-            const double P[3] = {sc->lx[v[k]], sc->ly[v[k]], sc->lz[v[k]]};
+            const double P[3] = {sc->dlx[v[k]], sc->dly[v[k]], sc->dlz[v[k]]};
             t->sr = rt_max(t->sr, dist2(P, t->sc));
         }
     }

@@ -41,7 +41,7 @@ int lt_root(const clash_scene *sc, int o, int req, double faces_per_leaf, double
     if (nf <= 0) return -1;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, m = 0, esum = 0;
     for (int64_t v = sc->vofs[o]; v < sc->vofs[o + 1]; ++v) {
-        const double p[3] = {sc->lx[v], sc->ly[v], sc->lz[v]};
+        const double p[3] = {sc->dlx[v], sc->dly[v], sc->dlz[v]};
         for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], p[d]), hi[d] = fmax(hi[d], p[d]), m = fmax(m, fabs(p[d]));
     }
     for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) {

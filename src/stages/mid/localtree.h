@@ -22,7 +22,7 @@ double lt_now(void);
 static inline void lt_face_local(const clash_scene *sc, uint32_t f, double v[3][3])
 {
     const int32_t i[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-    for (int k = 0; k < 3; ++k) v[k][0] = sc->lx[i[k]], v[k][1] = sc->ly[i[k]], v[k][2] = sc->lz[i[k]];
+    for (int k = 0; k < 3; ++k) v[k][0] = sc->dlx[i[k]], v[k][1] = sc->dly[i[k]], v[k][2] = sc->dlz[i[k]];
 }
 
 /* The next float below / above a finite float f (bit steps, no libm call). */
