@@ -256,6 +256,10 @@ static void test_invalid(void)
     EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\"}, {\"mesh\": \"s\", \"postion\": [1, 2, 3]}]}",
                "objects[1].postion: unknown key (known: mesh, scale, position, rotation_deg, velocity, "
                "angular_velocity_deg); did you mean 'position'?");
+    /* a known key's beginning: the one key it begins */
+    EXPECT_ERR(HEAD MESHES ", \"objects\": [{\"mesh\": \"s\", \"angular_velocity\": [0, 0, 1]}]}",
+               "objects[0].angular_velocity: unknown key (known: mesh, scale, position, rotation_deg, velocity, "
+               "angular_velocity_deg); did you mean 'angular_velocity_deg'?");
     EXPECT_ERR(HEAD "\"meshes\": {\"ball\": {\"flie\": \"b.obj\"}}, \"objects\": [{\"mesh\": \"ball\"}]}",
                "meshes.ball.flie: unknown key (known: file, sphere, box, scale, center); did you mean 'file'?");
     EXPECT_ERR(HEAD "\"meshes\": {\"s\": {\"sphere\": {\"faces\": 168, \"k\": 7}}}, \"objects\": [{\"mesh\": \"s\"}]}",

@@ -64,5 +64,15 @@ const char *clash_suggest(const char *word, const char *const *names)
         size_t len = core_len(word) > core_len(names[i]) ? core_len(word) : core_len(names[i]);
         if (d < bestd && (size_t)(3 * d) <= len) best = names[i], bestd = d;
     }
+    /* Else a name the word begins, if only one does ("angular_velocity" for
+     * "angular_velocity_deg": the word is right, a suffix is missing). */
+    if (!best && core_len(word) >= 3) {
+        const size_t n = strlen(word);
+        for (int i = 0; names[i]; ++i)
+            if (!strncmp(word, names[i], n)) {
+                if (best) return NULL; /* more than one: no guess */
+                best = names[i];
+            }
+    }
     return best;
 }
