@@ -77,7 +77,7 @@
  * often one pair of objects holds almost all candidates).  The unit list
  * depends on the scene alone, never on threads or ranks.
  *
- * Keys.  With the rows made (swept mode) on one rank, a leaf keys its pairs
+ * Keys.  With the rows made (swept mode), a leaf keys its pairs
  * by the faces' places in run->kept, which it reads for the DOPs anyway
  * (run->cand_places; the same order as the face numbers): the merge's
  * buckets and S5's rows then need no place looked up a key, and S6 and
@@ -85,15 +85,17 @@
  * x 3,024 swept spheres the step took 0.98 of its time (bench/RESULTS.md).
  *
  * Distribution.  Under MPI each rank takes its share of the units
- * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride).
+ * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride)
+ * and makes and tests only their candidates (run->cand_local), on the same
+ * rows and keys as one rank; S6 sorts each rank's hits and rank 0 merges
+ * the ranks' sorted hits, so no rank goes over the others' work.
  * Inside a rank the coarse-grain strategy hands the units to the threads;
  * for dynamic, stealing and producer-consumer the units go largest first.
  * Each worker appends candidates to its own buffer (run->wbuf), and the
  * buffers are merged in parallel (octree_merge.c): counted and scattered by
  * the first face's place among the kept faces, then each bucket
- * de-duplicated by stamps (one rank: left unsorted, S6 sorts the hits) or
- * sorted (under MPI, producer-consumer).  The unique set is the same
- * whatever ran where.
+ * de-duplicated by stamps (left unsorted, S6 sorts the hits) or sorted
+ * (producer-consumer).  The unique set is the same whatever ran where.
  *
  * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
  * octree and pushes each unit's de-duplicated candidates, in batches, into
@@ -441,9 +443,11 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
     if (rc == 0) make_rows(run);
-    /* one rank, the rows made: the keys are the faces' places, which S5's
-     * rows and the merge's buckets go by (no place looked up a key) */
-    run->cand_places = run->ranks.size == 1 && run->dops_ready;
+    /* the rows made: the keys are the faces' places, which S5's rows and the
+     * merge's buckets go by (no place looked up a key); under MPI too, where
+     * every rank has the same kept faces in the same places (S3 is the same
+     * on every rank) and tests only its own units' keys */
+    run->cand_places = run->dops_ready;
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;
@@ -451,9 +455,10 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     /* few faces in the units (a face in a unit costs several cheap items: its
      * cells, its tests): on the caller */
+    run->rank_units = us.norder;
     const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
     if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
-    run->cand_unsorted = run->ranks.size == 1; /* S6 sorts the hits; under MPI the ranks split one list */
+    run->cand_unsorted = 1; /* S6 sorts the hits (under MPI each rank its own, before rank 0 merges them) */
     rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, run->cfg.mode == CLASH_MODE_SWEPT,
                               &run->cand, &run->cap_cand, &run->ncand);
     clash_oct_unitset_free(&us);
@@ -537,7 +542,7 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
     if (rc < 0 || !c.tested) goto oom;
     c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
-    c.oc.order_n = us.norder;
+    c.oc.order_n = run->rank_units = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;
