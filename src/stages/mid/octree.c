@@ -408,7 +408,7 @@ size_t clash_octree_bytes(const clash_run *run)
         b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap + W->w[w].flcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
          clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap) +
-         W->mcntcap * sizeof(uint32_t);
+         W->mcntcap * sizeof(uint32_t) + W->needcap;
     return b;
 }
 
@@ -418,18 +418,49 @@ void clash_octree_free(clash_run *run)
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb), free(W->w[w].fl);
         free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->uf.fl), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
-        free(W->mcnt);
+        free(W->mcnt), free(W->need);
     }
     free(W);
     run->oct_ws = NULL;
 }
 
 
-/* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
- * (stages/rows.c; out of memory: the boxes alone, and S5 gathers). */
-static void make_rows(clash_run *run)
+typedef struct need_ctx {
+    const unitset *us;
+    const int32_t *place;
+    uint8_t *need;
+} need_ctx;
+
+/* This rank's units [begin, end) by step: their faces' places marked (the
+ * same byte from every worker that meets a face: relaxed stores). */
+static void mark_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
-    if (run->cfg.mode == CLASH_MODE_SWEPT) (void)clash_rows_make(run, 1);
+    (void)worker;
+    const need_ctx *c = p;
+    for (int64_t u = begin; u < end; u += step) {
+        const unit *un = &c->us->u[c->us->order[u]];
+        const uint32_t *f = c->us->faces->v + un->ofs;
+        for (size_t i = 0; i < un->n; ++i) __atomic_store_n(&c->need[c->place[f[i]]], 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
+ * (stages/rows.c; out of memory: the boxes alone, and S5 gathers).  Under
+ * MPI only those of the faces in this rank's units: the rest are never
+ * read here, and making them was a quarter of S4 that no rank shared. */
+static void make_rows(clash_run *run, oct_ws *W, const unitset *us)
+{
+    if (run->cfg.mode != CLASH_MODE_SWEPT) return;
+    if (run->ranks.size == 1) {
+        (void)clash_rows_make(run, 1);
+        return;
+    }
+    if (clash_rows_places(run) || ws_grow(&W->need, &W->needcap, run->nkept, 1)) return;
+    memset(W->need, 0, run->nkept);
+    need_ctx c = {us, run->fplace, W->need};
+    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)us->faces->n);
+    clash_par_for(&ex, us->norder, mark_range, &c);
+    (void)clash_rows_make_some(run, 1, W->need);
 }
 
 int clash_octree_candidates(clash_run *run, clash_error *err)
@@ -442,7 +473,7 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    if (rc == 0) make_rows(run);
+    if (rc == 0) make_rows(run, W, &us);
     /* the rows made: the keys are the faces' places, which S5's rows and the
      * merge's buckets go by (no place looked up a key); under MPI too, where
      * every rank has the same kept faces in the same places (S3 is the same
@@ -536,7 +567,7 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     run->rows_ready = run->dops_ready = 0;
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    if (rc == 0) make_rows(run);
+    if (rc == 0) make_rows(run, W, &us);
     pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
