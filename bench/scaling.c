@@ -189,7 +189,8 @@ int clash_bench_scaling(int argc, char **argv)
     if (rc) return rc < 0 ? 0 : rc;
     if (o.seed) sa.seed = o.seed;
     if (sa.scene && (o.objects || sa.detail || o.seed)) {
-        fprintf(stderr, "clash: error: bench scaling: --scene: its objects are the file's (no --objects, --detail or --seed)\n");
+        fprintf(stderr, "clash: error: bench scaling: --scene: its objects are the file's "
+                        "(no --objects, --detail or --seed)\n");
         return CLASH_EINPUT;
     }
     char exe[1024];

@@ -31,8 +31,8 @@ foreach(n 2 3)
     set(limit 45)
   endif()
   add_test(NAME test_mpi_share${n}
-           COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n} -DLIMIT=${limit}
-                   -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi_share${n}
+           COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
+                   -DLIMIT=${limit} -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi_share${n}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi_share.cmake)
   set_tests_properties(test_mpi_share${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240
     RESOURCE_LOCK mpirun ENVIRONMENT "${CLASH_MPI_ENV}")

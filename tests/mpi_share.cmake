@@ -33,7 +33,8 @@ foreach(run static-chunk:1 static-stride:1 dynamic:1 producer-consumer:1 stealin
   list(GET st 1 t)
   set(out ${WORK}/r${RANKS}_${sch}_${t})
   execute_process(COMMAND ${MPIRUN} --oversubscribe -n ${RANKS} ${CLASH} ${args} --threads ${t} --schedule ${sch}
-                          --decompose replicated --pairs ${out}.csv --report ${out}.yaml RESULT_VARIABLE rc TIMEOUT 120)
+                          --decompose replicated --pairs ${out}.csv --report ${out}.yaml
+                  RESULT_VARIABLE rc TIMEOUT 120)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "mpirun -n ${RANKS} (${sch}, ${t} threads) failed: ${rc}")
   endif()
@@ -63,7 +64,8 @@ foreach(run static-chunk:1 static-stride:1 dynamic:1 producer-consumer:1 stealin
     string(APPEND shares " ${n}")
   endforeach()
   if(NOT sum EQUAL total)
-    message(FATAL_ERROR "mpirun -n ${RANKS} ${sch} ${t} threads: the ranks tested${shares}, ${sum} in all, not ${total}")
+    message(FATAL_ERROR
+            "mpirun -n ${RANKS} ${sch} ${t} threads: the ranks tested${shares}, ${sum} in all, not ${total}")
   endif()
   math(EXPR lhs "${max} * 100")
   math(EXPR rhs "${total} * ${LIMIT}")
