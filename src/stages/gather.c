@@ -424,9 +424,13 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
 {
     const clash_scene *sc = run->sc;
     if (run->pc_tested < 0) return gather_team(run, out, st, err);
-    /* producer-consumer: run->cand holds this rank's hits, sorted and unique */
+    /* the tests made inside S4 (producer-consumer, bvh_frames.c): run->cand
+     * holds this rank's hits, unique, and sorted unless cand_unsorted (the
+     * remap below sorts a reordered store's) */
     size_t nh = run->ncand;
     uint64_t *keys = run->cand;
+    if (run->cand_unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(keys, nh, NULL))
+        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     if (sc->face_orig && nh) {
         /* a reordered store (reorder.c): the pairs in input numbering, in
          * canonical order again */
