@@ -20,7 +20,7 @@ foreach(n 2 3)
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
-# Replicated ranks share the work (issue 55): on 2 and 3 ranks, every
+# Replicated ranks share the work: on 2 and 3 ranks, every
 # schedule, the ranks' S5 tests (the report's replicated_ranks lines) add up
 # to the one-rank count, no rank tests over 60 % (2 ranks) or 45 % (3 ranks)
 # of them, and the pairs are the one-rank file's.

@@ -9,8 +9,8 @@ if(NOT HAVE_MPI OR NOT MPIRUN)
   return()
 endif()
 file(MAKE_DIRECTORY ${WORK})
-# (500 objects of 48-528 faces: the scene of the issue that found the ranks
-# doing one rank's work; some 1,600 tests a step)
+# (500 objects of 48-528 faces, on which rank 0 had tested most of the
+# candidates when the units were few and their cost was |faces|^2)
 set(args run --preset cluttered --objects 500 --seed 7 --steps 4 --quiet)
 execute_process(COMMAND ${CLASH} ${args} --threads 1 --pairs ${WORK}/ref.csv --report ${WORK}/ref.yaml
                 RESULT_VARIABLE rc)

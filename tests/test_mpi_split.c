@@ -11,7 +11,7 @@
  * would mix the halves' messages (or hang: CTest's timeout).  Each step's
  * clash_step_stats name the rank and the rank count of its run, and on the
  * swept half the two ranks' S5 tests and hits (rank_hits) add up to the
- * one-rank run's tests and pairs (issue 55: the ranks share the work).
+ * one-rank run's tests and pairs (the ranks share the work out).
  * Run outside mpirun, or without 4 ranks, it skips (77).
  */
 #include <math.h>

@@ -447,7 +447,7 @@ static void mark_range(int64_t begin, int64_t end, int64_t step, int worker, voi
 /* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
  * (stages/rows.c; out of memory: the boxes alone, and S5 gathers).  Under
  * MPI only those of the faces in this rank's units: the rest are never
- * read here, and making them was a quarter of S4 that no rank shared. */
+ * read here, and making them all was work of S4 that no rank shared. */
 static void make_rows(clash_run *run, oct_ws *W, const unitset *us)
 {
     if (run->cfg.mode != CLASH_MODE_SWEPT) return;
