@@ -64,8 +64,8 @@
  * producer-consumer de-duplicated or sorted (no shared hash, and an order
  * that never depends on the schedule).
  *
- * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
- * that may pair, found by binning in parallel rather than by descending:
+ * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells;
+ * under MPI one level further down, octree_units.c) that may pair, found by binning in parallel rather than by descending:
  * every worker bins its block of the kept faces into the grid (the cells of
  * each face from an AVX2 kernel, kernels/cells.c; count, and note
  * whether two objects came to each cell, which says whether it may
@@ -75,7 +75,8 @@
  * of the kept faces (at least 256) is split further: a big object pair is
  * spread over many subtrees and cannot starve the others (Zachmann §3.10:
  * often one pair of objects holds almost all candidates).  The unit list
- * depends on the scene alone, never on threads or ranks.
+ * depends on the scene and on whether there are several ranks, never on
+ * the thread or rank count.
  *
  * Keys.  With the rows made (swept mode), a leaf keys its pairs
  * by the faces' places in run->kept, which it reads for the DOPs anyway
@@ -85,9 +86,11 @@
  * x 3,024 swept spheres the step took 0.98 of its time (bench/RESULTS.md).
  *
  * Distribution.  Under MPI each rank takes its share of the units
- * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride)
- * and makes and tests only their candidates (run->cand_local), on the same
- * rows and keys as one rank; S6 sorts each rank's hits and rank 0 merges
+ * (ranks.h: by estimated cost, the pairs of two objects' faces a unit
+ * holds, octree_units.c; static-stride deals them out in the order of that
+ * cost) and makes and tests only their candidates (run->cand_local), on
+ * the same kind of rows and keys as one rank (the rows of its own units'
+ * faces alone); S6 sorts each rank's hits and rank 0 merges
  * the ranks' sorted hits, so no rank goes over the others' work.
  * Inside a rank the coarse-grain strategy hands the units to the threads;
  * for dynamic, stealing and producer-consumer the units go largest first.
