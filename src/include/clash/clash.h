@@ -232,7 +232,8 @@ typedef struct clash_step_stats {
      * and tests above are its own (the command's report sums the counts and
      * takes the slowest rank's times), while hits is the merged step's on
      * rank 0 and 0 on the others.  rank and ranks: this rank and the run's
-     * count; rank_units: the S4 work units it ran (the face octree's cells;
+     * count (a decomposed run's too, whose other figures here are its part's);
+     * rank_units: the S4 work units it ran (the face octree's cells;
      * 0 for the other midphases, whose S4 every rank runs whole and whose
      * candidates S5 shares out); rank_hits: the hits among its own tests,
      * before rank 0's merge (a pair made on two ranks, static mode, counts
