@@ -74,9 +74,10 @@ typedef struct scene_args {
     int detail, seed;
 } scene_args;
 
-/* Reads wall_s, pairs_checksum, machine.ranks and S4+S5 (the mid and narrow
- * stages' total_s) from a run report. */
-static int read_report(const char *path, double *wall, unsigned long long *sum, int *ranks, double *s45)
+/* Reads wall_s, pairs_checksum, machine.ranks, the scene's objects and
+ * S4+S5 (the mid and narrow stages' total_s) from a run report. */
+static int read_report(const char *path, double *wall, unsigned long long *sum, int *ranks, int *objects,
+                       double *s45)
 {
     FILE *f = fopen(path, "r");
     char line[4096];
@@ -87,6 +88,8 @@ static int read_report(const char *path, double *wall, unsigned long long *sum, 
         if (!strncmp(line, "pairs_checksum:", 15)) got |= (sscanf(line + 15, " \"%llx\"", sum) == 1) << 1;
         const char *r = strstr(line, "ranks: ");
         if (!strncmp(line, "machine:", 8) && r) got |= (sscanf(r + 7, "%d", ranks) == 1) << 2;
+        const char *ob = strstr(line, "objects: ");
+        if (!strncmp(line, "scene:", 6) && ob) (void)sscanf(ob + 9, "%d", objects);
         double t;
         if (!strncmp(line, "  mid: {total_s: ", 17) && sscanf(line + 17, "%lf", &t) == 1) *s45 += t, got |= 1 << 3;
         if (!strncmp(line, "  narrow: {total_s: ", 20) && sscanf(line + 20, "%lf", &t) == 1) *s45 += t, got |= 1 << 4;
@@ -120,11 +123,12 @@ static int run_config(const bench_opts *o, const char *exe, int steps, const sce
         int ranks;
         char full[4200];
         snprintf(full, sizeof full, "%s >/dev/null 2>&1", cmd);
-        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks, &s45)) {
+        int objects = c->objects;
+        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks, &objects, &s45)) {
             rc = bench_fail(o, CLASH_EFAIL, "run failed: %s", cmd);
             break;
         }
-        if (r == 0) c->checksum = sum, c->ranks_reported = ranks;
+        if (r == 0) c->checksum = sum, c->ranks_reported = ranks, c->objects = a->scene ? objects : c->objects;
         else if (sum != c->checksum)
             rc = bench_fail(o, CLASH_EFAIL, "validation failed: checksum changed between repetitions of %s", cmd);
         if (r >= first) t[r - first] = wall, t45[r - first] = s45;
@@ -258,7 +262,8 @@ int clash_bench_scaling(int argc, char **argv)
                             grid[g].ranks, grid[g].threads, grid[g].checksum, grid[0].checksum);
         const int p = grid[g].ranks * grid[g].threads;
         const double sp = base / grid[g].seconds;
-        fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d,%.6g,%.4g\n", grid[g].ranks, grid[g].threads, p, objects,
+        fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d,%.6g,%.4g\n", grid[g].ranks, grid[g].threads, p,
+                grid[g].objects,
                 steps, grid[g].seconds, sp, sp / p, grid[g].checksum, grid[g].ranks_reported, 1e3 * grid[g].s45,
                 grid[g].s45 > 0 ? base45 / grid[g].s45 : 0);
     }
