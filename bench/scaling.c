@@ -8,13 +8,20 @@
  * step loop, without scene building), its result the report's
  * pairs_checksum.  Each configuration is repeated --reps times (median).
  *
- *   strong   a fixed scene (--objects N, default 200; --quick 60) on
- *            p = R x T workers: speedup S(p) = t(1) / t(p), efficiency
- *            E(p) = S(p) / p.  Every configuration must give the same
+ *   strong   a fixed scene (--objects N, default 200; --quick 60; with
+ *            --detail F every object a sphere of about F faces; or
+ *            --scene FILE) on p = R x T workers: speedup S(p) = t(1) /
+ *            t(p), efficiency E(p) = S(p) / p, and S4+S5 alone
+ *            (s45_ms, speedup_s45: the report's mid and narrow total_s,
+ *            the slowest rank's: the work the ranks share out under
+ *            --decompose replicated).  Every configuration must give the same
  *            checksum as the serial run (clash is deterministic across
- *            thread and rank counts), or the suite fails.
+ *            thread and rank counts), or the suite fails.  --decompose
+ *            objects|replicated is passed to the runs on several ranks
+ *            (default: clash run's, objects).
  *   weak     N = n1 x p objects (n1 = N / 2) at the same density, so the
- *            work per worker stays about constant: E(p) = t(1) / t(p).
+ *            work per worker stays about constant: E(p) = t(1) / t(p)
+ *            (not with --scene).
  *
  * Worker grid: thread counts 1, 2, 4, ... up to the cores of this process's
  * binding (--thread-list to choose), rank counts 1 and, when this build has
@@ -43,7 +50,7 @@
 
 typedef struct config {
     int ranks, threads, objects;
-    double seconds;
+    double seconds, s45; /* medians: wall_s, and S4+S5 (mid + narrow total_s) */
     unsigned long long checksum;
     int ranks_reported;
 } config;
@@ -59,8 +66,18 @@ static int parse_list(const char *s, int *out)
     return n;
 }
 
-/* Reads wall_s, pairs_checksum and machine.ranks from a run report. */
-static int read_report(const char *path, double *wall, unsigned long long *sum, int *ranks)
+/* What the strong study's runs are: the scene (NULL: the cluttered preset),
+ * its detail (0: the preset's own objects), the seed, the decomposition on
+ * several ranks (NULL: clash run's default). */
+typedef struct scene_args {
+    const char *scene, *decompose;
+    int detail, seed;
+} scene_args;
+
+/* Reads wall_s, pairs_checksum, machine.ranks, the scene's objects and
+ * S4+S5 (the mid and narrow stages' total_s) from a run report. */
+static int read_report(const char *path, double *wall, unsigned long long *sum, int *ranks, int *objects,
+                       double *s45)
 {
     FILE *f = fopen(path, "r");
     char line[4096];
@@ -71,42 +88,53 @@ static int read_report(const char *path, double *wall, unsigned long long *sum, 
         if (!strncmp(line, "pairs_checksum:", 15)) got |= (sscanf(line + 15, " \"%llx\"", sum) == 1) << 1;
         const char *r = strstr(line, "ranks: ");
         if (!strncmp(line, "machine:", 8) && r) got |= (sscanf(r + 7, "%d", ranks) == 1) << 2;
+        const char *ob = strstr(line, "objects: ");
+        if (!strncmp(line, "scene:", 6) && ob) (void)sscanf(ob + 9, "%d", objects);
+        double t;
+        if (!strncmp(line, "  mid: {total_s: ", 17) && sscanf(line + 17, "%lf", &t) == 1) *s45 += t, got |= 1 << 3;
+        if (!strncmp(line, "  narrow: {total_s: ", 20) && sscanf(line + 20, "%lf", &t) == 1) *s45 += t, got |= 1 << 4;
     }
     fclose(f);
-    return got == 7 ? 0 : -1;
+    return got == 31 ? 0 : -1;
 }
 
-static int run_config(const bench_opts *o, const char *exe, int steps, config *c, char *cmd_out, size_t cmd_n)
+static int run_config(const bench_opts *o, const char *exe, int steps, const scene_args *a, config *c,
+                      char *cmd_out, size_t cmd_n)
 {
-    char report[1200], cmd[4096], mpi[256] = "";
-    double *t = calloc((size_t)o->reps, sizeof *t);
+    char report[1200], cmd[4096], mpi[256] = "", what[1400], more[160] = "";
+    double *t = calloc(2 * (size_t)o->reps, sizeof *t), *t45 = t ? t + o->reps : NULL;
     int rc = 0;
     snprintf(report, sizeof report, "%s/.scaling-run.%ld.yaml", o->out, (long)getpid());
     if (c->ranks > 1)
         snprintf(mpi, sizeof mpi, "mpirun -n %d --oversubscribe --bind-to none%s ", c->ranks,
                  geteuid() == 0 ? " --allow-run-as-root" : "");
-    snprintf(cmd, sizeof cmd,
-             "%s'%s' run --preset cluttered --objects %d --seed 1 --steps %d --threads %d --quiet --report '%s'", mpi,
-             exe, c->objects, steps, c->threads, report);
+    char detail[32] = "";
+    if (a->detail) snprintf(detail, sizeof detail, " --detail %d", a->detail);
+    if (a->scene) snprintf(what, sizeof what, "'%s'", a->scene);
+    else snprintf(what, sizeof what, "--preset cluttered --objects %d --seed %d%s", c->objects, a->seed, detail);
+    if (a->decompose && c->ranks > 1) snprintf(more, sizeof more, " --decompose %s", a->decompose);
+    snprintf(cmd, sizeof cmd, "%s'%s' run %s --steps %d --threads %d%s --quiet --report '%s'", mpi, exe, what, steps,
+             c->threads, more, report);
     snprintf(cmd_out, cmd_n, "%s", cmd);
     const int first = bench_first_rep(o->reps);
     for (int r = 0; r < o->reps && !rc; ++r) {
-        double wall;
+        double wall, s45 = 0;
         unsigned long long sum;
         int ranks;
         char full[4200];
         snprintf(full, sizeof full, "%s >/dev/null 2>&1", cmd);
-        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks)) {
+        int objects = c->objects;
+        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks, &objects, &s45)) {
             rc = bench_fail(o, CLASH_EFAIL, "run failed: %s", cmd);
             break;
         }
-        if (r == 0) c->checksum = sum, c->ranks_reported = ranks;
+        if (r == 0) c->checksum = sum, c->ranks_reported = ranks, c->objects = a->scene ? objects : c->objects;
         else if (sum != c->checksum)
             rc = bench_fail(o, CLASH_EFAIL, "validation failed: checksum changed between repetitions of %s", cmd);
-        if (r >= first) t[r - first] = wall;
+        if (r >= first) t[r - first] = wall, t45[r - first] = s45;
     }
     remove(report);
-    if (!rc) c->seconds = bench_median(t, o->reps - first);
+    if (!rc) c->seconds = bench_median(t, o->reps - first), c->s45 = bench_median(t45, o->reps - first);
     free(t);
     return rc;
 }
@@ -131,16 +159,44 @@ int clash_bench_scaling(int argc, char **argv)
         fprintf(stderr, "clash: error: bench scaling: --decompose: expected objects|replicated, got '%s'\n", decompose);
         return CLASH_EINPUT;
     }
-    if ((decompose || control) && !weak) {
-        fprintf(stderr, "clash: error: bench scaling: %s applies with --weak only\n", decompose ? "--decompose" : "--control");
+    if (control && !weak) {
+        fprintf(stderr, "clash: error: bench scaling: --control applies with --weak only\n");
         return CLASH_EINPUT;
     }
     if (weak) return clash_bench_scaling_weak(nrest, rest, decompose ? decompose : "objects", control);
-    static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", NULL};
+    /* the strong study's own: --detail F, --scene FILE */
+    scene_args sa = {NULL, decompose, 0, 1};
+    int nkeep = 0;
+    for (int i = 0; i < nrest; ++i) {
+        if (!strcmp(rest[i], "--detail") && i + 1 < nrest) {
+            char *e;
+            const long d = strtol(rest[++i], &e, 10);
+            if (*e || d < 8 || d > 4000000) {
+                fprintf(stderr, "clash: error: bench scaling: --detail: expected faces per object in [8, 4000000], "
+                                "got '%s'\n", rest[i]);
+                return CLASH_EINPUT;
+            }
+            sa.detail = (int)d;
+        } else if (!strcmp(rest[i], "--scene") && i + 1 < nrest) {
+            sa.scene = rest[++i];
+        } else {
+            rest[nkeep++] = rest[i];
+        }
+    }
+    rest[nkeep] = NULL;
+    static const char *const extra[] = {"--ranks", "--thread-list", "--objects", "--steps", "--seed", NULL};
     bench_opts o;
-    int rc = bench_parse("scaling", argc, argv, extra,
-                         " [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--steps S] | --weak [--decompose objects|replicated] ...", &o);
+    int rc = bench_parse("scaling", nkeep, rest, extra,
+                         " [--thread-list 1,2,4] [--ranks 1,2] [--objects N] [--seed S] [--detail F | --scene FILE]"
+                         " [--steps S] [--decompose objects|replicated] | --weak [--decompose objects|replicated] ...",
+                         &o);
     if (rc) return rc < 0 ? 0 : rc;
+    if (o.seed) sa.seed = o.seed;
+    if (sa.scene && (o.objects || sa.detail || o.seed)) {
+        fprintf(stderr, "clash: error: bench scaling: --scene: its objects are the file's "
+                        "(no --objects, --detail or --seed)\n");
+        return CLASH_EINPUT;
+    }
     char exe[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return bench_fail(&o, CLASH_EFAIL, "cannot find this executable (/proc/self/exe)");
@@ -169,7 +225,7 @@ int clash_bench_scaling(int argc, char **argv)
     int ng = 0;
     for (int i = 0; i < nr; ++i)
         for (int j = 0; j < nt; ++j)
-            if (explicit_grid || rl[i] * tl[j] <= cores) grid[ng++] = (config){rl[i], tl[j], objects, 0, 0, 0};
+            if (explicit_grid || rl[i] * tl[j] <= cores) grid[ng++] = (config){rl[i], tl[j], objects, 0, 0, 0, 0};
     if (!ng || grid[0].ranks * grid[0].threads != 1)
         return bench_fail(&o, CLASH_EINPUT, "the worker grid must start with 1 rank x 1 thread (the baseline)");
 
@@ -182,39 +238,43 @@ int clash_bench_scaling(int argc, char **argv)
         if (cw) clash_outfile_abort(&fw);
         return CLASH_EFAIL;
     }
-    fprintf(cs, "ranks,threads,workers,objects,steps,seconds,speedup,efficiency,checksum,ranks_reported\n");
+    fprintf(cs, "ranks,threads,workers,objects,steps,seconds,speedup,efficiency,checksum,ranks_reported,s45_ms,"
+                "speedup_s45\n");
     fprintf(cw, "ranks,threads,workers,objects,steps,seconds,efficiency,checksum,ranks_reported\n");
     bench_yaml_header(y, &o);
-    fprintf(y, "params: {preset: cluttered, seed: 1, density: default, steps: %d, strong_objects: %d,"
-               " weak_objects_per_worker: %d, mpi_launcher: %s}\n",
-            steps, objects, objects / 2 > 0 ? objects / 2 : 1, have_mpi ? "mpirun" : "none");
+    fprintf(y, "params: {scene: \"%s\", preset: cluttered, seed: %d, detail: %d, density: default, steps: %d, "
+               "strong_objects: %d, weak_objects_per_worker: %d, decompose: %s, mpi_launcher: %s}\n",
+            sa.scene ? sa.scene : "", sa.seed, sa.detail, steps, objects, objects / 2 > 0 ? objects / 2 : 1,
+            decompose ? decompose : "default", have_mpi ? "mpirun" : "none");
     fprintf(y, "commands:\n");
     const int total = 2 * ng;
     int done = 0;
-    double base = 0;
+    double base = 0, base45 = 0;
     char cmd[4096], what[80];
     for (int g = 0; g < ng && !rc; ++g) {
         snprintf(what, sizeof what, "strong %d ranks x %d threads", grid[g].ranks, grid[g].threads);
         bench_progress(&o, what, done++, total);
-        if ((rc = run_config(&o, exe, steps, &grid[g], cmd, sizeof cmd))) break;
+        if ((rc = run_config(&o, exe, steps, &sa, &grid[g], cmd, sizeof cmd))) break;
         fprintf(y, "  - \"%s\"\n", cmd);
-        if (g == 0) base = grid[g].seconds;
+        if (g == 0) base = grid[g].seconds, base45 = grid[g].s45;
         else if (grid[g].checksum != grid[0].checksum)
             rc = bench_fail(&o, CLASH_EFAIL, "validation failed: %d x %d gives checksum %016llx, serial %016llx",
                             grid[g].ranks, grid[g].threads, grid[g].checksum, grid[0].checksum);
         const int p = grid[g].ranks * grid[g].threads;
         const double sp = base / grid[g].seconds;
-        fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d\n", grid[g].ranks, grid[g].threads, p, objects, steps,
-                grid[g].seconds, sp, sp / p, grid[g].checksum, grid[g].ranks_reported);
+        fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d,%.6g,%.4g\n", grid[g].ranks, grid[g].threads, p,
+                grid[g].objects,
+                steps, grid[g].seconds, sp, sp / p, grid[g].checksum, grid[g].ranks_reported, 1e3 * grid[g].s45,
+                grid[g].s45 > 0 ? base45 / grid[g].s45 : 0);
     }
     const int n1 = objects / 2 > 1 ? objects / 2 : 2;
-    for (int g = 0; g < ng && !rc; ++g) {
+    for (int g = 0; g < ng && !rc && !sa.scene; ++g) {
         config c = grid[g];
         const int p = c.ranks * c.threads;
         c.objects = n1 * p;
         snprintf(what, sizeof what, "weak %d ranks x %d threads", c.ranks, c.threads);
         bench_progress(&o, what, done++, total);
-        if ((rc = run_config(&o, exe, steps, &c, cmd, sizeof cmd))) break;
+        if ((rc = run_config(&o, exe, steps, &sa, &c, cmd, sizeof cmd))) break;
         fprintf(y, "  - \"%s\"\n", cmd);
         if (g == 0) base = c.seconds;
         fprintf(cw, "%d,%d,%d,%d,%d,%.6g,%.4g,%016llx,%d\n", c.ranks, c.threads, p, c.objects, steps, c.seconds,

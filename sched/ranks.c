@@ -11,8 +11,14 @@
  * Sharing units by estimated cost: units are sorted by cost, largest first
  * (ties: lower unit number first), and each goes to the rank with the least
  * estimated work so far (ties: lower rank), the classic LPT rule, within
- * 4/3 of the best static split.  Every rank computes the same split from the
- * same numbers, so no message is needed.
+ * 4/3 of the best static split.  By stride, the sorted list is dealt out
+ * R units at a time, rank r taking the r-th of each group and, every other
+ * group, the (R-1-r)-th, so that rank 0 is not always the one with the
+ * larger (SPMD: no one's load looked at).  A stride over the units in their
+ * own (spatial) order gave one rank the few big cells of a region and the
+ * other the small ones beside them.  Every
+ * rank computes the same split from the same numbers, so no message is
+ * needed.
  */
 #include "sched/ranks.h"
 
@@ -183,7 +189,7 @@ int64_t clash_ranks_share(const clash_ranks *rk, int64_t n, const double *cost, 
         for (int64_t u = 0; u < n; ++u) mine[m++] = u;
         return m;
     }
-    if (how == CLASH_RANKS_STRIDE || !cost) {
+    if (!cost) {
         for (int64_t u = r; u < n; u += R) mine[m++] = u;
         return m;
     }
@@ -195,7 +201,12 @@ int64_t clash_ranks_share(const clash_ranks *rk, int64_t n, const double *cost, 
     }
     for (int64_t u = 0; u < n; ++u) it[u] = (cost_item){cost[u], u};
     qsort(it, (size_t)n, sizeof *it, cmp_cost);
-    for (int64_t i = 0; i < n; ++i) {
+    if (how == CLASH_RANKS_STRIDE) /* one unit of each R of the list by cost, largest first, back and forth */
+        for (int64_t b = 0; b < n; b += R) {
+            const int64_t i = b + ((b / R) % 2 ? R - 1 - r : r);
+            if (i < n) mine[m++] = it[i].u;
+        }
+    for (int64_t i = 0; i < n && how != CLASH_RANKS_STRIDE; ++i) {
         int best = 0;
         for (int k = 1; k < R; ++k)
             if (load[k] < load[best]) best = k;

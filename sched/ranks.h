@@ -56,7 +56,10 @@ enum { CLASH_RANKS_BY_COST = 0, CLASH_RANKS_STRIDE = 1 };
 /* This rank's share of n units: fills mine[] (ascending unit numbers) and
  * returns their count.  BY_COST: longest-processing-time-first by the
  * estimated cost[] (ties by unit number), so ranks get equal estimated
- * work; STRIDE: rank r takes r, r+R, ...  Identical on every rank.
+ * work; STRIDE: rank r takes one unit of each R of the list sorted by
+ * cost, largest first: the r-th of the first R, the (R-1-r)-th of the next,
+ * and so on (without cost: units r, r+R, ... in unit order).
+ * Identical on every rank.
  * Returns -1 when out of memory. */
 int64_t clash_ranks_share(const clash_ranks *r, int64_t n, const double *cost, int how, int64_t *mine);
 /* Sorts the units ids[0..n) by cost[id], largest first, equal costs by id

@@ -485,5 +485,6 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     st->hits = (int64_t)out->count;
     st->dist_owned = D->nown, st->dist_present = D->np, st->dist_reported = (int64_t)nk, st->dist_bytes_sent = bytes;
     st->dist_rebuilds = D->rebuilds, st->dist_cuts = D->cuts;
+    st->rank = D->me, st->ranks = D->R; /* (the part's own run is one rank's) */
     return CLASH_OK;
 }

@@ -339,6 +339,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         /* S4 */
         run->level_used = 0;
         run->cand_local = 0;
+        run->rank_units = 0;
         run->cand_unsorted = 0;
         if (run->cfg.midphase == CLASH_MID_BVH) rc = clash_bvh_candidates(run, err);
         else if (run->cfg.midphase == CLASH_MID_BBOXPIPE) rc = clash_bboxpipe_candidates(run, err);
@@ -357,6 +358,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         }
     }
     st->candidates = (int64_t)run->ncand;
+    st->rank = run->ranks.rank, st->ranks = run->ranks.size, st->rank_units = run->rank_units;
     const int64_t boxed = clash_bvh_frames_boxed(run); /* the faces boxed on demand (bvh_frames.c) */
     if (boxed >= 0) st->faces_boxed = boxed;
     region_close(run, st, CLASH_S4_MID, t0), t0 = region_open(run, CLASH_S5_NARROW);

@@ -20,6 +20,24 @@ foreach(n 2 3)
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
 
+# Replicated ranks share the work: on 2 and 3 ranks, every
+# schedule, the ranks' S5 tests (the report's replicated_ranks lines) add up
+# to the one-rank count, no rank tests over 60 % (2 ranks) or 45 % (3 ranks)
+# of them, and the pairs are the one-rank file's.
+foreach(n 2 3)
+  if(n EQUAL 2)
+    set(limit 60)
+  else()
+    set(limit 45)
+  endif()
+  add_test(NAME test_mpi_share${n}
+           COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN} -DRANKS=${n}
+                   -DLIMIT=${limit} -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mpi_share${n}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi_share.cmake)
+  set_tests_properties(test_mpi_share${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240
+    RESOURCE_LOCK mpirun ENVIRONMENT "${CLASH_MPI_ENV}")
+endforeach()
+
 # The weak-scaling study's table, small (issue 18): both rows, the work per
 # worker fixed, the wait split and the control runs.
 add_test(NAME test_mpi_weak_bench

@@ -8,7 +8,10 @@
  * those of a one-rank run of the same scene (mpi_comm = MPI_COMM_SELF) on
  * the same process, and each half's run must see two ranks.  With the runs
  * of both halves in flight together, any collective left on MPI_COMM_WORLD
- * would mix the halves' messages (or hang: CTest's timeout).
+ * would mix the halves' messages (or hang: CTest's timeout).  Each step's
+ * clash_step_stats name the rank and the rank count of its run, and on the
+ * swept half the two ranks' S5 tests and hits (rank_hits) add up to the
+ * one-rank run's tests and pairs (the ranks share the work out).
  * Run outside mpirun, or without 4 ranks, it skips (77).
  */
 #include <math.h>
@@ -46,9 +49,15 @@ static clash_scene *memory_scene(clash_error *err)
     return sc;
 }
 
+/* This rank's share over the steps (clash_step_stats): its tests and hits. */
+typedef struct share {
+    long long tests, hits;
+} share;
+
 /* Runs scene `kind` on comm; hash and count of the pairs over the steps
- * (on the communicator's rank 0), and the run's rank count. */
-static int run_scene(int kind, MPI_Comm comm, uint64_t *hash, size_t *count, int *ranks, clash_error *err)
+ * (on the communicator's rank 0), the run's rank count and this rank's share. */
+static int run_scene(int kind, MPI_Comm comm, uint64_t *hash, size_t *count, int *ranks, share *sh,
+                     clash_error *err)
 {
     clash_scene *sc = NULL;
     if (kind == 0) {
@@ -69,18 +78,25 @@ static int run_scene(int kind, MPI_Comm comm, uint64_t *hash, size_t *count, int
     }
     *ranks = run->ranks.size;
     *hash = 1469598103934665603ULL, *count = 0;
-    int rc = 0;
+    *sh = (share){0, 0};
+    int rc = 0, me = 0;
+    MPI_Comm_rank(comm, &me);
     for (int s = 1; s <= STEPS && !rc; ++s) {
         clash_pairs p;
+        clash_step_stats st;
         if (kind == 0) {
-            rc = clash_step(run, s, &p, NULL, err);
+            rc = clash_step(run, s, &p, &st, err);
         } else {
             const double a = 0.2 * s, c = cos(a), sn = sin(a);
             const double R[9] = {c, 0, sn, 0, 1, 0, -sn, 0, c}, t[3] = {2.4 - 0.35 * s, 0.3, 0.02 * s};
             rc = clash_run_set_pose(run, 1, R, t, err);
-            if (!rc) rc = clash_run_advance(run, &p, NULL, err);
+            if (!rc) rc = clash_run_advance(run, &p, &st, err);
         }
-        if (!rc) *hash = hash_pairs(*hash, &p), *count += p.count;
+        if (rc) break;
+        *hash = hash_pairs(*hash, &p), *count += p.count;
+        CHECK(st.rank == me && st.ranks == *ranks, "step %d: stats name rank %d of %d, not %d of %d", s, st.rank,
+              st.ranks, me, *ranks);
+        sh->tests += st.tests, sh->hits += st.rank_hits;
     }
     clash_run_destroy(run);
     clash_scene_destroy(sc);
@@ -108,12 +124,24 @@ int main(int argc, char **argv)
     size_t n_half = 0, n_one = 0;
     int r_half = 0, r_one = 0;
     /* both halves at once, each on its own scene */
-    const int rc_half = run_scene(color, half, &h_half, &n_half, &r_half, &err);
+    share s_half, s_one;
+    const int rc_half = run_scene(color, half, &h_half, &n_half, &r_half, &s_half, &err);
     CHECK(rc_half == 0, "rank %d: half %d: %s", rank, color, err.msg);
     CHECK(r_half == 2, "rank %d: the half's run sees %d ranks, not 2", rank, r_half);
     /* the same scene on this rank alone */
-    const int rc_one = run_scene(color, MPI_COMM_SELF, &h_one, &n_one, &r_one, &err);
+    const int rc_one = run_scene(color, MPI_COMM_SELF, &h_one, &n_one, &r_one, &s_one, &err);
     CHECK(rc_one == 0 && r_one == 1, "rank %d: one-rank run: %s (%d ranks)", rank, err.msg, r_one);
+    long long sum[2] = {s_half.tests, s_half.hits};
+    MPI_Allreduce(MPI_IN_PLACE, sum, 2, MPI_LONG_LONG, MPI_SUM, half);
+    if (color == 0) { /* swept: each pair made in one unit, so on one rank */
+        CHECK(s_one.tests > 0 && sum[0] == s_one.tests, "rank %d: the half's ranks tested %lld pairs, one rank %lld",
+              rank, sum[0], s_one.tests);
+        CHECK(sum[1] == (long long)n_one && s_one.hits == (long long)n_one,
+              "rank %d: the half's ranks' hits add up to %lld, one rank's %lld, pairs %zu", rank, sum[1], s_one.hits,
+              n_one);
+        CHECK(s_half.tests < s_one.tests, "rank %d: this rank tested %lld of the one rank's %lld: no share", rank,
+              s_half.tests, s_one.tests);
+    }
     if (hrank == 0) {
         CHECK(n_one > 0, "rank %d: scene %d has no pairs, so the test could not fail", rank, color);
         CHECK(h_half == h_one && n_half == n_one, "rank %d: scene %d on 2 ranks: %zu pairs, on 1 rank: %zu (or others)",

@@ -146,6 +146,56 @@ static int steps_csv_row(const clash_ranks *W, FILE *f, int step, const clash_st
                    (long long)shared[0], (long long)shared[1], (long long)st->hits, pairs) < 0 ? -1 : 0;
 }
 
+/* A replicated run's split (several ranks): each rank's share of S4/S5 over
+ * the run (clash_step_stats.rank_units, candidates, tests, rank_hits) and
+ * its own time in S4, S5, S6 and the steps, for the report's
+ * replicated_ranks section.  The counts as int64, the times as the bits of
+ * their doubles, so one allgather carries all. */
+enum { RK_UNITS, RK_CAND, RK_TESTS, RK_HITS, RK_MID_S, RK_NARROW_S, RK_GATHER_S, RK_STEPS_S, RK_N };
+
+static void rank_add(int64_t *rk, double *rt, const clash_step_stats *st, double step_s)
+{
+    rk[RK_UNITS] += st->rank_units, rk[RK_CAND] += st->candidates, rk[RK_TESTS] += st->tests;
+    rk[RK_HITS] += st->rank_hits;
+    rt[0] += st->seconds[CLASH_S4_MID], rt[1] += st->seconds[CLASH_S5_NARROW], rt[2] += st->seconds[CLASH_S6_GATHER];
+    rt[3] += step_s;
+}
+
+/* Every rank calls it (a collective); rank 0 gets the section (malloc'd;
+ * NULL when out of memory), the others NULL. */
+static char *rank_section(const clash_ranks *W, int64_t *rk, const double *rt)
+{
+    for (int i = 0; i < 4; ++i) memcpy(&rk[RK_MID_S + i], &rt[i], sizeof(double));
+    const int R = W->size;
+    int64_t *all = malloc(sizeof *all * RK_N * (size_t)R);
+    if (!all) clash_ranks_abort(W, 1); /* the others wait in the allgather */
+    if (!all) return NULL;
+    clash_ranks_allgather_i64(W, rk, RK_N, all);
+    const size_t cap = 400 + 260 * (size_t)R;
+    char *s = W->rank == 0 ? malloc(cap) : NULL;
+    if (!s) {
+        free(all);
+        return NULL;
+    }
+    size_t k = (size_t)snprintf(s, cap,
+                                "replicated_ranks:   # each rank's share over the steps: S4's work units (the face "
+                                "octree's; 0: a midphase every rank runs whole), the candidates it made or was "
+                                "given, its S5 tests and their hits (before rank 0's merge); its own mid_s, "
+                                "narrow_s, gather_s and steps_s (the stages above give the slowest rank's)\n");
+    for (int r = 0; r < R && k < cap; ++r) {
+        const int64_t *f = all + (size_t)r * RK_N;
+        double t[4];
+        memcpy(t, &f[RK_MID_S], sizeof t);
+        k += (size_t)snprintf(s + k, cap - k,
+                              "  - {rank: %d, units: %lld, candidates: %lld, tests: %lld, hits: %lld, mid_s: %.6g, "
+                              "narrow_s: %.6g, gather_s: %.6g, steps_s: %.6g}\n",
+                              r, (long long)f[RK_UNITS], (long long)f[RK_CAND], (long long)f[RK_TESTS],
+                              (long long)f[RK_HITS], t[0], t[1], t[2], t[3]);
+    }
+    free(all);
+    return s;
+}
+
 static int cmd_run(const clash_cli *cli)
 {
     clash_ranks world; /* the command's ranks, to agree on exit codes and totals (the run has its own) */
@@ -222,6 +272,9 @@ setup_done:
     signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
     clash_run_totals tot;
     clash_totals_init(&tot);
+    int64_t rk[RK_N] = {0}; /* this rank's share (rank_section) */
+    double rt[4] = {0};
+    char *rank_yaml = NULL; /* the report's replicated_ranks section (rank 0, several ranks) */
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
     clash_run_set_counters(run, &ctr);
@@ -243,6 +296,7 @@ setup_done:
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
         const size_t wb = clash_run_work_bytes(run);
         if (wb > tot.work_bytes) tot.work_bytes = wb;
+        rank_add(rk, rt, &st, te - ts);
         if (clash_totals_add(&tot, s, &pairs, &st)) {
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
@@ -275,6 +329,7 @@ setup_done:
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
+    if (ranks > 1 && !stop_sig) rank_yaml = rank_section(W, rk, rt); /* (before the times are maxed) */
     if (ranks > 1) { /* stage times: the slowest rank's (as REFERENCE.md says); counts of shared work: summed */
         clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
         clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
@@ -298,6 +353,7 @@ setup_done:
         rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
         if (!root) {
             clash_totals_free(&tot);
+            free(rank_yaml);
             clash_run_destroy(run);
             clash_scene_destroy(sc);
             return 128 + stop_sig;
@@ -317,7 +373,7 @@ setup_done:
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, NULL, NULL};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, rank_yaml, NULL};
         clash_isa(&ri.isa, NULL, NULL);
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
@@ -335,6 +391,7 @@ setup_done:
     }
     if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
     clash_totals_free(&tot);
+    free(rank_yaml);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     return 0;
@@ -349,6 +406,7 @@ fail:
     }
     clash_counters_close(&ctr);
     clash_totals_free(&tot);
+    free(rank_yaml);
     clash_outfile_abort(&pairs_out);
     clash_outfile_abort(&contacts_out);
     clash_outfile_abort(&steps_out);

@@ -154,6 +154,7 @@ struct clash_run {
     int (*op_keep)(void *ctx, int a, int b);
     void *op_keep_ctx;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
+    int64_t rank_units;            /* S4: the work units this rank ran this step (octree.c) */
     int cand_places;               /* S4 (the face octree with the rows, one rank): cand's keys are the
                                       faces' places in run->kept (pa << 32 | pb), not face numbers
                                       (stages.h: clash_cand_faces) */

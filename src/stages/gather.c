@@ -2,9 +2,12 @@
  * gather.c — stage S6: the hits of S5 as canonical, sorted pairs in input
  * numbering.  Candidates are sorted and unique, so compacting the hit keys in
  * place keeps them canonical (where S4 left them unsorted, cand_unsorted,
- * the hits are sorted here); under MPI every rank's hits are gathered to
- * rank 0 and merged; a Morton-reordered store (store/reorder.c) maps its
- * faces back to input numbers and sorts again.
+ * the hits are sorted here); a Morton-reordered store (store/reorder.c)
+ * maps its faces back to input numbers and sorts again.  Under MPI each
+ * rank does this for its own hits (its share of S4/S5's work), and rank 0
+ * merges the ranks' sorted keys as they stream in (clash_ranks_merge_u64),
+ * into the pairs: rank 0's part costs what the pairs cost, a heap step a
+ * pair, and goes over no rank's candidates.
  */
 #include <stdlib.h>
 
@@ -309,6 +312,58 @@ static void run_pieces(const clash_exec *ex, int P, void (*fn)(int, int, void *)
     clash_par_tasks(&d, P, 1, pieces_range, &c);
 }
 
+/* ---- several ranks: rank 0 merges the ranks' sorted keys ----------------------------- */
+
+/* Rank 0's side of the merge: the keys, ascending, become pairs as they
+ * come; a key met on two ranks (static mode, where a pair may be made in
+ * two units) is kept once. */
+typedef struct pair_sink {
+    clash_run *run;
+    size_t m, cap;
+    uint64_t last;
+} pair_sink;
+
+static int sink_keys(void *ctx, const uint64_t *keys, int64_t n)
+{
+    pair_sink *k = ctx;
+    clash_run *run = k->run;
+    const clash_scene *sc = run->sc;
+    for (int64_t i = 0; i < n; ++i) {
+        if (k->m && keys[i] == k->last) continue;
+        if (k->m == k->cap) return -1; /* (cannot happen: cap is every rank's hits) */
+        const uint32_t a = (uint32_t)(keys[i] >> 32), b = (uint32_t)keys[i];
+        const int32_t oa = run->face_obj[a], ob = run->face_obj[b];
+        run->pairs[k->m++] = (clash_pair){(uint32_t)oa, (uint32_t)(a - sc->fofs[oa]), (uint32_t)ob,
+                                          (uint32_t)(b - sc->fofs[ob])};
+        k->last = keys[i];
+    }
+    return 0;
+}
+
+/* This rank's nh hit keys (input numbering, canonical, ascending, unique)
+ * into the step's pairs on rank 0 (none on the others).  Every rank calls
+ * it (two collectives: the sum of the counts, which sizes rank 0's pairs,
+ * and the merge). */
+static int gather_ranks(clash_run *run, const uint64_t *keys, size_t nh, clash_pairs *out, clash_step_stats *st,
+                        clash_error *err)
+{
+    int64_t total = (int64_t)nh;
+    clash_ranks_sum_i64(&run->ranks, &total, 1);
+    pair_sink k = {run, 0, 0, 0};
+    int oom = 0;
+    if (run->ranks.rank == 0) {
+        oom = clash_pages_renew((void **)&run->pairs, &run->cap_pairs, (size_t)total, sizeof *run->pairs, 0) != 0;
+        if (!oom) k.cap = (size_t)total;
+    }
+    /* (rank 0 out of memory: its sink refuses every key and the merge still receives them all) */
+    const int rc = clash_ranks_merge_u64(&run->ranks, keys, (int64_t)nh, sink_keys, &k);
+    run->npairs = k.m;
+    st->hits = (int64_t)k.m;
+    out->pairs = run->pairs;
+    out->count = k.m;
+    return rc || oom ? clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs") : CLASH_OK;
+}
+
 static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const int T = run->threads > 0 ? run->threads : 1;
@@ -331,8 +386,9 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     for (int w = 0; w < P; ++w) off[w + 1] += off[w];
     const size_t nh = (size_t)off[P];
     int rc = CLASH_OK;
+    const int ranks = run->ranks.size > 1; /* rank 0 merges the ranks' keys into the pairs (gather_ranks) */
     if (clash_pages_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
-        clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
+        (!ranks && clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)))
         goto oom;
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */
@@ -345,6 +401,11 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
             uint64_t *merged = P > 1 && P <= S6_MAXT && T <= S6_MAXT ? merge_team(&ek, T, g.keys, g.tmp, off, P) : NULL;
             g.keys = merged ? merged : merge_runs(g.keys, g.tmp, off, P);
         }
+    }
+    st->rank_hits = (int64_t)nh;
+    if (ranks) {
+        rc = gather_ranks(run, g.keys, nh, out, st, err);
+        goto done;
     }
     run_pieces(&ek, P, s6_pairs, &g);
     run->npairs = nh;
@@ -362,39 +423,14 @@ done:
 int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     const clash_scene *sc = run->sc;
-    const int R = run->ranks.size;
-    if (R == 1 && run->pc_tested < 0) return gather_team(run, out, st, err);
-    /* S6: the hit keys, compacted in place (candidates are sorted and unique,
-     * so they come out canonical); under MPI gathered to rank 0 and merged. */
-    size_t nh = 0;
-    if (run->pc_tested >= 0) nh = run->ncand; /* run->cand holds the hits */
-    else
-        for (int64_t i = run->test_begin; i < run->test_end; ++i)
-            if (run->hit[i]) run->cand[nh++] = run->cand[i];
-    uint64_t *keys = run->cand, *gathered = NULL;
-    /* candidates left in the workers' order (cand_unsorted: one rank, unique
-     * keys): the hits sorted here, far fewer keys than the candidates (by
-     * the remap below when the store is reordered) */
-    if (run->cand_unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(run->cand, nh, NULL))
+    if (run->pc_tested < 0) return gather_team(run, out, st, err);
+    /* the tests made inside S4 (producer-consumer, bvh_frames.c): run->cand
+     * holds this rank's hits, unique, and sorted unless cand_unsorted (the
+     * remap below sorts a reordered store's) */
+    size_t nh = run->ncand;
+    uint64_t *keys = run->cand;
+    if (run->cand_unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(keys, nh, NULL))
         return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    if (R > 1) {
-        int64_t ng = 0;
-        if (clash_ranks_gather_u64(&run->ranks, run->cand, (int64_t)nh, &gathered, &ng))
-            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-        nh = 0;
-        if (gathered) {
-            nh = clash_sort_unique_u64(gathered, (size_t)ng);
-            if (nh == (size_t)-1) {
-                free(gathered);
-                return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-            }
-        }
-        keys = gathered;
-    }
-    if (clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)) {
-        free(gathered);
-        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    }
     if (sc->face_orig && nh) {
         /* a reordered store (reorder.c): the pairs in input numbering, in
          * canonical order again */
@@ -402,11 +438,12 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
             const uint64_t a = sc->face_orig[keys[i] >> 32], b = sc->face_orig[(uint32_t)keys[i]];
             keys[i] = a < b ? a << 32 | b : b << 32 | a;
         }
-        if (clash_sort_u64(keys, nh, NULL)) {
-            free(gathered);
-            return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-        }
+        if (clash_sort_u64(keys, nh, NULL)) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     }
+    st->rank_hits = (int64_t)nh;
+    if (run->ranks.size > 1) return gather_ranks(run, keys, nh, out, st, err);
+    if (clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0))
+        return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     size_t m = 0;
     for (size_t i = 0; i < nh; ++i) {
         const uint32_t a = (uint32_t)(keys[i] >> 32), b = (uint32_t)keys[i];
@@ -414,7 +451,6 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         run->pairs[m++] = (clash_pair){(uint32_t)oa, (uint32_t)(a - sc->fofs[oa]), (uint32_t)ob,
                                        (uint32_t)(b - sc->fofs[ob])};
     }
-    free(gathered);
     run->npairs = m;
     st->hits = (int64_t)m;
     out->pairs = run->pairs;

@@ -23,7 +23,7 @@
  *           at a time (ck_tritri_f32x8: ck_tritri's answers); two triangles
  *           apart by a gap never share a point.
  *
- * Rows (swept, the face octree on one rank).  The candidates' faces are
+ * Rows (swept, the face octree; under MPI on each rank's own units).  The candidates' faces are
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
  * margin (CK_ROW = 24 floats: offsets from the face's origin, the origin,
@@ -67,7 +67,7 @@
 typedef struct narrow_ctx {
     clash_run *run;
     int64_t off;
-    int rows; /* swept, the face octree on one rank: this step's rows are made (narrow_rows) */
+    int rows; /* swept, the face octree: this step's rows are made (narrow_rows) */
 } narrow_ctx;
 
 /* Static mode: the exact test of the pairs the filter left (b, eight at a
@@ -365,11 +365,12 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
     }
     if (clash_pages_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
         return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
-    /* swept, the face octree on one rank (asked for, or the one a deforming
-     * scene falls back to: it made this step's rows): the candidates' faces
-     * are kept faces, gathered once each (keys by places come only with the
-     * rows: octree.c sets run->cand_places with them) */
-    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && R == 1 && ce > cb &&
+    /* swept, the face octree (asked for, or the one a deforming scene falls
+     * back to: it made this step's rows), on one rank or on this rank's own
+     * units (cand_local): the candidates' faces are kept faces, gathered once
+     * each (keys by places come only with the rows: octree.c sets
+     * run->cand_places with them) */
+    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && (R == 1 || run->cand_local) && ce > cb &&
                      (run->rows_ready || (run->cfg.midphase == CLASH_MID_OCTREE && clash_rows_make(run, 0) == 0));
     narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);

@@ -27,6 +27,11 @@
  * 3.01 u M of the doubles), while they are in cache; fdop.c's margin
  * 2^-18 M covers that rounding (at most 9.1 u M along a diagonal) with the
  * rest of its float error.
+ *
+ * Under MPI a rank runs only its own share of the octree's units, so it
+ * needs the rows and DOPs of their faces alone (clash_rows_make_some): the
+ * places and input numbers of every kept face are written first (S6 and the
+ * merge read them by place), then the rows of the places marked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +40,45 @@
 #include "core/facetest.h"
 #include "stages/stages.h"
 
+/* The DOPs of the n (<= 8) kept faces idx[], of arc margins mar[]. */
+static void dops8(clash_run *run, int32_t idx[8], double mar[8], int n)
+{
+    const double half_sep = 0.5 * run->cfg.min_separation;
+    float P[24][8], g[8];
+    float *out[8];
+    for (int l = n; l < 8; ++l) idx[l] = idx[0], mar[l] = mar[0]; /* finite lanes */
+    ck_rows8o(run->frow, idx, NULL, P);
+    for (int l = 0; l < 8; ++l) {
+        /* the face's share of the pair's tolerance, rounded up */
+        g[l] = ck_f32_up((mar[l] + half_sep) * (1 + 0x1p-20));
+        out[l] = run->fdop + (size_t)CK_FDOP * (size_t)idx[l];
+    }
+    ck_face_dops8(P, g, n, out);
+}
+
+typedef struct rows_ctx {
+    clash_run *run;
+    const uint8_t *need; /* NULL: every kept face */
+} rows_ctx;
+
 /* Kept faces [begin, end) by step: rows, places and (run->fdop) DOPs. */
 static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
-    clash_run *run = p;
+    clash_run *run = ((rows_ctx *)p)->run;
+    const uint8_t *need = ((rows_ctx *)p)->need;
     const clash_scene *sc = run->sc;
-    const double half_sep = 0.5 * run->cfg.min_separation;
     int32_t idx[8];
     double mar[8];
     int n = 0;
     for (int64_t k = begin; k < end; k += step) {
         const uint32_t f = run->kept[k];
+        if (need) { /* the places were written (places_range); only the faces of this rank's units */
+            if (!need[k]) continue;
+        } else {
+            run->fplace[f] = (int32_t)k;
+            run->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
+        }
         const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
         float *r = run->frow + CK_ROW * k;
         const double *const X[3] = {sc->dx, sc->dy, sc->dz}, *const Xp[3] = {sc->dpx, sc->dpy, sc->dpz};
@@ -59,27 +91,40 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         const double m = sc->nturning ? clash_face_margin(run, f) : 0;
         memcpy(r + 21, &m, sizeof m);
         r[23] = 0;
-        run->fplace[f] = (int32_t)k;
-        run->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
         if (!run->dops_ready) continue;
         mar[n] = m, idx[n++] = (int32_t)k;
-        if (n == 8 || k + step >= end) {
-            float P[24][8], g[8];
-            float *out[8];
-            for (int l = n; l < 8; ++l) idx[l] = idx[0], mar[l] = mar[0]; /* finite lanes */
-            ck_rows8o(run->frow, idx, NULL, P);
-            for (int l = 0; l < 8; ++l) {
-                /* the face's share of the pair's tolerance, rounded up */
-                g[l] = ck_f32_up((mar[l] + half_sep) * (1 + 0x1p-20));
-                out[l] = run->fdop + (size_t)CK_FDOP * (size_t)idx[l];
-            }
-            ck_face_dops8(P, g, n, out);
-            n = 0;
-        }
+        if (n == 8) dops8(run, idx, mar, n), n = 0;
+    }
+    if (n) dops8(run, idx, mar, n);
+}
+
+/* Kept faces [begin, end) by step: their places and input numbers. */
+static void places_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
+{
+    (void)worker;
+    clash_run *run = p;
+    const uint32_t *fo = run->sc->face_orig;
+    for (int64_t k = begin; k < end; k += step) {
+        const uint32_t f = run->kept[k];
+        run->fplace[f] = (int32_t)k;
+        run->korig[k] = fo ? fo[f] : f;
     }
 }
 
-int clash_rows_make(clash_run *run, int dops)
+int clash_rows_places(clash_run *run)
+{
+    const size_t n = run->nkept;
+    if (n == 0) return -1;
+    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    if (clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
+    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
+    clash_par_for_blocks(&ex, (int64_t)n, 4096, places_range, run);
+    return 0;
+}
+
+int clash_rows_make(clash_run *run, int dops) { return clash_rows_make_some(run, dops, NULL); }
+
+int clash_rows_make_some(clash_run *run, int dops, const uint8_t *need)
 {
     const size_t n = run->nkept;
     run->rows_ready = run->dops_ready = 0;
@@ -89,7 +134,7 @@ int clash_rows_make(clash_run *run, int dops)
         if (clash_pages_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
         memset(run->frow + run->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
     }
-    if (clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
+    if (!need && clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
     /* (out of memory for the DOPs: the leaves test the boxes alone) */
     if (dops && n > run->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
         if (clash_pages_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), CLASH_ROWS_PAD)) dops = 0;
@@ -106,7 +151,8 @@ int clash_rows_make(clash_run *run, int dops)
      * --partition stride keep their static partitions, for the partition
      * study. */
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
-    clash_par_for_blocks(&ex, (int64_t)n, 4096, rows_range, run);
+    rows_ctx rc = {run, need};
+    clash_par_for_blocks(&ex, (int64_t)n, 4096, rows_range, &rc);
     run->rows_ready = 1;
     return 0;
 }

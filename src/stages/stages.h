@@ -38,6 +38,12 @@ int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err);
  * with dops, their DOPs (run->fdop; run->dops_ready says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);
+/* The same for the kept places k with need[k] set alone (the faces of this
+ * rank's units under MPI), after clash_rows_places wrote every kept face's
+ * place (run->fplace) and input number (run->korig); 0, or -1 when out of
+ * memory or there are no kept faces. */
+int clash_rows_places(clash_run *run);
+int clash_rows_make_some(clash_run *run, int dops, const uint8_t *need);
 /* The bytes past the last row and the last DOP
  * (ck_fdop_mask reads 8 past it), both pages-renewed (base/mem.h). */
 #define CLASH_ROWS_PAD (8 * sizeof(float))

@@ -227,6 +227,20 @@ typedef struct clash_step_stats {
      * the bytes it sent this step (boxes, states and pair keys), and its
      * sub-run rebuilds and the cells' cuts so far (the first ones included). */
     int64_t dist_owned, dist_present, dist_reported, dist_bytes_sent, dist_rebuilds, dist_cuts;
+    /* This rank's share of the step, in a replicated run (every rank holds
+     * the whole scene; one rank: the whole step).  The ranks share out S4's
+     * work units and S5's candidates, so on each rank seconds[], candidates
+     * and tests above are its own (the command's report sums the counts and
+     * takes the slowest rank's times), while hits is the merged step's on
+     * rank 0 and 0 on the others.  rank and ranks: this rank and the run's
+     * count (a decomposed run's too, whose other figures here are its part's);
+     * rank_units: the S4 work units it ran (the face octree's cells;
+     * 0 for the other midphases, whose S4 every rank runs whole and whose
+     * candidates S5 shares out); rank_hits: the hits among its own tests,
+     * before rank 0's merge (a pair made on two ranks, static mode, counts
+     * on both). */
+    int32_t rank, ranks;
+    int64_t rank_units, rank_hits;
 } clash_step_stats;
 
 typedef struct clash_scene clash_scene;

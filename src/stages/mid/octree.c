@@ -64,8 +64,8 @@
  * producer-consumer de-duplicated or sorted (no shared hash, and an order
  * that never depends on the schedule).
  *
- * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells)
- * that may pair, found by binning in parallel rather than by descending:
+ * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells;
+ * under MPI one level further down, octree_units.c) that may pair, found by binning in parallel rather than by descending:
  * every worker bins its block of the kept faces into the grid (the cells of
  * each face from an AVX2 kernel, kernels/cells.c; count, and note
  * whether two objects came to each cell, which says whether it may
@@ -75,9 +75,10 @@
  * of the kept faces (at least 256) is split further: a big object pair is
  * spread over many subtrees and cannot starve the others (Zachmann §3.10:
  * often one pair of objects holds almost all candidates).  The unit list
- * depends on the scene alone, never on threads or ranks.
+ * depends on the scene and on whether there are several ranks, never on
+ * the thread or rank count.
  *
- * Keys.  With the rows made (swept mode) on one rank, a leaf keys its pairs
+ * Keys.  With the rows made (swept mode), a leaf keys its pairs
  * by the faces' places in run->kept, which it reads for the DOPs anyway
  * (run->cand_places; the same order as the face numbers): the merge's
  * buckets and S5's rows then need no place looked up a key, and S6 and
@@ -85,15 +86,19 @@
  * x 3,024 swept spheres the step took 0.98 of its time (bench/RESULTS.md).
  *
  * Distribution.  Under MPI each rank takes its share of the units
- * (ranks.h: by estimated cost, |faces|^2, or by stride for static-stride).
+ * (ranks.h: by estimated cost, the pairs of two objects' faces a unit
+ * holds, octree_units.c; static-stride deals them out in the order of that
+ * cost) and makes and tests only their candidates (run->cand_local), on
+ * the same kind of rows and keys as one rank (the rows of its own units'
+ * faces alone); S6 sorts each rank's hits and rank 0 merges
+ * the ranks' sorted hits, so no rank goes over the others' work.
  * Inside a rank the coarse-grain strategy hands the units to the threads;
  * for dynamic, stealing and producer-consumer the units go largest first.
  * Each worker appends candidates to its own buffer (run->wbuf), and the
  * buffers are merged in parallel (octree_merge.c): counted and scattered by
  * the first face's place among the kept faces, then each bucket
- * de-duplicated by stamps (one rank: left unsorted, S6 sorts the hits) or
- * sorted (under MPI, producer-consumer).  The unique set is the same
- * whatever ran where.
+ * de-duplicated by stamps (left unsorted, S6 sorts the hits) or sorted
+ * (producer-consumer).  The unique set is the same whatever ran where.
  *
  * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
  * octree and pushes each unit's de-duplicated candidates, in batches, into
@@ -406,7 +411,7 @@ size_t clash_octree_bytes(const clash_run *run)
         b += W->w[w].cap * sizeof(uint32_t) + W->w[w].stcap + W->w[w].lbcap + W->w[w].flcap;
     b += W->cntcap * sizeof(size_t) + W->startcap * sizeof(size_t) + W->rngcap * sizeof(uint32_t) + W->paircap +
          clash_oct_stat_bytes(W->statcap) + W->sorttmpcap * sizeof(uint64_t) + clash_oct_cc_bytes(W->cccap) +
-         W->mcntcap * sizeof(uint32_t);
+         W->mcntcap * sizeof(uint32_t) + W->needcap;
     return b;
 }
 
@@ -416,18 +421,49 @@ void clash_octree_free(clash_run *run)
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb), free(W->w[w].fl);
         free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->uf.fl), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
-        free(W->mcnt);
+        free(W->mcnt), free(W->need);
     }
     free(W);
     run->oct_ws = NULL;
 }
 
 
-/* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
- * (stages/rows.c; out of memory: the boxes alone, and S5 gathers). */
-static void make_rows(clash_run *run)
+typedef struct need_ctx {
+    const unitset *us;
+    const int32_t *place;
+    uint8_t *need;
+} need_ctx;
+
+/* This rank's units [begin, end) by step: their faces' places marked (the
+ * same byte from every worker that meets a face: relaxed stores). */
+static void mark_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
-    if (run->cfg.mode == CLASH_MODE_SWEPT) (void)clash_rows_make(run, 1);
+    (void)worker;
+    const need_ctx *c = p;
+    for (int64_t u = begin; u < end; u += step) {
+        const unit *un = &c->us->u[c->us->order[u]];
+        const uint32_t *f = c->us->faces->v + un->ofs;
+        for (size_t i = 0; i < un->n; ++i) __atomic_store_n(&c->need[c->place[f[i]]], 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
+ * (stages/rows.c; out of memory: the boxes alone, and S5 gathers).  Under
+ * MPI only those of the faces in this rank's units: the rest are never
+ * read here, and making them all was work of S4 that no rank shared. */
+static void make_rows(clash_run *run, oct_ws *W, const unitset *us)
+{
+    if (run->cfg.mode != CLASH_MODE_SWEPT) return;
+    if (run->ranks.size == 1) {
+        (void)clash_rows_make(run, 1);
+        return;
+    }
+    if (clash_rows_places(run) || ws_grow(&W->need, &W->needcap, run->nkept, 1)) return;
+    memset(W->need, 0, run->nkept);
+    need_ctx c = {us, run->fplace, W->need};
+    const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)us->faces->n);
+    clash_par_for(&ex, us->norder, mark_range, &c);
+    (void)clash_rows_make_some(run, 1, W->need);
 }
 
 int clash_octree_candidates(clash_run *run, clash_error *err)
@@ -440,10 +476,12 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    if (rc == 0) make_rows(run);
-    /* one rank, the rows made: the keys are the faces' places, which S5's
-     * rows and the merge's buckets go by (no place looked up a key) */
-    run->cand_places = run->ranks.size == 1 && run->dops_ready;
+    if (rc == 0) make_rows(run, W, &us);
+    /* the rows made: the keys are the faces' places, which S5's rows and the
+     * merge's buckets go by (no place looked up a key); under MPI too, where
+     * every rank has the same kept faces in the same places (S3 is the same
+     * on every rank) and tests only its own units' keys */
+    run->cand_places = run->dops_ready;
     octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;
@@ -451,9 +489,10 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     /* few faces in the units (a face in a unit costs several cheap items: its
      * cells, its tests): on the caller */
+    run->rank_units = us.norder;
     const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
     if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
-    run->cand_unsorted = run->ranks.size == 1; /* S6 sorts the hits; under MPI the ranks split one list */
+    run->cand_unsorted = 1; /* S6 sorts the hits (under MPI each rank its own, before rank 0 merges them) */
     rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, run->cfg.mode == CLASH_MODE_SWEPT,
                               &run->cand, &run->cap_cand, &run->ncand);
     clash_oct_unitset_free(&us);
@@ -531,13 +570,13 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     run->rows_ready = run->dops_ready = 0;
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
-    if (rc == 0) make_rows(run);
+    if (rc == 0) make_rows(run, W, &us);
     pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
     if (rc < 0 || !c.tested) goto oom;
     c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
-    c.oc.order_n = us.norder;
+    c.oc.order_n = run->rank_units = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
         goto oom;

@@ -67,7 +67,8 @@ typedef struct oct_ws {
     uint64_t *sorttmp;   /* merge_keys: the sort's scratch */
     uint32_t *mcnt;      /* merge_keys: the buckets' counts and ends */
     struct cell_count *cc; /* binning: per worker and cell, its faces and objects */
-    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, cccap, mcntcap;
+    uint8_t *need;       /* under MPI: the kept places in this rank's units, whose rows are made */
+    size_t cntcap, startcap, rngcap, paircap, statcap, sorttmpcap, cccap, mcntcap, needcap;
 } oct_ws;
 
 /* Grows *pp (a pointer to a pointer) to n elements of size sz, contents not kept. */

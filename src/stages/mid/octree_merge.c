@@ -19,7 +19,7 @@
  * scenes), so that a bucket holds about a key and the passes over the
  * tables cost no more than the keys.
  *
- * On one rank the candidates need not be sorted (run->cand_unsorted: S6
+ * The candidates need not be sorted (run->cand_unsorted: S6
  * sorts the hits, as it does anyway for a Morton-ordered store): in swept
  * mode the buffers hold no key twice (octree.c) and the buckets stay as
  * scattered; otherwise a bucket
@@ -27,9 +27,10 @@
  * face's place with the bucket (the count tables, spent by then, hold the
  * stamps).  Buckets are uneven (a face that moves fast has a hundred keys),
  * so a sort or a search per bucket cost as much as the sort it replaced.
- * Under MPI the ranks split one list, which must be in the same order on
- * each, and producer-consumer merges hits: every bucket is sorted (by
- * insertion under 64 keys), which sorts the whole list.
+ * (Under MPI too: each rank merges the keys of its own units, and S6 sorts
+ * its hits before rank 0 merges them.)  Producer-consumer merges hits:
+ * every bucket is sorted (by insertion under 64 keys), which sorts the
+ * whole list.
  *
  * Phases, each over the team: the places (each worker its share of the
  * kept faces), the counts (each worker its own buffer), the totals of each

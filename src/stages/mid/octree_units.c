@@ -10,8 +10,13 @@
  * then by worker, so every cell's list is ascending whatever the team size).
  * A unit holding more than 1/32 of the kept faces (at least 256) is split
  * further: a big object pair is spread over many subtrees and cannot starve
- * the others (Zachmann §3.10).  The unit list depends on the scene alone,
- * never on threads or ranks; under MPI each rank takes its share (ranks.h).
+ * the others (Zachmann §3.10).  The unit list depends on the scene and on
+ * whether there are several ranks, never on the thread or rank count; under
+ * MPI the units are one level finer (a unit's descent being one split) and
+ * each rank takes its share (ranks.h) by an estimate of each unit's pairs,
+ * so that the ranks' shares of the work are even.  (Swept mode makes each
+ * pair in one leaf whatever the units; static mode de-duplicates, so the
+ * pairs are the same either way.)
  *
  * The level: cfg.octree_level when set, else the level whose voxel edge is
  * closest to four times the mean edge of the kept faces' boxes (octree.c).
@@ -309,7 +314,8 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
      * splits them as the binning and the unit splits would.  Binning the
      * 136 kept faces of two grazing suzannes into a 4^3 grid took more
      * instructions than their whole descent (issue 17). */
-    if (4 * nk < CLASH_SMALL_WORK) {
+    const int ranks = run->ranks.size > 1; /* (see below) */
+    if (4 * nk < CLASH_SMALL_WORK && !ranks) {
         if (scratch_reserve(us->faces, nk) || scratch_flags(us->faces) || !(us->u = malloc(sizeof(unit)))) return -1;
         memcpy(us->faces->v, run->kept, nk * sizeof(uint32_t));
         memset(us->faces->fl, 0, nk); /* the root: nothing below it */
@@ -317,7 +323,11 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
         us->u[0] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
         return order_units(run, us);
     }
-    const int unit_min = level <= 3 ? level : (level - 2 < 5 ? level - 2 : 5);
+    /* Under MPI the ranks share the units out before any is run (ranks.h),
+     * by an estimate of their cost, so they need many: the cells one level
+     * further down (level - 1, where a unit's descent is one split), and
+     * the binning even for few kept faces. */
+    const int unit_min = level <= 3 ? level : (level - 2 + ranks < 5 ? level - 2 + ranks : 5);
     const size_t big = nk / 32 > 256 ? nk / 32 : 256;
     b.g = unit_min, b.G = 1 << unit_min;
     b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
@@ -417,13 +427,38 @@ out:
     return order_units(run, us);
 }
 
+/* A unit's estimated cost under MPI: the pairs of its faces that may pair
+ * (without self-collision, those of two objects: (n^2 - sum of n_o^2) / 2,
+ * an object's faces being one run of the ascending list), plus a descent
+ * step a face.  |faces|^2 alone counts the pairs of one object's faces too,
+ * which no leaf makes: a cell with many faces of one object and a few of
+ * another looked costly and was not, and the ranks' shares of the tests
+ * came out uneven. */
+static double unit_cost(const clash_run *run, const unitset *us, const unit *un)
+{
+    const double n = (double)un->n;
+    if (run->cfg.self_collision) return n * n / 2 + n;
+    const uint32_t *f = us->faces->v + un->ofs;
+    double same = 0;
+    for (size_t i = 0; i < un->n;) {
+        const int64_t end = run->sc->fofs[run->face_obj[f[i]] + 1];
+        size_t j = i + 1;
+        while (j < un->n && (int64_t)f[j] < end) ++j;
+        same += (double)(j - i) * (double)(j - i);
+        i = j;
+    }
+    return (n * n - same) / 2 + n;
+}
+
 /* This rank's share of the units, in the order handed out. */
 static int order_units(clash_run *run, unitset *us)
 {
     us->cost = malloc(sizeof(double) * (us->n + 1));
     us->order = malloc(sizeof(int64_t) * (us->n + 1));
     if (!us->cost || !us->order) return -1;
-    for (size_t u = 0; u < us->n; ++u) us->cost[u] = (double)us->u[u].n * (double)us->u[u].n;
+    const int ranks = run->ranks.size > 1;
+    for (size_t u = 0; u < us->n; ++u)
+        us->cost[u] = ranks ? unit_cost(run, us, &us->u[u]) : (double)us->u[u].n * (double)us->u[u].n;
     const int sch = run->cfg.schedule;
     us->norder = clash_ranks_share(&run->ranks, (int64_t)us->n, us->cost,
                                    sch == CLASH_SCHED_STATIC_STRIDE ? CLASH_RANKS_STRIDE : CLASH_RANKS_BY_COST,
