@@ -22,7 +22,7 @@
  * the written lines; clash_fg_boxes_stores), or both as separate variants.
  * The byte count is the same for both (each array counted once).
  *
- * Part 2, layout (Zachmann 001 §3.10).  Transform n vertices from local to
+ * Part 2, layout (Zachmann [Zachmann00] §3.10).  Transform n vertices from local to
  * world coordinates and reduce the object box inside the parallel section
  * (per-worker padded slots), in two layouts:
  *   SoA: lx[], ly[], lz[] read, wx[], wy[], wz[] written (clash's store);

@@ -89,10 +89,10 @@ void bench_series_free(bench_series *s);
 
 /* The papers' experiment scenes, as clash-scene/1 text (malloc'd, or NULL).
  * Two UV spheres of the given faces, diameter 3.8, moving into contact so
- * that their bounding spheres touch in step T (003 Fig. 3.6), plus
+ * that their bounding spheres touch in step T ([Smith94] Fig. 3.6), plus
  * crowd - 2 bystanders on a grid above them (Fig. 3.9): papers.c. */
 char *bench_spheres_json(int faces, int crowd, int T);
-/* Zachmann's procedure (001 3.5.10): two copies of the mesh at path, scaled
+/* Zachmann's procedure ([Zachmann00] 3.5.10): two copies of the mesh at path, scaled
  * by scale, box centres d apart along x, the second one revolving about z
  * once in steps steps (static mode): distance.c. */
 char *bench_revolve_json(const char *path, double scale, double d, int steps);

@@ -1,6 +1,6 @@
 /*
  * distance.c — `clash bench distance`: Zachmann's benchmark procedure
- * (seeds/001, §3.5.10), with the shared meshes (../shared/data/meshes).
+ * (seeds/[Zachmann00], §3.5.10), with the shared meshes (../shared/data/meshes).
  *
  * Two identical objects, scaled uniformly to fit a cube of edge 2 and
  * centred on their bounding-box centres, stand at distance d (between the

@@ -1,5 +1,5 @@
 /*
- * fig43.c — `clash bench fig43`: the report's Figure 4.3 (003 §4.3–4.5)
+ * fig43.c — `clash bench fig43`: the report's Figure 4.3 ([Smith94] §4.3–4.5)
  * rerun on this machine, for every coarse-grain strategy, over threads and
  * over MPI ranks.
  *
@@ -78,8 +78,8 @@ static const struct strategy {
     int schedule;
     const char *label;  /* table label */
 } strategies[] = {
-    {"static-stride", CLASH_SCHED_STATIC_STRIDE, "SPMD (static-stride, 003 §4.4.1)"},
-    {"producer-consumer", CLASH_SCHED_PRODUCER_CONSUMER, "producer-consumer (003 §4.4.2)"},
+    {"static-stride", CLASH_SCHED_STATIC_STRIDE, "SPMD (static-stride, [Smith94] §4.4.1)"},
+    {"producer-consumer", CLASH_SCHED_PRODUCER_CONSUMER, "producer-consumer ([Smith94] §4.4.2)"},
     {"static-chunk", CLASH_SCHED_STATIC_CHUNK, "static-chunk"},
     {"dynamic", CLASH_SCHED_DYNAMIC, "dynamic"},
     {"stealing", CLASH_SCHED_STEALING, "stealing"},
@@ -608,7 +608,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
             scene_path, C);
     for (int k = 0; k < ncmd; ++k) fprintf(y, "    - \"%s\"\n", cmds[k]);
     fprintf(y, "s45_fraction: {workers: %d, backend: omp, spmd: %.4f, min: %.4f, max: %.4f, report_003: 0.971,"
-               " note: \"report 003 sec. 4.3: steps 3 and 4 (octree 13.2%%, face pairs 83.9%%) of the 3968-face"
+               " note: \"report [Smith94] sec. 4.3: steps 3 and 4 (octree 13.2%%, face pairs 83.9%%) of the 3968-face"
                " collision step\"}\n",
             p.workers[0], fr_spmd, fr_lo, fr_hi);
     for (int i = 0; i < nres; ++i)
@@ -651,7 +651,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
         size_t m = 0;
         append(script, sizeof script, &m,
                "set terminal pngcairo size %d,860\nset output 'fig43.png'\nset datafile separator ','\n"
-               "set multiplot layout 2,%d title 'Figure 4.3 (003): %s, %s, collision step %d: S4+S5"
+               "set multiplot layout 2,%d title 'Figure 4.3 ([Smith94]): %s, %s, collision step %d: S4+S5"
                " (mid + narrow) time and speed-up, median of %d'\n"
                "set grid\nset xrange [0.8:%g]\nset xtics 1\n",
                430 * nf, nf, scene_desc, mode, C, p.repeat, wmax + 0.2);

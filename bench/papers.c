@@ -2,11 +2,11 @@
  * papers.c — `clash bench papers`: the experiments of the papers clash
  * implements, rerun on this machine (seeds/README.md lists the papers).
  *
- *   table1   the six-sphere scene of Kitamura, Takemura, Kishino 1994 (000,
+ *   table1   the six-sphere scene of Kitamura, Takemura, Kishino 1994 ([KTK94],
  *            Table 1, Fig. 7) and the eight-sphere scene of Kitamura,
- *            Takemura, Ahuja, Kishino 1994 (002, Table 1, Fig. 13): the time
+ *            Takemura, Ahuja, Kishino 1994 ([KTAK94], Table 1, Fig. 13): the time
  *            of every cycle (step) of the presets ktk94-table1, ktak94-table1.
- *   sweep    the report's Fig. 3.7 (003 §3.3.7): two identical UV spheres of
+ *   sweep    the report's Fig. 3.7 ([Smith94] §3.3.7): two identical UV spheres of
  *            8 ... 3968 faces start apart and move toward each other with
  *            translation and rotation until faces collide; the time of the
  *            collision step (the step that finds the first pairs, "the true
@@ -277,25 +277,25 @@ int clash_bench_papers(int argc, char **argv)
     char script[4096];
     bench_plot(&o, "papers_table1",
                "set terminal pngcairo size 900,500\nset output 'papers_table1.png'\nset datafile separator ','\n"
-               "set title 'Table 1 scenes: time per cycle (000 Fig. 7, 002 Fig. 13)'\n"
+               "set title 'Table 1 scenes: time per cycle ([KTK94] Fig. 7, [KTAK94] Fig. 13)'\n"
                "set xlabel 'cycle (step)'\nset ylabel 'ms per cycle'\nset key top left\nset grid\n"
                "plot 'papers_table1.csv' using 2:(strcol(1) eq 'ktk94-table1' ? $3 : 1/0) with lines lw 2 title 'ktk94, 6 spheres',\\\n"
                "     '' using 2:(strcol(1) eq 'ktak94-table1' ? $3 : 1/0) with lines lw 2 title 'ktak94, 8 spheres'\n");
     bench_plot(&o, "papers_sweep",
                "set terminal pngcairo size 800,500\nset output 'papers_sweep.png'\nset datafile separator ','\n"
-               "set title 'Two spheres: time at the collision step (003 Fig. 3.7)'\n"
+               "set title 'Two spheres: time at the collision step ([Smith94] Fig. 3.7)'\n"
                "set xlabel 'faces per sphere'\nset ylabel 'ms at the collision step'\nset logscale x\nset grid\n"
                "set key off\nplot 'papers_sweep.csv' using 1:3 with linespoints lw 2 pt 7\n");
     snprintf(script, sizeof script,
              "set terminal pngcairo size 900,500\nset output 'papers_crowd.png'\nset datafile separator ','\n"
-             "set title 'N spheres of 528 faces, two collide at the last cycle (003 Fig. 3.9)'\n"
+             "set title 'N spheres of 528 faces, two collide at the last cycle ([Smith94] Fig. 3.9)'\n"
              "set xlabel 'cycle (step)'\nset ylabel 'ms per cycle'\nset key top left\nset grid\n"
              "plot for [n in '10 20 30 40'] 'papers_crowd.csv' using 2:($1 == n+0 ? $3 : 1/0)"
              " with lines lw 2 title n.' spheres'\n");
     bench_plot(&o, "papers_crowd", script);
     bench_plot(&o, "papers_swept",
                "set terminal pngcairo size 900,500\nset output 'papers_swept.png'\nset datafile separator ','\n"
-               "set title 'Two spheres into contact: static against swept test (003 Fig. 4.2)'\n"
+               "set title 'Two spheres into contact: static against swept test ([Smith94] Fig. 4.2)'\n"
                "set xlabel 'cycle (step)'\nset ylabel 'ms per cycle'\nset key top left\nset grid\n"
                "plot for [f in '960 3968'] for [m in 'static swept'] 'papers_swept.csv'"
                " using 3:($1 == f+0 && strcol(2) eq m ? $4 : 1/0) with lines lw 2 title f.' faces, '.m\n");

@@ -7,16 +7,16 @@
  *                     [--threads T] [--reps N] [--meshes a,b] [--quiet]
  *
  * Experiments (one CSV and one plot each; seeds_report.c writes them):
- *   table1      the presets ktk94-table1 and ktak94-table1 (000 §5.1
- *               Table 1 / Fig. 7, 002 §4.1 Table 1 / Fig. 13), every step.
- *   sweep       003 Fig. 3.7: two UV spheres of 8 ... 3968 faces moving
+ *   table1      the presets ktk94-table1 and ktak94-table1 ([KTK94] §5.1
+ *               Table 1 / Fig. 7, [KTAK94] §4.1 Table 1 / Fig. 13), every step.
+ *   sweep       [Smith94] Fig. 3.7: two UV spheres of 8 ... 3968 faces moving
  *               into contact (the papers suite's scene, bench_spheres_json);
  *               runs stop at the first collision, whose step time is the
  *               figure ("the true measure of the efficiency").
- *   complexity  004 §4.2 Fig. 5: two spheres of 48 ... 30624 faces in a
+ *   complexity  [TC96] §4.2 Fig. 5: two spheres of 48 ... 30624 faces in a
  *               fixed overlapping configuration (centres 2.4 apart,
  *               diameter 3.8), both spinning: time per step against faces.
- *   distance    001 §3.5.10: two copies of a shared mesh (cow; --quick
+ *   distance    [Zachmann00] §3.5.10: two copies of a shared mesh (cow; --quick
  *               suzanne; --meshes) fitted to a cube of edge 2, one revolving,
  *               at distances 3.0 ... 0.2 (the distance suite's scene,
  *               bench_revolve_json): time per step against distance.
@@ -125,7 +125,7 @@ static int desc_from_json(seeds_ctx *c, seeds_point *p, char *json)
 static int build_table1(seeds_ctx *c, seeds_exp *e)
 {
     static const char *const presets[] = {"ktk94-table1", "ktak94-table1"};
-    *e = (seeds_exp){.name = "table1", .title = "Table 1 scenes: time per step (000 Fig. 7, 002 Fig. 13)",
+    *e = (seeds_exp){.name = "table1", .title = "Table 1 scenes: time per step ([KTK94] Fig. 7, [KTAK94] Fig. 13)",
                      .params_header = "scene", .nparams = 1, .xlabel = "scene, midphase", .logy = 1,
                      .window_at_collision = 1};
     snprintf(e->note, sizeof e->note, "the presets' own steps (ktk94 220, ktak94 140), scene mode (swept)");
@@ -146,7 +146,7 @@ static int build_sweep(seeds_ctx *c, seeds_exp *e)
 {
     static const int full[] = {8, 24, 48, 80, 120, 168, 224, 360, 528, 728, 960, 3968}, quick[] = {8, 48, 168, 528};
     const int *sizes = c->o.quick ? quick : full, n = c->o.quick ? 4 : 12, T = c->o.quick ? 24 : 72;
-    *e = (seeds_exp){.name = "sweep", .title = "Two spheres into contact: time of the collision step (003 Fig. 3.7)",
+    *e = (seeds_exp){.name = "sweep", .title = "Two spheres into contact: time of the collision step ([Smith94] Fig. 3.7)",
                      .params_header = "faces_per_sphere", .nparams = 1, .xlabel = "faces per sphere", .logx = 1,
                      .logy = 1, .stop_at_first = 1, .window_at_collision = 1};
     snprintf(e->note, sizeof e->note,
@@ -166,7 +166,7 @@ static int build_complexity(seeds_ctx *c, seeds_exp *e)
 {
     static const int full[] = {48, 168, 528, 1848, 3968, 8280, 16128, 30624}, quick[] = {48, 168, 528};
     const int *sizes = c->o.quick ? quick : full, n = c->o.quick ? 3 : 8, steps = c->o.quick ? 4 : 20;
-    *e = (seeds_exp){.name = "complexity", .title = "Two overlapping spheres: time per step against faces (004 Fig. 5)",
+    *e = (seeds_exp){.name = "complexity", .title = "Two overlapping spheres: time per step against faces ([TC96] Fig. 5)",
                      .params_header = "faces_per_sphere", .nparams = 1, .xlabel = "faces (both objects)", .logx = 1,
                      .logy = 1};
     snprintf(e->note, sizeof e->note,
@@ -198,7 +198,7 @@ static int build_distance(seeds_ctx *c, seeds_exp *e)
     int nd = 0;
     double dist[32];
     for (double d = 3.0; d > 0.1 && nd < 32; d -= dstep) dist[nd++] = d;
-    *e = (seeds_exp){.name = "distance", .title = "Two copies of a mesh, one revolving: time per step (001 3.5.10)",
+    *e = (seeds_exp){.name = "distance", .title = "Two copies of a mesh, one revolving: time per step ([Zachmann00] 3.5.10)",
                      .params_header = "mesh,distance", .nparams = 2,
                      .xlabel = "distance between box centres (objects fit a cube of edge 2)"};
     snprintf(e->note, sizeof e->note, "static mode, one revolution in %d steps, distances 3.0 down by %.1f", steps,

@@ -70,7 +70,7 @@ const clash_bench_suite clash_bench_suites[] = {
      COMMON "\n  writes DIR/papers_table1.csv, papers_sweep.csv, papers_crowd.csv, papers_swept.csv, papers.yaml\n"
      "  (default DIR bench-out/papers)",
      clash_bench_papers},
-    {"distance", "Zachmann's procedure (001 3.5.10): query time against distance, one object revolving",
+    {"distance", "Zachmann's procedure ([Zachmann00] 3.5.10): query time against distance, one object revolving",
      COMMON "\n    [--meshes a,b,...] [--steps N]\n  writes DIR/distance.csv, distance.yaml (default DIR bench-out/distance)",
      clash_bench_distance},
     {"scaling", "strong and weak scaling over threads x ranks on the cluttered preset",

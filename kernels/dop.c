@@ -1,5 +1,5 @@
 /*
- * dop.c — the two inner steps of the DOP-tree traversal (Zachmann 001
+ * dop.c — the two inner steps of the DOP-tree traversal (Zachmann [Zachmann00]
  * §3.5.9, --midphase doptree): re-aligning a tumbled k-DOP and the k-DOP
  * overlap test.
  *

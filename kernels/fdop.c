@@ -13,7 +13,7 @@
  * candidates, the hulls' extents along the four body diagonals (1,+-1,+-1)
  * alone show 51 % apart, with the six face diagonals (1,+-1,0), (1,0,+-1),
  * (0,1,+-1) as well 62.5 % (the box's own axes: 3.7 %).  That is the 26-DOP
- * of the k-DOP literature (Klosowski et al. 1998; Zachmann's DOP-tree, 001),
+ * of the k-DOP literature (Klosowski et al. 1998; Zachmann's DOP-tree, [Zachmann00]),
  * here one per face and step, not a tree.
  *
  * A face's DOP: for each direction d of the ten (components -1, 0, 1, not

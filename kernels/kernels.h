@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* ---- triangle / axis-aligned box (tribox.c) --------------------------------
- * ck_tribox: the report's test (003 §3.3.7): bounding-box reject, vertex-inside
+ * ck_tribox: the report's test ([Smith94] §3.3.7): bounding-box reject, vertex-inside
  * accept, then clip the triangle against the x and y slabs of the box with an
  * early accept whenever a clip point lies on the box face inside the box,
  * and finally compare the clipped polygon's z-range with the box's.
@@ -474,7 +474,7 @@ int ck_points_dop_plain(int64_t n, const float *x, const float *y, const float *
 
 /* ---- k-DOPs of the DOP-tree (dop.c) -------------------------------------------
  * A k-DOP (k even) is k plane offsets: d[i] = max N_i·x, d[i + k/2] = max -N_i·x.
- * ck_dop_align: the aligned DOP enclosing a tumbled one (001 eq. 3.2),
+ * ck_dop_align: the aligned DOP enclosing a tumbled one ([Zachmann00] eq. 3.2),
  * out[i] = c[i] + sum_l lam[3i+l] * d[j[3i+l]], l = 0..2, in double.
  * ck_dop_overlap: 1 when the DOPs a and b, each grown by g/2, overlap:
  * a[i] + b[opp(i)] + g >= 0 for every i (opp(i) = i +- k/2); NaN gives 0.

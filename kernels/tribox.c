@@ -1,7 +1,7 @@
 /*
  * tribox.c — does a closed triangle meet a closed axis-aligned box?
  *
- * ck_tribox is the method of the report (003, section 3.3.7): clipping.
+ * ck_tribox is the method of the report ([Smith94], section 3.3.7): clipping.
  *   1. Bounding-box reject: if the triangle's box misses [lo, hi] on some
  *      axis, they are apart.
  *   2. Vertex accept: a vertex inside the box means they meet.

@@ -1,6 +1,6 @@
 /*
  * bind.h — pinning the workers of a team to cores or sockets (hwloc), as the
- * report pinned its processes for cache affinity (003 §4.5).
+ * report pinned its processes for cache affinity ([Smith94] §4.5).
  *
  *   none   : the OS places threads (default)
  *   core   : worker w runs on core w of the cores this process may use

@@ -18,7 +18,7 @@
  *   stride: worker w takes w, w+T, w+2T, ...  (begin = w, step = T).
  * Coarse grain (clash_par_tasks): units of uneven cost handed out by a
  * strategy (clash_schedule): static chunk, static stride (the report's SPMD,
- * 003 §4.4.1), dynamic (batches of `batch` units from a shared atomic counter),
+ * [Smith94] §4.4.1), dynamic (batches of `batch` units from a shared atomic counter),
  * producer-consumer and work stealing (strategies.c).
  *
  * Callers never depend on which worker ran what: results are merged in a
@@ -121,7 +121,7 @@ int clash_tasks_stealing(const clash_exec *ex, int64_t n, int64_t batch, clash_r
 /* Producer-consumer over n units: worker 0 pushes batches, the others
  * consume; the producer joins them when done. */
 int clash_tasks_prodcons(const clash_exec *ex, int64_t n, int64_t batch, clash_range_fn fn, void *ctx);
-/* General producer-consumer (003 §4.4.2): worker 0 runs produce(), which
+/* General producer-consumer ([Smith94] §4.4.2): worker 0 runs produce(), which
  * calls clash_pcq_push() for each item; workers 1..T-1 (and worker 0 once
  * produce() returns) call consume(item, worker, ctx).  The ring holds at
  * most `capacity` items; a push into a full ring consumes the oldest item

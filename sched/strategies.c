@@ -12,7 +12,7 @@
  * thief touch it only once per batch or per steal, so the lock is cheap
  * next to a unit of octree or face-pair work, and simple to get right.
  *
- * Producer-consumer (003 §4.4.2).  Worker 0 is the producer: it runs a
+ * Producer-consumer ([Smith94] §4.4.2).  Worker 0 is the producer: it runs a
  * caller-supplied function that pushes items (opaque pointers) into a
  * bounded ring; workers 1..T-1 pop and consume them as they arrive.  When
  * the producer is done it becomes a consumer too and helps empty the ring.

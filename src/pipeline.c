@@ -1,5 +1,5 @@
 /*
- * pipeline.c — one step of the coarse-to-fine face-pair method (003 ch. 3–4):
+ * pipeline.c — one step of the coarse-to-fine face-pair method ([Smith94] ch. 3–4):
  * it sequences the stages and times each one as a profiling region; the
  * stages themselves live in stages/ and never call back here.
  *

@@ -1,6 +1,6 @@
 /*
  * test_midphases.c — the object-octree and spherical-octree midphases
- * (--midphase objoctree, spherical; 000/002 and 004) against the oracle and
+ * (--midphase objoctree, spherical; [KTK94]/[KTAK94] and [TC96]) against the oracle and
  * the face octree.  Both are culling methods: the face-pair test decides,
  * so their pair sets must equal the others' exactly.
  *

@@ -1,6 +1,6 @@
 /*
  * test_midphases_zach.c — Zachmann's BoxTree and DOP-tree midphases
- * (--midphase boxtree, doptree; 001 §3.5) against the oracle and the face
+ * (--midphase boxtree, doptree; [Zachmann00] §3.5) against the oracle and the face
  * octree, and the k-DOP kernels they use.
  *
  * 1. Kernels: ck_dop_align and ck_dop_overlap equal their _ref versions on

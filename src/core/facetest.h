@@ -1,5 +1,5 @@
 /*
- * facetest.h — the exact face tests the stages share (003 §3.3.7, §4.2):
+ * facetest.h — the exact face tests the stages share ([Smith94] §3.3.7, §4.2):
  *   a face against a box   static: the triangle/box test (kernels/tribox.c);
  *                          swept: the convex hull of the face's 6 positions
  *                          at s-1 and s against the box (kernels/hull.c);

@@ -4,10 +4,10 @@
  *
  *   ktk94-table1   the six-sphere scene of Kitamura, Takemura, Kishino 1994,
  *                  "Coarse-to-Fine Collision Detection ...", Table 1
- *                  (seeds/000_1723984f22ac41cd.txt, section 5.1.1).
+ *                  ([KTK94] section 5.1.1).
  *   ktak94-table1  the eight-sphere scene of Kitamura, Takemura, Ahuja,
  *                  Kishino 1994, "Efficient Collision Detection Among Objects
- *                  in Arbitrary Motion ...", Table 1 (seeds/002_b6fb90dc5ce9522c.txt,
+ *                  in Arbitrary Motion ...", Table 1 ([KTAK94],
  *                  section 4.1.1).
  *   cluttered      N random spheres and boxes at a chosen volume density,
  *                  moving roughly toward the centre of their cube so that

@@ -1,6 +1,6 @@
 /*
  * boxes.c — stage S1: face boxes (swept: over both states) and object boxes
- * (src/README.md, S1; 003 §3.3.2), and the culling inflation delta of the
+ * (src/README.md, S1; [Smith94] §3.3.2), and the culling inflation delta of the
  * step.  The parallel loop itself is finegrain.c's; the bvh midphase refits
  * its kept trees straight from the vertices instead (stages/mid/bvh.c), and
  * the pipeline then calls this stage for the inflation alone.  With boxes

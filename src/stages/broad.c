@@ -1,6 +1,6 @@
 /*
  * broad.c — stage S2: the overlapping object pairs and their overlap regions
- * box(a) ∩ box(b), grown by 2 delta (003 §3.3.3; delta holds half the
+ * box(a) ∩ box(b), grown by 2 delta ([Smith94] §3.3.3; delta holds half the
  * minimum separation, see push_objpair).  Few objects: all pairs;
  * many (or on request): sort-and-sweep (broad_sap.c) or the object BVH
  * (broad_bvh.c), whose pair keys are sorted so run->op is ordered by (a, b).

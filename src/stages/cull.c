@@ -1,6 +1,6 @@
 /*
  * cull.c — stage S3: the faces of each object that meet one of its overlap
- * regions, by the exact triangle/box test (003 §3.3.7; swept mode: the face's
+ * regions, by the exact triangle/box test ([Smith94] §3.3.7; swept mode: the face's
  * swept hull against the box).  This file lays out the regions of each object
  * as CSR (with self-collision an object's own box is one of its regions); the
  * parallel face loop and the ascending kept list are finegrain.c's.

@@ -17,7 +17,7 @@
  * worker w writes it), so there is no shared write but the face boxes
  * themselves.  After the loop the object box of o is the min/max over the
  * slots, in worker order — min and max are exact, so the result does not
- * depend on who computed what.  This is Zachmann's cure (001 §3.10): the
+ * depend on who computed what.  This is Zachmann's cure ([Zachmann00] §3.10): the
  * object box is reduced inside the parallel section, not by a serial pass
  * over the freshly written (and elsewhere cached) face boxes.
  *

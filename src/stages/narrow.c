@@ -1,6 +1,6 @@
 /*
  * narrow.c — stage S5: the exact face-pair test on every candidate
- * (003 §3.3.6, swept: §4.2), distributed as coarse-grain tasks over the
+ * ([Smith94] §3.3.6, swept: §4.2), distributed as coarse-grain tasks over the
  * workers (sched/, the run's schedule).  Under MPI a rank tests only its
  * share: its own units' candidates under the octree (cand_local), else a
  * contiguous share of the list every rank holds.  Producer-consumer tested

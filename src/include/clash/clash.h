@@ -100,8 +100,8 @@ typedef enum clash_mode { CLASH_MODE_STATIC = 0, CLASH_MODE_SWEPT = 1 } clash_mo
 typedef enum clash_midphase {
     CLASH_MID_OCTREE = 0, CLASH_MID_BVH = 1, CLASH_MID_BBOXPIPE = 2,
     CLASH_MID_BRUTE = 3, /* oracle: every face pair through the narrow test */
-    CLASH_MID_OBJOCTREE = 4, CLASH_MID_SPHERICAL = 5, /* object octrees (000, 002), spherical octrees (004) */
-    CLASH_MID_BOXTREE = 6, CLASH_MID_DOPTREE = 7      /* Zachmann's BoxTree, DOP-tree (001) */
+    CLASH_MID_OBJOCTREE = 4, CLASH_MID_SPHERICAL = 5, /* object octrees ([KTK94], [KTAK94]), spherical octrees ([TC96]) */
+    CLASH_MID_BOXTREE = 6, CLASH_MID_DOPTREE = 7      /* Zachmann's BoxTree, DOP-tree ([Zachmann00]) */
 } clash_midphase;
 typedef enum clash_broad {
     CLASH_BROAD_AUTO = 0, CLASH_BROAD_ALLPAIRS = 1, CLASH_BROAD_SAP = 2, CLASH_BROAD_BVH = 3 /* object BVH */

@@ -1,6 +1,6 @@
 /*
  * mid_bboxpipe.c — stage S4 as Zachmann's bounding-box pipeline
- * (`--midphase bboxpipe`, 001 §3.3), the structure-free path for small or
+ * (`--midphase bboxpipe`, [Zachmann00] §3.3), the structure-free path for small or
  * deforming objects: nothing is built or kept between steps.
  *
  * For an object pair (P, Q) with overlap region R = box(P) ∩ box(Q), grown
@@ -14,7 +14,7 @@
  *      first such g only moves forward (the dissertation's "sorted outer
  *      loop"), and the scan stops at the first g beyond hi_x(f);
  *   4. the y and z slabs are compared only for the pairs the x-slabs let
- *      through (lazy evaluation, 001 Fig. 3.2); eligible pairs whose boxes
+ *      through (lazy evaluation, [Zachmann00] Fig. 3.2); eligible pairs whose boxes
  *      overlap grown by delta become candidates.
  * Self-collision sweeps one object's faces against themselves.  Face boxes
  * are world boxes from S1 (the dissertation compares them in either

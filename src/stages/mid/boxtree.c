@@ -1,6 +1,6 @@
 /*
  * boxtree.c — stage S4 as Zachmann's BoxTree (`--midphase boxtree`,
- * 001 §3.5.4–3.5.7), for rigid objects.
+ * [Zachmann00] §3.5.4–3.5.7), for rigid objects.
  *
  * The tree (§3.5.4).  A binary hierarchy of boxes aligned with the object's
  * own axes, built once over the local coordinates.  A child box is its

@@ -1,6 +1,6 @@
 /*
  * doptree.c — stage S4 as Zachmann's DOP-tree (`--midphase doptree`,
- * 001 §3.5.9), for rigid objects.
+ * [Zachmann00] §3.5.9), for rigid objects.
  *
  * DOPs.  A k-DOP is the intersection of k/2 slabs with fixed orientations
  * N_i; it is stored as k plane offsets d (kernels/dop.c).  The thesis found

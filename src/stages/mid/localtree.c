@@ -1,10 +1,10 @@
 /*
- * localtree.c — the parts the object octrees (objoctree.c, 000/002) and the
- * spherical octrees (spherical.c, 004) share; see localtree.h.
+ * localtree.c — the parts the object octrees (objoctree.c, [KTK94]/[KTAK94]) and the
+ * spherical octrees (spherical.c, [TC96]) share; see localtree.h.
  *
  * One home per face.  In both papers a tree node carries the list of the
- * faces that meet it (002 §5, the "special octree which associates the
- * black nodes with the faces inside of or intersecting them"; 004 §3.1, the
+ * faces that meet it ([KTAK94] §5, the "special octree which associates the
+ * black nodes with the faces inside of or intersecting them"; [TC96] §3.1, the
  * node's f-list), and the fine stage pairs the faces of interfering nodes.
  * A face then sits in every leaf it crosses, and two objects' leaf pairs
  * repeat the same face pairs many times over.  Worse, in swept mode the

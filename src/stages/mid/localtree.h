@@ -1,7 +1,7 @@
 /*
  * localtree.h — what the two object-frame octrees share: the object
- * octrees of Kitamura et al. (objoctree.c, 000/002) and the spherical
- * octrees of Tzafestas & Coiffet (spherical.c, 004).  Both are built once
+ * octrees of Kitamura et al. (objoctree.c, [KTK94]/[KTAK94]) and the spherical
+ * octrees of Tzafestas & Coiffet (spherical.c, [TC96]).  Both are built once
  * per rigid object over its local coordinates (the store's lx, ly, lz) and
  * moved with the object's pose; localtree.c has the object's root cube and
  * tree depth, the linking of each face to one leaf (its "home"), and the

@@ -1,6 +1,6 @@
 /*
  * midphase.h — the S4 midphases (src/README.md, S4), one file each:
- *   octree.c        the report's face octree (003 §3.3.5), the default,
+ *   octree.c        the report's face octree ([Smith94] §3.3.5), the default,
  *                   over the faces S3 kept (octree_units.c bins them,
  *                   octree_merge.c merges the workers' candidates);
  *   brute.c         the oracle: every eligible pair with overlapping boxes;
@@ -9,15 +9,15 @@
  *                   every later one (refit counted in S1); on a rigid
  *   bvh_frames.c    scene in static mode, built once over the local faces
  *                   and queried through the poses instead (no refit);
- *   bboxpipe.c      Zachmann's bounding-box pipeline (001 §3.3), no
+ *   bboxpipe.c      Zachmann's bounding-box pipeline ([Zachmann00] §3.3), no
  *                   structure kept between steps;
  *   objoctree.c     object octrees built once per rigid object in its own
  *                   frame, updated into the world tessellation each step
- *                   and intersected there (000 §4.2, 002 §3.2);
+ *                   and intersected there ([KTK94] §4.2, [KTAK94] §3.2);
  *   spherical.c     object-centred spherical octrees, built once per rigid
- *                   object and moved with it (004 §2-3);
- *   boxtree.c       Zachmann's BoxTree (001 §3.5.4-3.5.7) and
- *   doptree.c       DOP-tree (001 §3.5.9): one tree per rigid object in its
+ *                   object and moved with it ([TC96] §2-3);
+ *   boxtree.c       Zachmann's BoxTree ([Zachmann00] §3.5.4-3.5.7) and
+ *   doptree.c       DOP-tree ([Zachmann00] §3.5.9): one tree per rigid object in its
  *                   own frame, built on the first step (rigidtree.c: the
  *                   frames and the traversal driver they share).
  * The BVH, the bounding-box pipeline and the object trees take the object
@@ -41,7 +41,7 @@ int clash_octree_candidates(clash_run *run, clash_error *err);
 size_t clash_octree_bytes(const clash_run *run);
 /* Frees the octree's per-run scratch (called by clash_run_destroy). */
 void clash_octree_free(clash_run *run);
-/* S4 and S5 together by producer-consumer (octree.c, 003 §4.4.2): fills
+/* S4 and S5 together by producer-consumer (octree.c, [Smith94] §4.4.2): fills
  * run->cand with the sorted unique hits; *tested counts the tests made. */
 int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err);
 /* The oracle (brute.c): every eligible pair whose face boxes overlap.

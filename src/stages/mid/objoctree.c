@@ -1,14 +1,14 @@
 /*
  * objoctree.c — stage S4 as object octrees (`--midphase objoctree`), the
- * mid stage of Kitamura, Takemura & Kishino 1994 (000 §4.2.2–4.2.3) and
- * Kitamura, Takemura, Ahuja & Kishino 1994 (002 §3.2.1–3.2.3).
+ * mid stage of Kitamura, Takemura & Kishino 1994 ([KTK94] §4.2.2–4.2.3) and
+ * Kitamura, Takemura, Ahuja & Kishino 1994 ([KTAK94] §3.2.1–3.2.3).
  *
  * The papers' three stages: a coarse test of bounding shapes (here S2's
  * object pairs); a mid stage that intersects the octrees of the interfering
  * objects to find their interfering parts; a fine stage that tests only the
  * faces in the interfering octree nodes (S5, on the candidates left here).
  *
- * The octree of an object (002 §2.2–2.3), built once before the first step
+ * The octree of an object ([KTAK94] §2.2–2.3), built once before the first step
  * in the object's own frame (the store's local coordinates): the cube
  * around the object is divided recursively into octants down to a fixed
  * level L (--octree-level, else a leaf about twice the mean face box edge);
@@ -16,16 +16,16 @@
  * kernels/tribox.c) and only gray nodes are divided.  Black (interior) and
  * white nodes are not kept: a black node holds no face, so interfering
  * black nodes (deep interpenetration) give no face pair to test.  The gray
- * leaves keep their faces (002 §5's octree "which associates the nodes
+ * leaves keep their faces ([KTAK94] §5's octree "which associates the nodes
  * with the faces ... intersecting them"), each face linked to one leaf,
  * its home, whose box encloses its home faces whole (localtree.c says why).
  *
- * The octree update (002 §3.2.1, after Weng & Ahuja): "moves each of the
+ * The octree update ([KTAK94] §3.2.1, after Weng & Ahuja): "moves each of the
  * black leaf nodes and constructs subtrees corresponding to the displaced
  * nodes; it tests the intersections of moved cubes with octree
  * tessellation", a voxel being marked "if any part of its boundary is on or
  * inside a displaced cube" — conservatively.  Here every leaf of an object
- * in one of S2's pairs (000 §4.2.2: the octrees are updated only once the
+ * in one of S2's pairs ([KTK94] §4.2.2: the octrees are updated only once the
  * bounding shapes interfere) whose box meets the object's overlap regions
  * is moved by the object's pose at s (and at s-1 in swept mode, the two
  * joined), grown by S1's delta (which covers the float rounding of S0's
@@ -45,7 +45,7 @@
  * traversal down to "a predetermined lowest level", where "any pair of
  * corresponding gray nodes is considered to be interfering".
  *
- * Faces in the interfering nodes (000 §4.2.3): the leaf pairs of each
+ * Faces in the interfering nodes ([KTK94] §4.2.3): the leaf pairs of each
  * interfering cell whose moved boxes overlap, sorted and de-duplicated,
  * give the face pairs between their home faces; a pair is a candidate when
  * eligible and its S1 face boxes overlap grown by delta (the oracle's

@@ -1,5 +1,5 @@
 /*
- * octree.c — stage S4, the face octree of the report (003 §3.3.5).
+ * octree.c — stage S4, the face octree of the report ([Smith94] §3.3.5).
  *
  * The faces kept by S3 are sorted into the cells of an octree whose root is
  * the cube around their boxes.  A cell is subdivided into its 8 children
@@ -100,7 +100,7 @@
  * de-duplicated by stamps (left unsorted, S6 sorts the hits) or sorted
  * (producer-consumer).  The unique set is the same whatever ran where.
  *
- * Producer-consumer (003 §4.4.2, clash_octree_prodcons): worker 0 walks the
+ * Producer-consumer ([Smith94] §4.4.2, clash_octree_prodcons): worker 0 walks the
  * octree and pushes each unit's de-duplicated candidates, in batches, into
  * a bounded queue; the other workers run the narrow test on them as they
  * arrive and keep the hits; the producer joins them when the tree is done.

@@ -1,6 +1,6 @@
 /*
  * octree_merge.c — the face octree's merge of the workers' candidate buffers
- * (003 §3.3.5: a pair goes into the check list "only if it was not
+ * ([Smith94] §3.3.5: a pair goes into the check list "only if it was not
  * previously put there"; here each worker appends to its own buffer and the
  * buffers are merged, sorted and de-duplicated once, in parallel).
  *

@@ -1,5 +1,5 @@
 /*
- * octree_units.c — the face octree's work units (003 §3.3.5, §4.4): the
+ * octree_units.c — the face octree's work units ([Smith94] §3.3.5, §4.4): the
  * cells of level U = level - 2 (at most 5: 32^3 cells) that may pair, found
  * by binning the kept faces in parallel rather than by descending.
  *

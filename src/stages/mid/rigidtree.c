@@ -1,6 +1,6 @@
 /*
  * rigidtree.c — the frames, margins and traversal driver shared by the two
- * object-space hierarchies of Zachmann's thesis (001 §3.5): the BoxTree
+ * object-space hierarchies of Zachmann's thesis ([Zachmann00] §3.5): the BoxTree
  * (boxtree.c, §3.5.4–3.5.7) and the DOP-tree (doptree.c, §3.5.9).
  *
  * Object space.  A rigid object's vertices are fixed in its local frame

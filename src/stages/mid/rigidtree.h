@@ -1,6 +1,6 @@
 /*
  * rigidtree.h — what the BoxTree (boxtree.c) and the DOP-tree (doptree.c)
- * midphases share (Zachmann 001 §3.5): both build one tree per rigid object
+ * midphases share (Zachmann [Zachmann00] §3.5): both build one tree per rigid object
  * in the object's own frame once, and query object B against object A in
  * A's frame.  rigidtree.c has the frames ("views"), the conservative margin,
  * the work units, the leaf pairs and the parallel traversal driver; its

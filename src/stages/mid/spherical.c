@@ -1,8 +1,8 @@
 /*
  * spherical.c — stage S4 as object-centred spherical octrees
- * (`--midphase spherical`), after Tzafestas & Coiffet (004 §2–3).
+ * (`--midphase spherical`), after Tzafestas & Coiffet ([TC96] §2–3).
  *
- * The representation (004 §2.1, §3.1).  "A 'minimal' cube C0 surrounding
+ * The representation ([TC96] §2.1, §3.1).  "A 'minimal' cube C0 surrounding
  * the object is first defined and is recursively decomposed into 8
  * subcubes"; every node T_i corresponds to "a spherical region S_i
  * surrounding part of the object's surface ... by inscribing each cube C_i
@@ -22,7 +22,7 @@
  * sphere is enlarged to enclose its home faces whole, and every node's
  * sphere to enclose its children's (localtree.c says why).
  *
- * Localisation of colliding features (004 §2.2, procedure interoct()).
+ * Localisation of colliding features ([TC96] §2.2, procedure interoct()).
  * "The father-node of the first tree is tested for intersection with the
  * nodes of the second one, starting from the father-node and descending to
  * the children only when interaction is found.  Then, in a similar way,
@@ -215,7 +215,7 @@ static int face_meets_sphere(const double *fv, const double p[3], double r)
 /* Cell (centre cx, half edge h) at `depth` holding the faces pool[ofs,
  * ofs+n) whose sphere meets it: node `node` becomes a leaf (the level
  * limit, or few faces), or is divided into the octants whose spheres (the
- * cube's circumscribed sphere, 004 §2.1) meet one of its faces; the
+ * cube's circumscribed sphere, [TC96] §2.1) meet one of its faces; the
  * children are stored contiguously. */
 static void build_node(bctx *b, int32_t node, const double cx[3], double h, int depth, size_t ofs, size_t n)
 {
