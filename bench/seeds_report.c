@@ -340,7 +340,7 @@ static void write_claims(const seeds_ctx *c, FILE *y)
     for (int i = 0; i < NCLAIMS; ++i) {
         const claim_def *d = &CLAIMS[i];
         const seeds_exp *e = &c->exp[d->exp];
-        int own, m = e->skipped ? -1 : claim_method(c, d, &own);
+        int own = 0, m = e->skipped ? -1 : claim_method(c, d, &own);
         const double v = m >= 0 ? d->fn(c, e, m) : NAN;
         char note[sizeof e->why + 64] = ""; /* room for the reason and its prefix */
         if (e->skipped) snprintf(note, sizeof note, "experiment skipped: %s", e->why);
