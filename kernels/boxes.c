@@ -237,7 +237,7 @@ static CK_AVX2 void boxes_avx2(int64_t n, const int32_t *restrict i0, const int3
 
 /* The same loop as boxes_core, compiled for AVX2: GCC builds each 8-wide
  * position vector from scalar loads and inserts, no gathers.  On AMD Zen 3
- * (the EPYC of issue 17's runs) a vgatherdps of 8 lanes issues about once
+ * (an EPYC) a vgatherdps of 8 lanes issues about once
  * in 9 cycles, and the 9 gathers of 8 faces bound boxes_avx2: 2,024 faces
  * (bench bvh --part 2 --faces 2000) 9 us with gathers, 6 us this way; 20,000
  * faces 120-126 us against 85-86 us.  The gathers stay the choice elsewhere

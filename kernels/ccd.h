@@ -1,6 +1,6 @@
 /*
  * ccd.h — exact continuous collision detection of primitive pairs, with the
- * time of impact (issue 15).
+ * time of impact.
  *
  * Two primitives whose four points move linearly from x0 (t = 0) to x1
  * (t = 1): a vertex against a triangle (CK_CCD_VF) or an edge against an

@@ -124,7 +124,7 @@ void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3],
 #define CK_AVX2 __attribute__((target("avx2")))
 
 /* Where gathers are slow (ck_gathers_slow, AMD): the cells pass on the
- * graded torus's 124,853 kept faces (issue 17), 0.79 ms with gathers,
+ * graded torus's 124,853 kept faces, 0.79 ms with gathers,
  * 0.47-0.53 ms with loads, 1 thread, medians of 20 steps. */
 static inline int slow_gathers(void) { return ck_gathers_slow(); }
 #define CK_INLINE __attribute__((always_inline)) inline
@@ -310,7 +310,7 @@ void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], con
  * a multiple of 8, so the caller reads the bitmap 64 boxes a word and
  * visits only the set bits; with AVX2 the same comparisons 8 boxes at a
  * time, one byte each.  The plain loop was a third of the octree's
- * instructions on the graded torus (issue 17), its vector body rarely
+ * instructions on the graded torus, its vector body rarely
  * reached on the short rows of a leaf; byte flags, one a box, cost the
  * caller a test per box (a fifth of S4 on 300 x 3,024 swept spheres). */
 #define OV_ARGS                                                                                                  \

@@ -26,7 +26,7 @@ void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3],
  * and the conversion to float rounds to nearest like the scalar one, so the
  * results are bit-identical.  Picked at run time from the CPU's feature
  * bits (as boxes.c).  Without it the compiler's baseline (SSE2) gave 19
- * instructions a vertex; this gives about 7 (callgrind, issue 17). */
+ * instructions a vertex; this gives about 7 (callgrind). */
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define CK_X86 1

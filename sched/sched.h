@@ -54,7 +54,7 @@ typedef struct clash_exec {
 
 /* Small work runs on the caller.  Waking a team of 2 and joining it costs
  * microseconds (more when the other core is busy), which is the whole step
- * on two 968-face meshes (issue 17); below CLASH_SMALL_WORK items of the
+ * on two 968-face meshes; below CLASH_SMALL_WORK items of the
  * cheapest kind (a vertex, a face box, a face culled) a team is not woken.
  * Every worker's share is still run, with the team's worker numbers, so
  * results and per-worker layouts are those of the team.  4096: at 2 threads

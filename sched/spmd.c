@@ -104,7 +104,7 @@ void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
      * shares of small work run in turn on the caller, is the caller's own
      * serial time (the stage's), and its two clock reads a worker cost more
      * than such a share (some 40 ns each here: 1.2 us of a 12 us step of
-     * two 968-face meshes, issue 17). */
+     * two 968-face meshes). */
     if (ex->worker_seconds && T > 1 && !ex->inline_team) {
         tc = (timed_ctx){fn, ctx, ex->worker_seconds};
         fn = timed_worker, ctx = &tc;

@@ -1,6 +1,6 @@
 /*
  * decomposed.c — the in-memory decomposed run (clash_config.decompose =
- * CLASH_DECOMPOSE_OBJECTS, issue 18): each rank of the run's communicator
+ * CLASH_DECOMPOSE_OBJECTS): each rank of the run's communicator
  * stores and moves only the objects it owns, and finds the pairs of its own
  * sub-domain on a one-rank pipeline run (pipeline.c) of the objects present
  * there; rank 0 merges the pairs, identical to a one-rank run.

@@ -1,6 +1,6 @@
 /*
  * decomposed.h — the API's decomposed run (clash_config.decompose =
- * CLASH_DECOMPOSE_OBJECTS, issue 18), for run_api.c.  The model is in
+ * CLASH_DECOMPOSE_OBJECTS), for run_api.c.  The model is in
  * decomposed.c's opening comment.  Each function does what the public one of
  * the same purpose says (clash.h, "Decomposed runs"), on a run whose dist is
  * set; clash_dist_create returns a pipeline run instead when the

@@ -47,7 +47,7 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
  * is offered to transparent huge pages (madvise MADV_HUGEPAGE, where the
  * kernel has them; Linux's default "madvise" mode uses them only so): one
  * fault fills 2 MiB, a fifth of the cost of 512 faults of 4 KiB here
- * (issue 17: the 3.0 M scene's steps 2-20 at 2 threads, 64 k faults down to 45 k,
+ * (the 3.0 M scene's steps 2-20 at 2 threads, 64 k faults down to 45 k,
  * the steps' sum 2-5 % lower; bench/RESULTS.md, 2026-11-29).  Elsewhere,
  * and under ThreadSanitizer (mem.c), it is clash_renew.  Free such a block
  * with clash_pages_free (cap and size as renewed), never free(). */

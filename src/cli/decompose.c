@@ -197,7 +197,7 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
      * default glibc raises that threshold as large blocks are freed (up to
      * 32 MiB), after which the parts' per-epoch arrays and the steps'
      * growing buffers come from the heap and stay resident: 8 % more peak
-     * memory on the largest rank (bench/RESULTS.md, issue 18). */
+     * memory on the largest rank (bench/RESULTS.md). */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
     clash_ranks world;

@@ -1,5 +1,5 @@
 /*
- * decompose.h — `clash run --decompose objects` (issue 18): the scene itself
+ * decompose.h — `clash run --decompose objects`: the scene itself
  * shared out over the MPI ranks instead of held whole by every rank.
  *
  * The plan (decomp_plan.c), the same on every rank because it is computed
@@ -65,7 +65,7 @@
 
 /* The cells' work model (decomp_plan.c): a face boxed and culled (S0-S3,
  * every face of a present object) weighs this much against one face the
- * model places in an overlap region.  Measured (bench/RESULTS.md, issue 18):
+ * model places in an overlap region.  Measured (bench/RESULTS.md):
  * 16.5 ns a face in S0-S3 against 950 ns a kept face in S4/S5, and the
  * model finds 2.8 times fewer faces in the overlaps than S3 keeps:
  * 16.5 / 950 x 2.8 = 0.05. */

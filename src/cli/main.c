@@ -487,7 +487,7 @@ static int clash_main(int argc, char **argv)
     }
     if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank, */
         clash_ranks w;       /* except a frames scene, whose parts read their frame files again each */
-        clash_ranks_world(&w); /* epoch: slower than replicated (bench/RESULTS.md, issue 18) */
+        clash_ranks_world(&w); /* epoch: slower than replicated (bench/RESULTS.md) */
         cli.decompose = w.size > 1 ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED;
         clash_scene_desc d;
         clash_error derr = {0};

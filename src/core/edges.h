@@ -1,5 +1,5 @@
 /*
- * edges.h — each object's edge table, for exact CCD (issue 15): the
+ * edges.h — each object's edge table, for exact CCD: the
  * object's unique undirected edges (i, j), i < j in INPUT vertex numbering,
  * numbered in order of j, then of i (the convention of the ccd-frames data:
  * ../shared/data/README.md).  So edge ids do not depend on how the store

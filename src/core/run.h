@@ -83,7 +83,7 @@ struct clash_run {
     size_t cap_opdop;
     int rdop_on;
     /* Swept mode's bounds of a state kept for the step after (temporal
-     * coherence, issue 17): an object's vertex box (S1, boxes deferred) and
+     * coherence): an object's vertex box (S1, boxes deferred) and
      * its CLASH_HDOP floats (S2: the ten lo, the ten hi, M, ok) over x
      * alone.  [0] is being made this step, [1] is the step before's, valid
      * for positions of content number hbox_gen[1] / hdop_gen[1]

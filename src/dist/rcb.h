@@ -1,5 +1,5 @@
 /*
- * rcb.h — the cells of a spatial decomposition (issue 18): recursive
+ * rcb.h — the cells of a spatial decomposition: recursive
  * coordinate bisection of a set of weighted points into one cell per rank,
  * the rank whose cell holds a point, and the closed box overlap test.
  *

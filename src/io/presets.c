@@ -61,7 +61,7 @@
  * cube root written out here, so the result is the same on every machine
  * compiled without floating-point contraction (C11 mode: -ffp-contract=off).
  *
- * Detail F (`--detail F`, issue 17: scenes of millions of faces): every
+ * Detail F (`--detail F`: scenes of millions of faces): every
  * object becomes a UV sphere of k bands, 4k(k-1) faces, with k the integer
  * >= 2 whose count is nearest F (the smaller on a tie), so a scene has
  * exactly N * 4k(k-1) faces.  The draws stay the same (an object drawn as a

@@ -372,7 +372,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
     } else {
         fprintf(f, "first_collision_step: null\n");
     }
-    /* Memory: the store and the run's working arrays (issue 17: at most 200
+    /* Memory: the store and the run's working arrays (at most 200
      * bytes per face for both), and the process's peak resident set, which
      * also holds the code, the scene's description and the outputs' buffers. */
     const double nfaces = clash_scene_faces(sc) > 0 ? (double)clash_scene_faces(sc) : 1.0; /* rank 0's, decomposed */

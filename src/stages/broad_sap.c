@@ -20,7 +20,7 @@
  *      (sorting every box once by lo_x before the distribution, so that the
  *      columns came out sorted, cost a radix sort of n keys and one random
  *      read per box: 0.31 s of 10^6 boxes spent mostly there;
- *      bench/RESULTS.md, issue 17)
+ *      bench/RESULTS.md)
  *   3. a pair seen in several columns is reported only by the column that
  *      holds the point (max lo_y, max lo_z) of the two boxes (the
  *      "reference point" rule): no de-duplication pass, no shared state.

@@ -1,5 +1,5 @@
 /*
- * ccd.c — exact continuous collision detection after S5 (--ccd, issue 15):
+ * ccd.c — exact continuous collision detection after S5 (--ccd):
  * the step's colliding face pairs become primitive pairs, each tested
  * exactly by the kernel (kernels/ccd.h) for a contact and its time of
  * impact (toi) within the step, t in [0, 1] from state s-1 to state s.

@@ -44,7 +44,7 @@
  * 3,024 faces (steps 2-8, 1 thread) S1 + S3 went from 63.7 to 38.0 ms a
  * step: about 14 % of the faces are boxed.
  *
- * On two grazing suzannes (issue 17) about half the blocks of 64 faces
+ * On two grazing suzannes about half the blocks of 64 faces
  * are left out, and within those that meet a region most sub-blocks: 320
  * faces are boxed of 1,936 (960 with blocks of 64 alone), for 136 kept.
  * (The stride partition's face-by-face path, clash_defer_face, still

@@ -26,7 +26,7 @@
  * first face (cand_cut); then, after a merge of the sorted runs where they
  * are not in order already, make the pairs.  The keys and the pairs are those of the
  * serial loop below whatever the team (the runs are contiguous and merged
- * in order).  On the 3-million-face scene of issue 17 the serial loop took
+ * in order).  On the 3-million-face scene the serial loop took
  * 5-7 % of a step at 2 threads, the one stage that did not scale.
  *
  * The shares are pieces, eight a worker (at most S6_MAXT), handed out as

@@ -307,7 +307,7 @@ int clash_scene_set_state_need(clash_scene *sc, int s, const clash_exec *ex, int
         /* From no state (a new run's first step) state 0 would only be
          * swapped out by the two advances: skipped when every object
          * follows a law (its S0 was a third of a step from scratch on two
-         * 968-face meshes, issue 17).  So are the positions of state s-1
+         * 968-face meshes).  So are the positions of state s-1
          * when the caller reads none (static mode): the other half of S0 on
          * such a step. */
         int all = 1;

@@ -1,7 +1,6 @@
 /*
- * reorder.c — the scene store's faces and vertices along the Morton curve
- * (issue 4: "faces (and vertices) optionally reordered along the Morton
- * curve for locality").
+ * reorder.c — the scene store's faces and vertices along the Morton curve,
+ * optionally, for locality.
  *
  * Within each object the faces are sorted by the Morton code (10 bits an
  * axis) of their centroid in the reference geometry (the object's local

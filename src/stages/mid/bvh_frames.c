@@ -1,6 +1,6 @@
 /*
  * bvh_frames.c — the kept BVH of a rigid scene in static mode, in the
- * objects' own frames (`--midphase bvh`; issue 17).
+ * objects' own frames (`--midphase bvh`).
  *
  * Why.  The world-frame BVH (bvh.c) refits every tree on every step: the
  * boxes of all faces from the vertex positions, then every node.  On two
@@ -673,8 +673,8 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
     }
     /* One rank, no self-collision: every key is made once (each face sits in
      * one leaf, and each unit is a distinct object pair), so the candidates
-     * need no sort; S6 sorts the hits (a tenth of them on the meshes of
-     * issue 17).  A self unit makes both orders of its leaves' pairs, and
+     * need no sort; S6 sorts the hits (a tenth of them on the mesh
+     * benchmarks).  A self unit makes both orders of its leaves' pairs, and
      * under MPI the ranks split one list, which must be in the same order on
      * each. */
     run->cand_unsorted = run->ranks.size == 1 && !run->cfg.self_collision;

@@ -145,7 +145,7 @@ typedef struct bin_ctx {
  * cells a side in practice.  Plain loops: GCC vectorized the inner one
  * over x, whose checks and tails cost more than the 1-2 cells it updates
  * (bin_worker was 28k instructions a step for the 136 kept faces of two
- * suzannes, issue 17). */
+ * suzannes). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_LOOPS __attribute__((noinline, optimize("no-tree-vectorize")))
 #else
@@ -313,7 +313,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
      * clash_octree_candidates): one unit, the root cube, whose descent
      * splits them as the binning and the unit splits would.  Binning the
      * 136 kept faces of two grazing suzannes into a 4^3 grid took more
-     * instructions than their whole descent (issue 17). */
+     * instructions than their whole descent. */
     const int ranks = run->ranks.size > 1; /* (see below) */
     if (4 * nk < CLASH_SMALL_WORK && !ranks) {
         if (scratch_reserve(us->faces, nk) || scratch_flags(us->faces) || !(us->u = malloc(sizeof(unit)))) return -1;
