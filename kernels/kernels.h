@@ -229,17 +229,10 @@ int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8]);
 
 /* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
 
-/* World positions of n vertices: w = R * (s * l) + t, R row-major 3x3. */
-void ck_transform(int64_t n, const double R[9], double s, const double t[3],
-                  const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                  float *restrict wx, float *restrict wy, float *restrict wz);
-void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3],
-                      const float *lx, const float *ly, const float *lz,
-                      float *wx, float *wy, float *wz);
-
 /* The double truth of S0 (transform.c): items i0, i0 + step, ... < i1 of
- * W = R * (s * L) + t from the double local mesh L (same operations as
- * ck_transform), and F = W rounded to float32 (the culling copy). */
+ * W = R * (s * L) + t from the double local mesh L, R row-major (the
+ * products folded as (R s) L, summed in order, no FMA), and F = W rounded to
+ * float32 (the culling copy). */
 void ck_transform_d(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
                     const double *const L[3], double *const W[3], float *const F[3]);
 
@@ -283,12 +276,6 @@ void ck_face_boxes_ref(int64_t f0, int64_t f1,
 /* Strided variants (fine-grain stride partition): the same per-item work on
  * items i0, i0+step, i0+2*step, ... < i1 (step >= 1), bit-identical to the
  * contiguous kernels on each item.  Indices are global (pointers not offset). */
-void ck_transform_strided(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
-                          const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                          float *restrict wx, float *restrict wy, float *restrict wz);
-void ck_transform_strided_ref(int64_t i0, int64_t i1, int64_t step, const double R[9], double s,
-                              const double t[3], const float *lx, const float *ly, const float *lz,
-                              float *wx, float *wy, float *wz);
 void ck_face_boxes_strided(int64_t f0, int64_t f1, int64_t step,
                            const int32_t *restrict i0, const int32_t *restrict i1, const int32_t *restrict i2,
                            const float *restrict x, const float *restrict y, const float *restrict z,

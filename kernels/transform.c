@@ -1,113 +1,22 @@
 /*
- * transform.c — rigid transform of SoA vertex arrays (stage S0).
+ * transform.c — rigid transform of SoA vertex arrays (stage S0): the double
+ * truth and its float culling copy.
  *
- * w = R * (s * l) + t for n vertices; R row-major.  The matrix is folded
- * with the scale once, then each output is three products summed in order, of
- * float inputs in double, rounded once to float.  Streaming: reads 12 bytes
- * and writes 12 bytes per vertex.  The optimized and reference versions give
- * bit-identical results (same operation order).
+ * w = R * (s * l) + t for the double local mesh l; R row-major.  The matrix
+ * is folded with the scale once, then each output is three products summed
+ * in order, in double (the exact tests' positions), then rounded once to
+ * float (the culling copy).  The AVX2 path does the same operations in the
+ * same order (no FMA), so every instruction-set level gives the same bits.
  */
 #include "kernels/kernels.h"
 #include "kernels/cpu.h"
 
-void ck_transform_ref(int64_t n, const double R[9], double s, const double t[3], const float *lx, const float *ly,
-                      const float *lz, float *wx, float *wy, float *wz)
-{
-    for (int64_t i = 0; i < n; ++i) {
-        const double x = lx[i], y = ly[i], z = lz[i];
-        wx[i] = (float)(((R[0] * s) * x + (R[1] * s) * y + (R[2] * s) * z) + t[0]);
-        wy[i] = (float)(((R[3] * s) * x + (R[4] * s) * y + (R[5] * s) * z) + t[1]);
-        wz[i] = (float)(((R[6] * s) * x + (R[7] * s) * y + (R[8] * s) * z) + t[2]);
-    }
-}
-
-/* AVX2, four vertices at a time in double: the same products and sums in
- * the same order as the loop below (AVX2 alone, no FMA: nothing is fused),
- * and the conversion to float rounds to nearest like the scalar one, so the
- * results are bit-identical.  Picked at run time from the CPU's feature
- * bits (as boxes.c).  Without it the compiler's baseline (SSE2) gave 19
- * instructions a vertex; this gives about 7 (callgrind). */
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define CK_X86 1
-__attribute__((target("avx2"))) static int64_t transform_avx2(int64_t n, const double m[9], const double t[3],
-                                                             const float *restrict lx, const float *restrict ly,
-                                                             const float *restrict lz, float *restrict wx,
-                                                             float *restrict wy, float *restrict wz)
-{
-    const __m256d m0 = _mm256_set1_pd(m[0]), m1 = _mm256_set1_pd(m[1]), m2 = _mm256_set1_pd(m[2]);
-    const __m256d m3 = _mm256_set1_pd(m[3]), m4 = _mm256_set1_pd(m[4]), m5 = _mm256_set1_pd(m[5]);
-    const __m256d m6 = _mm256_set1_pd(m[6]), m7 = _mm256_set1_pd(m[7]), m8 = _mm256_set1_pd(m[8]);
-    const __m256d t0 = _mm256_set1_pd(t[0]), t1 = _mm256_set1_pd(t[1]), t2 = _mm256_set1_pd(t[2]);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const __m256d x = _mm256_cvtps_pd(_mm_loadu_ps(lx + i)), y = _mm256_cvtps_pd(_mm_loadu_ps(ly + i)),
-                      z = _mm256_cvtps_pd(_mm_loadu_ps(lz + i));
-        const __m256d a = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(m0, x), _mm256_mul_pd(m1, y)), _mm256_mul_pd(m2, z));
-        const __m256d b = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(m3, x), _mm256_mul_pd(m4, y)), _mm256_mul_pd(m5, z));
-        const __m256d c = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(m6, x), _mm256_mul_pd(m7, y)), _mm256_mul_pd(m8, z));
-        _mm_storeu_ps(wx + i, _mm256_cvtpd_ps(_mm256_add_pd(a, t0)));
-        _mm_storeu_ps(wy + i, _mm256_cvtpd_ps(_mm256_add_pd(b, t1)));
-        _mm_storeu_ps(wz + i, _mm256_cvtpd_ps(_mm256_add_pd(c, t2)));
-    }
-    return i;
-}
 #else
 #define CK_X86 0
 #endif
-
-void ck_transform(int64_t n, const double R[9], double s, const double t[3], const float *restrict lx,
-                  const float *restrict ly, const float *restrict lz, float *restrict wx, float *restrict wy,
-                  float *restrict wz)
-{
-    const double m0 = R[0] * s, m1 = R[1] * s, m2 = R[2] * s;
-    const double m3 = R[3] * s, m4 = R[4] * s, m5 = R[5] * s;
-    const double m6 = R[6] * s, m7 = R[7] * s, m8 = R[8] * s;
-    const double t0 = t[0], t1 = t[1], t2 = t[2];
-    int64_t i = 0;
-#if CK_X86
-    if (n >= 4 && ck_have_avx2()) {
-        const double m[9] = {m0, m1, m2, m3, m4, m5, m6, m7, m8};
-        i = transform_avx2(n, m, t, lx, ly, lz, wx, wy, wz);
-    }
-#endif
-#pragma GCC ivdep
-    for (; i < n; ++i) {
-        const double x = lx[i], y = ly[i], z = lz[i];
-        wx[i] = (float)((m0 * x + m1 * y + m2 * z) + t0);
-        wy[i] = (float)((m3 * x + m4 * y + m5 * z) + t1);
-        wz[i] = (float)((m6 * x + m7 * y + m8 * z) + t2);
-    }
-}
-
-/* ---- strided (stride partition): items i0, i0+step, ... < i1 ---------------------- */
-
-void ck_transform_strided_ref(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
-                              const float *lx, const float *ly, const float *lz, float *wx, float *wy, float *wz)
-{
-    for (int64_t i = i0; i < i1; i += step)
-        ck_transform_ref(1, R, s, t, lx + i, ly + i, lz + i, wx + i, wy + i, wz + i);
-}
-
-void ck_transform_strided(int64_t i0, int64_t i1, int64_t step, const double R[9], double s, const double t[3],
-                          const float *restrict lx, const float *restrict ly, const float *restrict lz,
-                          float *restrict wx, float *restrict wy, float *restrict wz)
-{
-    if (step == 1) {
-        if (i1 > i0) ck_transform(i1 - i0, R, s, t, lx + i0, ly + i0, lz + i0, wx + i0, wy + i0, wz + i0);
-        return;
-    }
-    const double m0 = R[0] * s, m1 = R[1] * s, m2 = R[2] * s;
-    const double m3 = R[3] * s, m4 = R[4] * s, m5 = R[5] * s;
-    const double m6 = R[6] * s, m7 = R[7] * s, m8 = R[8] * s;
-    const double t0 = t[0], t1 = t[1], t2 = t[2];
-    for (int64_t i = i0; i < i1; i += step) {
-        const double x = lx[i], y = ly[i], z = lz[i];
-        wx[i] = (float)((m0 * x + m1 * y + m2 * z) + t0);
-        wy[i] = (float)((m3 * x + m4 * y + m5 * z) + t1);
-        wz[i] = (float)((m6 * x + m7 * y + m8 * z) + t2);
-    }
-}
 
 /* ---- the double truth (S0): w = R * (s * l) + t from double l -------------------------
  * The same products and sums, in the same order, on the double local mesh:

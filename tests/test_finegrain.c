@@ -202,13 +202,26 @@ static void test_kernels(void)
     enum { NV = 300, NF = 500 };
     uint64_t s = 7;
     float lx[NV], ly[NV], lz[NV], w1[3][NV], w2[3][NV];
+    double L[3][NV], d1[3][NV], d2[3][NV];
     for (int i = 0; i < NV; ++i) lx[i] = frand(&s), ly[i] = frand(&s), lz[i] = frand(&s);
-    const double R[9] = {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6}, t[3] = {1.5, -2, 0.25};
+    for (int i = 0; i < NV; ++i) L[0][i] = lx[i] + 0x1p-30 * i, L[1][i] = ly[i], L[2][i] = lz[i] - 0x1p-29 * i;
+    const double R[9] = {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6}, t[3] = {1.5, -2, 0.25}, sc = 1.3;
+    /* S0's kernel (AVX2 at step 1 where the level allows) against the
+     * formula written out here, in the same order, at every stride */
+    const double *const Lp[3] = {L[0], L[1], L[2]};
+    double *const Wp[3] = {d1[0], d1[1], d1[2]};
+    float *const Fp[3] = {w1[0], w1[1], w1[2]};
     for (int64_t step = 1; step <= 5; step += 2) {
-        memset(w1, 0, sizeof w1), memset(w2, 0, sizeof w2);
-        ck_transform_strided(3, NV, step, R, 1.3, t, lx, ly, lz, w1[0], w1[1], w1[2]);
-        ck_transform_strided_ref(3, NV, step, R, 1.3, t, lx, ly, lz, w2[0], w2[1], w2[2]);
-        CHECK(!memcmp(w1, w2, sizeof w1), "ck_transform_strided step %lld differs from its reference", (long long)step);
+        memset(w1, 0, sizeof w1), memset(w2, 0, sizeof w2), memset(d1, 0, sizeof d1), memset(d2, 0, sizeof d2);
+        ck_transform_d(3, NV, step, R, sc, t, Lp, Wp, Fp);
+        for (int64_t i = 3; i < NV; i += step)
+            for (int c = 0; c < 3; ++c) {
+                const double m0 = R[3 * c] * sc, m1 = R[3 * c + 1] * sc, m2 = R[3 * c + 2] * sc;
+                d2[c][i] = (m0 * L[0][i] + m1 * L[1][i] + m2 * L[2][i]) + t[c];
+                w2[c][i] = (float)d2[c][i];
+            }
+        CHECK(!memcmp(d1, d2, sizeof d1) && !memcmp(w1, w2, sizeof w1),
+              "ck_transform_d step %lld differs from its formula", (long long)step);
     }
     int32_t i0[NF], i1[NF], i2[NF];
     for (int f = 0; f < NF; ++f) i0[f] = (f * 7) % NV, i1[f] = (f * 13 + 1) % NV, i2[f] = (f * 29 + 5) % NV;
