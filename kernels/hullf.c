@@ -327,38 +327,72 @@ void ck_rows8(const float *base, const int32_t idx[8], float out[24][8])
 /* ---- the lanes translated by a per-lane origin (ck_rows8o) -----------------
  * The offsets as ck_rows8 lays them out, then each lane's origin
  * difference added in double and the sum rounded once to float (skipped
- * where the origins are the lanes' own: the offsets are then the values). */
+ * where the origins are the lanes' own: the offsets are then the values).
+ * The origins are floats (a row's 18..20), so their difference is exact in
+ * double, and every path below computes the same sums, hence the same floats. */
 #if defined(__GNUC__) && defined(__x86_64__)
-/* The same sums, four lanes to a register: widen, add, round (the same
- * operations as the loop below, so the same values). */
-static CK_TARGET_AVX2 void rows8o_avx2(const double D[3][8], float out[24][8])
+/* Four lanes to a register: widen, subtract the origins, add, round. */
+static CK_TARGET_AVX2 void rows8o_avx2(const float org[3][8], float out[24][8])
 {
     __m256d d[3][2];
-    for (int c = 0; c < 3; ++c) d[c][0] = _mm256_loadu_pd(D[c]), d[c][1] = _mm256_loadu_pd(D[c] + 4);
+    for (int c = 0; c < 3; ++c)
+        for (int h = 0; h < 2; ++h)
+            d[c][h] = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(out[18 + c] + 4 * h)),
+                                    org ? _mm256_cvtps_pd(_mm_loadu_ps(org[c] + 4 * h)) : _mm256_setzero_pd());
     for (int c = 0; c < 18; ++c) {
         const __m256d a = _mm256_add_pd(_mm256_cvtps_pd(_mm_loadu_ps(out[c])), d[c % 3][0]);
         const __m256d b = _mm256_add_pd(_mm256_cvtps_pd(_mm_loadu_ps(out[c] + 4)), d[c % 3][1]);
         _mm_storeu_ps(out[c], _mm256_cvtpd_ps(a)), _mm_storeu_ps(out[c] + 4, _mm256_cvtpd_ps(b));
     }
 }
+/* All eight lanes to a register. */
+static CK_TARGET_AVX512VL void rows8o_avx512(const float org[3][8], float out[24][8])
+{
+    __m512d d[3];
+    for (int c = 0; c < 3; ++c)
+        d[c] = _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(out[18 + c])),
+                             org ? _mm512_cvtps_pd(_mm256_loadu_ps(org[c])) : _mm512_setzero_pd());
+    for (int c = 0; c < 18; ++c)
+        _mm256_storeu_ps(out[c], _mm512_cvtpd_ps(_mm512_add_pd(_mm512_cvtps_pd(_mm256_loadu_ps(out[c])), d[c % 3])));
+}
 #endif
+
+/* out's lanes (their own origins in rows 18..20) translated by org's
+ * origins (NULL: by none, to world coordinates). */
+static void rows8o_shift(const float org[3][8], float out[24][8])
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (ck_have_avx512vl()) {
+        rows8o_avx512(org, out);
+        return;
+    }
+    if (ck_have_avx2()) {
+        rows8o_avx2(org, out);
+        return;
+    }
+#endif
+    double D[3][8];
+    for (int c = 0; c < 3; ++c)
+        for (int l = 0; l < 8; ++l) D[c][l] = (double)out[18 + c][l] - (org ? (double)org[c][l] : 0.0);
+    for (int c = 0; c < 18; ++c)
+        for (int l = 0; l < 8; ++l) out[c][l] = (float)((double)out[c][l] + D[c % 3][l]);
+}
 
 void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8])
 {
     ck_rows8(base, idx, out);
     if (org == idx) return;
-    double D[3][8];
-    for (int l = 0; l < 8; ++l) {
-        const float *r = base + (size_t)CK_ROW * (size_t)idx[l];
-        const float *g = org ? base + (size_t)CK_ROW * (size_t)org[l] : NULL;
-        for (int c = 0; c < 3; ++c) D[c][l] = (double)r[18 + c] - (g ? (double)g[18 + c] : 0.0);
-    }
-#if defined(__GNUC__) && defined(__x86_64__)
-    if (ck_have_avx2()) {
-        rows8o_avx2(D, out);
-        return;
-    }
-#endif
-    for (int c = 0; c < 18; ++c)
-        for (int l = 0; l < 8; ++l) out[c][l] = (float)((double)out[c][l] + D[c % 3][l]);
+    float O[3][8];
+    if (org)
+        for (int l = 0; l < 8; ++l) {
+            const float *g = base + (size_t)CK_ROW * (size_t)org[l];
+            for (int c = 0; c < 3; ++c) O[c][l] = g[18 + c];
+        }
+    rows8o_shift(org ? (const float(*)[8])O : NULL, out);
+}
+
+void ck_rows8o_by(const float *base, const int32_t idx[8], const float org[3][8], float out[24][8])
+{
+    ck_rows8(base, idx, out);
+    rows8o_shift(org, out);
 }

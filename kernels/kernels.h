@@ -173,6 +173,10 @@ void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
  * for, so that floats only steer and certify what holds on the doubles. */
 #define CK_ROW 24
 void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8]);
+/* The same with org's origins given as lanes (a batch's rows 18..20 that
+ * ck_rows8o laid out already: org[c][l] = O_org[l][c]), which saves reading
+ * them again from the rows; NULL: O_org = 0. */
+void ck_rows8o_by(const float *base, const int32_t idx[8], const float org[3][8], float out[24][8]);
 /* The float after / before v (v not NaN, v below +inf / above -inf: what
  * nextafterf(v, +/-INFINITY) gives, by the bits: no call into libm, whose
  * nextafterf cost the octree descent 1% of a swept step's instructions). */

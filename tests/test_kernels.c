@@ -1986,6 +1986,12 @@ static void test_rows8(long n)
         ck_rows8o(base, idx, org, a);
         ck_rows8o(base, idx, NULL, z);
         ck_rows8o(base, idx, idx, o);
+        float O[3][8], y[24][8]; /* ck_rows8o_by: org's origins handed over as lanes */
+        for (int c = 0; c < 3; ++c)
+            for (int l = 0; l < 8; ++l) O[c][l] = base[CK_ROW * org[l] + 18 + c];
+        ck_rows8o_by(base, idx, (const float(*)[8])O, y);
+        for (int c = 0; c < 18; ++c)
+            for (int l = 0; l < 8; ++l) bado += y[c][l] != a[c][l];
         for (int c = 0; c < 18; ++c)
             for (int l = 0; l < 8; ++l) {
                 const float *r = base + CK_ROW * idx[l], *g = base + CK_ROW * org[l];

@@ -249,7 +249,7 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
     /* both faces translated by the first face's origin (ck_rows8o) */
     ck_rows8o(run->frow, x->a, x->a, P);
-    ck_rows8o(run->frow, x->b, x->a, Q);
+    ck_rows8o_by(run->frow, x->b, (const float(*)[8])(P + 18), Q);
     ck_gjk8 g;
     ck_g8carry keep;
     const int ball = kind == RUN_BALL;
