@@ -40,6 +40,7 @@
 
 #include "base/error.h"
 #include "base/mem.h"
+#include "core/edges.h"
 #include "core/run.h"
 #include "kernels/kernels.h" /* CK_ROW */
 #include "pipeline.h"
@@ -233,6 +234,9 @@ clash_run *clash_pipe_create(clash_scene *sc, const clash_config *cfg, clash_err
     if (!run->face_obj || !run->obox || !run->reg_ofs || !run->keep || !run->kept || !run->wbuf) goto oom;
     for (int o = 0; o < sc->nobj; ++o)
         for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) run->face_obj[f] = o;
+    /* --ccd: the edge tables (topology only, one sort per mesh) now, not in
+     * the first step; objects added later join them in the step after */
+    if (run->cfg.ccd && clash_edges_update(&run->edges, sc, &run->exec)) goto oom;
     return run;
 oom:
     clash_pipe_destroy(run);

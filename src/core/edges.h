@@ -14,28 +14,35 @@
  * CLASH_NO_EDGE where a degenerate face repeats a vertex.
  *
  * The table depends on the topology only, so a run builds it once
- * (clash_edges_build, on the first --ccd step) and keeps it.
+ * (clash_edges_update, on the first --ccd step) and keeps it, extending it
+ * for objects added after; objects of one mesh share the mesh's numbering
+ * (edges.c), so the work is one sort per mesh and a linear pass per object.
  */
 #ifndef CLASH_CORE_EDGES_H
 #define CLASH_CORE_EDGES_H
 
 #include <stdint.h>
 
+#include "sched/sched.h"
 #include "store/scene.h"
 
 #define CLASH_NO_EDGE UINT32_MAX
 
+struct edges_mesh;
 typedef struct clash_edges {
-    int nobj;
+    int nobj;             /* objects covered: 0 .. nobj-1 */
     int64_t *eofs;        /* nobj + 1 */
     int64_t ne;           /* all objects' edges */
     uint32_t *ev0, *ev1;  /* ne each: store vertex numbers of the two ends */
     uint32_t *fe;         /* 3 per store face: its edges' global ids */
+    struct edges_mesh *mesh; /* each mesh's table in its own numbering (edges.c) */
+    int nmesh;
 } clash_edges;
 
-/* Builds the table of every object of sc; NULL when memory ran out (or when
- * the edges outnumber 32-bit ids). */
-clash_edges *clash_edges_build(const clash_scene *sc);
+/* Makes *t (NULL: a new table) cover every object of sc, the objects it
+ * covers already unchanged, the new objects filled in parallel over ex's
+ * team; 0, or -1 when memory ran out (or the edges outnumber 32-bit ids). */
+int clash_edges_update(clash_edges **t, const clash_scene *sc, const clash_exec *ex);
 void clash_edges_free(clash_edges *e);
 
 /* The object of global edge e (binary search over eofs). */

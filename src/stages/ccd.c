@@ -448,7 +448,7 @@ static int collect(clash_run *run)
 
 static int setup(clash_run *run)
 {
-    if (!run->edges && !(run->edges = clash_edges_build(run->sc))) return -1;
+    if (clash_edges_update(&run->edges, run->sc, &run->exec)) return -1;
     if (run->ccd) return 0;
     struct clash_ccd *c = run->ccd = calloc(1, sizeof *c);
     if (!c) return -1;
