@@ -297,6 +297,12 @@ int clash_run_add_object(clash_run *run, int mesh, const double rot[9], const do
     const int o = clash_store_add_object(sc, mesh, &x0, 1.0, deforming, err);
     if (o < 0) return o;
     for (int64_t f = f0; f < sc->nf; ++f) run->face_obj[f] = o;
+    /* its faces along the Morton curve, as a run's creation lays out the
+     * others; on failure (memory) it keeps the mesh's order, which only
+     * locality notices */
+    clash_error ignored;
+    if (run->cfg.reorder == CLASH_REORDER_MORTON && sc->morton_nobj <= o)
+        (void)clash_store_reorder_from(sc, sc->morton_nobj, &ignored);
     if (run->filt) {
         filt_cover(run->filt, sc->nobj);
         filt_self_sync(run);

@@ -4,13 +4,16 @@
  * _set_filter, _exclude_pair, _set_self; src/run_objects.c):
  *   - filtered, excluded, disabled and removed pairs never appear, and the
  *     S3-S5 work (faces kept, candidates, tests) is that of the scene
- *     without the objects kept out, for the face octree, the BVH and the
- *     object octree, swept and static;
+ *     without the objects kept out, for every midphase but the oracle (the
+ *     face octree, the BVH, the bounding-box pipeline, the object octree,
+ *     the spherical octree, the BoxTree and the DOP-tree), swept and static;
  *   - an excluded pair among three objects that all meet: the pairs are
  *     those of the unfiltered run less the excluded pair's, for each midphase;
  *   - an object added at step k meets at step k+1 exactly what a run that had
  *     it from the start at that place meets (no sweep from the origin or
- *     from its mesh's first object), for three midphases and with ccd;
+ *     from its mesh's first object), for every midphase and with ccd; a
+ *     deforming object added and moved by its vertices likewise; an object
+ *     added to a preset moved by its own law changes none of its pairs;
  *   - removal: no pair of it afterwards, "object N was removed" for every
  *     call naming it, its id never given again;
  *   - self-collision per object, against the run with it on for all;
@@ -62,7 +65,8 @@ static clash_config config(int midphase, int mode, int threads)
 
 static const char *mid_name(int m)
 {
-    return m == CLASH_MID_OCTREE ? "octree" : m == CLASH_MID_BVH ? "bvh" : m == CLASH_MID_OBJOCTREE ? "objoctree" : "?";
+    static const char *const n[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical", "boxtree", "doptree"};
+    return m >= 0 && m < 8 ? n[m] : "?";
 }
 
 /* ---- filtered pairs cost nothing ------------------------------------------------------ */
@@ -399,10 +403,108 @@ static void scenario_threads(int midphase, int ccd)
     if (!r2) os_free(b, OS_STEPS);
 }
 
+/* ---- a deforming object added, then moved by its vertices ------------------------------ */
+
+/* Object 0 (rigid) at the origin, 1 at x = 10; after a step a deforming
+ * object 2 (the scene's first) joins on 1 and is then squeezed along x by
+ * clash_run_set_vertices: each step equals a run that had it from the start. */
+static void added_deforming(int midphase)
+{
+    const double at[3][3] = {{0, 0, 0}, {10, 0, 0}, {10.7, 0.2, 0}};
+    clash_error err = {0};
+    clash_scene *A = scene_of(2, at, NULL, &err), *B = scene_of(2, at, NULL, &err);
+    if (B && clash_scene_add_object(B, 0, NULL, at[2], 1, &err) != 2) clash_scene_destroy(B), B = NULL;
+    const clash_config cfg = config(midphase, CLASH_MODE_SWEPT, 2);
+    clash_run *ra = A ? clash_run_create(A, &cfg, &err) : NULL, *rb = B ? clash_run_create(B, &cfg, &err) : NULL;
+    CHECK(ra && rb, "runs: %s", err.msg);
+    if (!ra || !rb) goto out;
+    clash_pairs pa, pb;
+    CHECK(clash_run_advance(ra, &pa, NULL, &err) == 0 && pa.count == 0, "step 1: %s", err.msg);
+    CHECK(clash_run_add_object(ra, 0, NULL, at[2], 1, &err) == 2, "add a deforming object: %s", err.msg);
+    const int64_t nv = clash_scene_object_vertices(A, 2);
+    double *xyz = malloc(sizeof(double) * 3 * (size_t)nv);
+    for (int s = 0; s < 3 && xyz; ++s) {
+        if (s > 0) { /* squeezed along x about its centre, nearer to 1 */
+            for (int64_t v = 0; v < nv; ++v) {
+                double w[3];
+                clash_scene_vertex_at(B, 2, v, 0, w, &err);
+                xyz[3 * v] = at[2][0] - 0.1 * s + (w[0] - at[2][0]) * (1 - 0.1 * s), xyz[3 * v + 1] = w[1];
+                xyz[3 * v + 2] = w[2];
+            }
+            CHECK(clash_run_set_vertices(ra, 2, xyz, &err) == 0 && clash_run_set_vertices(rb, 2, xyz, &err) == 0,
+                  "set_vertices: %s", err.msg);
+        }
+        if (clash_run_advance(ra, &pa, NULL, &err) || clash_run_advance(rb, &pb, NULL, &err)) {
+            CHECK(0, "advance: %s", err.msg);
+            break;
+        }
+        CHECK(pa.count > 0 && pa.count == pb.count && !memcmp(pa.pairs, pb.pairs, pa.count * sizeof *pa.pairs),
+              "%s deforming: step %d after the add: %zu pairs, %zu with it there from the start", mid_name(midphase),
+              2 + s, pa.count, pb.count);
+    }
+    free(xyz);
+out:
+    clash_run_destroy(ra), clash_run_destroy(rb);
+    clash_scene_destroy(A), clash_scene_destroy(B);
+}
+
+/* ---- an object added to a scene that moves by its own law ------------------------------- */
+
+/* The default preset moved by clash_step; after step 2 a sphere joins where
+ * nothing is (far above the preset), and the steps after it give the
+ * preset's own pairs (a run without the add) plus none of the new object. */
+static void added_to_preset(void)
+{
+    clash_error err = {0};
+    clash_scene *A = NULL, *B = NULL;
+    CHECK(clash_scene_preset("default", NULL, &A, &err) == 0 && clash_scene_preset("default", NULL, &B, &err) == 0,
+          "preset: %s", err.msg);
+    if (!A || !B) goto out0;
+    clash_config cfg = clash_config_default();
+    cfg.threads = 2;
+    clash_scene_apply_defaults(A, &cfg);
+    clash_run *ra = clash_run_create(A, &cfg, &err), *rb = clash_run_create(B, &cfg, &err);
+    CHECK(ra && rb, "runs: %s", err.msg);
+    if (!ra || !rb) goto out;
+    const int nobj = clash_scene_objects(A);
+    clash_error e2 = {0};
+    clash_scene *M = NULL; /* a sphere mesh for A, from the test's own meshes */
+    CHECK(clash_scene_create(&M, &e2) == 0 && os_meshes(M, &e2) == 0, "meshes: %s", e2.msg);
+    clash_scene_destroy(M);
+    clash_mesh s;
+    CHECK(clash_gen_sphere(168, &s, &err) == 0, "sphere: %s", err.msg);
+    const int mesh = clash_scene_add_mesh(A, s.xyz, s.nverts, s.tri, s.nfaces, &err);
+    clash_mesh_free(&s);
+    CHECK(mesh >= 0, "a mesh added to a scene a run uses: %s", err.msg);
+    size_t total = 0;
+    for (int st = 1; st <= 6; ++st) {
+        if (st == 3) {
+            const double far[3] = {0, 0, 1e4};
+            CHECK(clash_run_add_object(ra, mesh, NULL, far, 0, &err) == nobj, "add to the preset: %s", err.msg);
+        }
+        clash_pairs pa, pb;
+        if (clash_step(ra, st, &pa, NULL, &err) || clash_step(rb, st, &pb, NULL, &err)) {
+            CHECK(0, "step %d: %s", st, err.msg);
+            break;
+        }
+        total += pb.count;
+        CHECK(pa.count == pb.count && (!pa.count || !memcmp(pa.pairs, pb.pairs, pa.count * sizeof *pa.pairs)),
+              "preset step %d: %zu pairs with an object added far away, %zu without", st, pa.count, pb.count);
+    }
+    CHECK(total > 0, "the preset has pairs");
+out:
+    clash_run_destroy(ra), clash_run_destroy(rb);
+out0:
+    clash_scene_destroy(A), clash_scene_destroy(B);
+}
+
 int main(void)
 {
-    const int mids[3] = {CLASH_MID_OCTREE, CLASH_MID_BVH, CLASH_MID_OBJOCTREE};
-    for (int m = 0; m < 3; ++m)
+    const int mids[7] = {CLASH_MID_OCTREE, CLASH_MID_BVH, CLASH_MID_OBJOCTREE, CLASH_MID_BBOXPIPE,
+                         CLASH_MID_SPHERICAL, CLASH_MID_BOXTREE, CLASH_MID_DOPTREE};
+    for (int m = 0; m < 7; ++m) added_deforming(mids[m]);
+    added_to_preset();
+    for (int m = 0; m < 7; ++m)
         for (int mode = 0; mode < 2; ++mode) {
             for (int v = 0; v < NVARIANT; ++v) filtered_cost(mids[m], mode, v);
             excluded_among_three(mids[m], mode);
