@@ -280,7 +280,8 @@ int clash_run_add_object(clash_run *run, int mesh, const double rot[9], const do
     if (mesh < 0 || mesh >= sc->nmesh)
         return -clash_fail(err, CLASH_EINPUT, "%s: mesh %d: no such mesh (the scene has %d: 0..%d)", what, mesh,
                            sc->nmesh, sc->nmesh - 1);
-    if ((rc = clash_check_rotation(rot, what, err)) || (rc = clash_check_translation(trans, sc->mesh[mesh].radius, what, err)))
+    if ((rc = clash_check_rotation(rot, what, err)) ||
+        (rc = clash_check_translation(trans, sc->mesh[mesh].radius, what, err)))
         return -rc;
     const clash_store_mesh *m = &sc->mesh[mesh];
     if (sc->nobj >= INT32_MAX - 1 || sc->nf + m->nf > INT32_MAX || sc->nv + m->nv > INT32_MAX)

@@ -65,7 +65,8 @@ static clash_config config(int midphase, int mode, int threads)
 
 static const char *mid_name(int m)
 {
-    static const char *const n[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical", "boxtree", "doptree"};
+    static const char *const n[] = {"octree",    "bvh",       "bboxpipe", "brute",
+                                    "objoctree", "spherical", "boxtree",  "doptree"};
     return m >= 0 && m < 8 ? n[m] : "?";
 }
 
@@ -391,11 +392,12 @@ static void scenario_threads(int midphase, int ccd)
                 const clash_pair *p = &a[s].pairs[i];
                 n += 1, n45 += p->obj_a == 4 && p->obj_b == 5, n2 += s >= 4 && (p->obj_a == 2 || p->obj_b == 2);
                 n3 += p->obj_a == 3 && p->obj_b == 3;
-                CHECK(!(s == 3 || s == 4) || !(p->obj_a == 0 && p->obj_b == 1), "step %d: excluded pair (0, 1)", s + 1);
+                CHECK(!(s == 3 || s == 4) || !(p->obj_a == 0 && p->obj_b == 1), "step %d: excluded pair (0, 1)",
+                      s + 1);
                 CHECK(s != 6 || p->obj_a != 0, "step 7: disabled object 0 in a pair");
             }
-        CHECK(n > 0 && n45 == 0 && n2 == 0, "scenario: %zu pairs, %zu of the filtered (4, 5), %zu of removed 2", n, n45,
-              n2);
+        CHECK(n > 0 && n45 == 0 && n2 == 0, "scenario: %zu pairs, %zu of the filtered (4, 5), %zu of removed 2", n,
+              n45, n2);
         CHECK(n3 > 0, "scenario: object 3 meets itself once its self-collision is on");
         CHECK(a[7].npairs > 0 && a[2].npairs > 0, "scenario: pairs at steps 3 and 8");
     }

@@ -570,7 +570,8 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
         if (add_units(&u, &nu, &capu, S, run->op[i].a, run->op[i].b, chunk)) goto oom;
     if (run->cfg.self_collision)
         for (int o = 0; o < sc->nobj; ++o)
-            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) && add_units(&u, &nu, &capu, S, o, o, chunk))
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) &&
+                add_units(&u, &nu, &capu, S, o, o, chunk))
                 goto oom;
     for (size_t w = 0; w < T; ++w) run->wbuf[w].n = 0;
     join_ctx jc = {run, u, ws, 0};

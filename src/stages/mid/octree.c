@@ -244,7 +244,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
             if (!exact && fl[i] && bits) /* pairs met again in a lower leaf of the unit: dropped here */
                 bits &= ck_flags_clear(flc + j0 + w, fl[i]);
             if (dop && bits) bits = ck_fdop_mask(dop, pl[i], pl + j0 + w, bits); /* and the DOPs overlap */
-            if (!self && !exact && !filt && bits) { /* (swept, no self-collision: every pair kept; the keys in one go) */
+            if (!self && !exact && !filt && bits) { /* (swept, no self-collision, no filter: every pair kept) */
                 if (clash_keybuf_room(kb, 64)) return -1; /* (a word holds 64 at most: no popcount call) */
                 uint64_t *restrict out = kb->v + kb->n;
                 const uint32_t *restrict second = pk ? (const uint32_t *)pl + j0 + w : f + j0 + w;
