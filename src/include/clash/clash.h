@@ -485,8 +485,11 @@ void clash_run_destroy(clash_run *run);
  * Filtered, excluded, disabled and removed pairs cost no face work: stage
  * S2 drops them with the object pairs (clash_step_stats.object_pairs_filtered
  * counts them), so S3 keeps no face for them and S4 and S5 make and test no
- * candidate of them; the pairs, contacts and counts of S3-S5 are those of
- * the scene without them. */
+ * candidate of them; the pairs, contacts, candidates and tests are those of
+ * the scene without them, and so are the faces kept (the midphases that
+ * cull inside S4, bvh, bboxpipe and the object trees, report every face
+ * there, as always).  Setting a filter costs the face octree's leaves a
+ * look-up per face pair of two objects. */
 int clash_run_add_object(clash_run *run, int mesh, const double rot[9], const double trans[3], int deforming,
                          clash_error *err);
 int clash_run_remove_object(clash_run *run, int obj, clash_error *err);
