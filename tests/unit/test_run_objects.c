@@ -236,6 +236,27 @@ out:
     clash_scene_destroy(A), clash_scene_destroy(B);
 }
 
+/* An object added before the first advance is as one added to the scene. */
+static void added_before_first_step(void)
+{
+    const double at[3][3] = {{0, 0, 0}, {1.2, 0, 0}, {0.6, 1.0, 0}};
+    clash_error err = {0};
+    clash_scene *A = scene_of(2, at, NULL, &err), *B = scene_of(3, at, NULL, &err);
+    const clash_config cfg = config(CLASH_MID_OCTREE, CLASH_MODE_SWEPT, 2);
+    clash_run *ra = A ? clash_run_create(A, &cfg, &err) : NULL, *rb = B ? clash_run_create(B, &cfg, &err) : NULL;
+    CHECK(ra && rb, "runs: %s", err.msg);
+    if (ra && rb) {
+        CHECK(clash_run_add_object(ra, 0, NULL, at[2], 0, &err) == 2, "add before the first step: %s", err.msg);
+        clash_pairs pa, pb;
+        CHECK(clash_run_advance(ra, &pa, NULL, &err) == 0 && clash_run_advance(rb, &pb, NULL, &err) == 0,
+              "advance: %s", err.msg);
+        CHECK(pa.count > 0 && pa.count == pb.count && !memcmp(pa.pairs, pb.pairs, pa.count * sizeof *pa.pairs),
+              "added before the first step: %zu pairs, %zu with it in the scene", pa.count, pb.count);
+    }
+    clash_run_destroy(ra), clash_run_destroy(rb);
+    clash_scene_destroy(A), clash_scene_destroy(B);
+}
+
 /* ---- removal ------------------------------------------------------------------------------ */
 
 static void removal(void)
@@ -514,6 +535,7 @@ int main(void)
             self_per_object(mids[m], mode);
         }
     added_at_k(CLASH_MID_OCTREE, CLASH_MODE_SWEPT, 1);
+    added_before_first_step();
     removal();
     bad_arguments();
     scenario_threads(CLASH_MID_OCTREE, 0);
