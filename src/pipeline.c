@@ -44,6 +44,7 @@
 #include "core/run.h"
 #include "kernels/kernels.h" /* CK_ROW */
 #include "pipeline.h"
+#include "run_objects.h"
 #include "profile/profile.h"
 #include "sched/bind.h"
 #include "stages/deferred.h"
@@ -105,6 +106,7 @@ void clash_pipe_destroy(clash_run *run)
     clash_stage_ccd_free(run);
     clash_fg_destroy(run->fg);
     clash_defer_free(run);
+    clash_objfilt_free(run->filt);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);
     if (run->sc) run->sc->nruns--;
@@ -294,6 +296,8 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     out->pairs = NULL, out->count = 0;
     run->pc_tested = -1; /* producer-consumer: pair tests made inside S4 */
     run->ncontacts = 0;  /* --ccd: this step's contacts, none until its ccd */
+    run->nop_filtered = 0;
+    st->objects_off = run->filt ? run->filt->noff : 0;
     if (!run->wsec) { /* per-worker timer slots, filled by clash_spmd */
         if (!(run->wsec = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
         run->exec.worker_seconds = run->wsec;
@@ -327,6 +331,7 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         t0 = region_open(run, CLASH_S2_BROAD);
         if (clash_stage_broad(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the broad phase");
         st->object_pairs = (int64_t)run->nop;
+        st->object_pairs_filtered = run->nop_filtered;
         region_close(run, st, CLASH_S2_BROAD, t0), t0 = region_open(run, CLASH_S3_CULL);
         /* S3 (the bvh, bboxpipe and object-tree midphases cull inside S4 with their own
          * boxes; the object trees are for rigid objects: a deforming scene falls back to
@@ -430,6 +435,9 @@ static int object_arg(const clash_run *run, int obj, char *what, size_t len, cla
     if (obj < 0 || obj >= run->sc->nobj)
         return clash_fail(err, CLASH_EINPUT, "%s: no such object (the scene has %d: 0..%d)", what, run->sc->nobj,
                           run->sc->nobj - 1);
+    if (run->filt && (run->filt->off[obj] & CLASH_OBJ_REMOVED))
+        return clash_fail(err, CLASH_EINPUT, "%s was removed (clash_run_remove_object): its id names no object now",
+                          what);
     return CLASH_OK;
 }
 

@@ -3,7 +3,9 @@
 # the shared data (skipped, 77, when ../shared/data is missing):
 #   rigid_host   rigid bodies from mesh files, gravity and a floor, poses by the host
 #   deform_host  the ccd-frames simulations fed vertex by vertex
-foreach(ex rigid_host deform_host)
+#   spawn_host   balls spawned and removed while it runs, a jointed pair excluded,
+#                debris filtered against debris (generated meshes: no data needed)
+foreach(ex rigid_host deform_host spawn_host)
   add_executable(${ex} ${CMAKE_CURRENT_SOURCE_DIR}/consumer/${ex}.c)
   target_compile_options(${ex} PRIVATE ${CLASH_WARN})
   target_link_libraries(${ex} PRIVATE clash m)
@@ -22,3 +24,5 @@ clash_example(example_deform_host_cloth ${_f}/cloth-funnel/frames/227.ply $<TARG
               ${_f}/cloth-funnel/frames/227.ply ${_f}/cloth-funnel/frames/228.ply 4)
 clash_example(example_deform_host_armadillo ${_f}/armadillo-rollers/frames/326.ply $<TARGET_FILE:deform_host>
               ${_f}/armadillo-rollers/frames/326.ply ${_f}/armadillo-rollers/frames/327.ply 3)
+add_test(NAME example_spawn_host COMMAND spawn_host)
+set_tests_properties(example_spawn_host PROPERTIES TIMEOUT 300)

@@ -196,14 +196,70 @@ struct clash_run {
      * number of its current state.  NULL for a pipeline run. */
     struct clash_dist *dist;
     int dist_state;
+    /* Which objects and object pairs take part (run_objects.c): NULL until
+     * the host sets a filter, excludes a pair, disables or removes an object, or sets
+     * an object's self-collision; then every test below reads it.  S2
+     * (stages/broad.c) drops the object pairs it refuses, counted in
+     * nop_filtered, so S3-S5 never see them; every midphase's face pairs go
+     * through clash_pair_eligible, which refuses the same pairs (the face
+     * octree pairs the kept faces of all objects in its leaves). */
+    struct clash_objfilt *filt;
+    int64_t nop_filtered;
 };
 
-/* Eligibility of a face pair for the narrow test: different objects, or the
- * same object with self-collision on and no shared vertex. */
+/* The filter of clash_run_set_filter and its neighbours (run_objects.c),
+ * one entry per object of the scene (n; the arrays hold cap):
+ * off: CLASH_OBJ_DISABLED and CLASH_OBJ_REMOVED bits (an object with either
+ * takes part in no pair); self: the object is tested against itself (the
+ * run's cfg.self_collision is then the OR of them, so the stages make the
+ * objects' own regions and leave the rest to clash_obj_self); group, mask:
+ * Bullet's rule, two objects are tested only when (group_a & mask_b) and
+ * (group_b & mask_a) are both nonzero; noff: objects with an off bit; excl: the excluded pairs as a << 32 | b
+ * (a < b), ascending, nexcl of them. */
+enum { CLASH_OBJ_DISABLED = 1, CLASH_OBJ_REMOVED = 2 };
+typedef struct clash_objfilt {
+    int n, cap, noff;              /* noff: the objects with an off bit */
+    uint8_t *off, *self;
+    uint32_t *group, *mask;
+    uint64_t *excl;
+    size_t nexcl, cap_excl;
+    int self_cfg;                  /* the run's configured self_collision: an added object's default */
+} clash_objfilt;
+
+/* Whether objects a <= b may pair under the run's filter (a == b: the
+ * object against itself), ignoring the configured self-collision when there
+ * is no filter (the callers test it). */
+static inline int clash_filt_keep(const clash_objfilt *F, int a, int b)
+{
+    if (F->off[a] | F->off[b]) return 0;
+    if (a == b) return F->self[a];
+    if (!((F->group[a] & F->mask[b]) && (F->group[b] & F->mask[a]))) return 0;
+    if (!F->nexcl) return 1;
+    const uint64_t key = (uint64_t)(uint32_t)(a < b ? a : b) << 32 | (uint32_t)(a < b ? b : a);
+    size_t lo = 0, hi = F->nexcl; /* binary search of the ascending keys */
+    while (lo < hi) {
+        const size_t m = lo + (hi - lo) / 2;
+        if (F->excl[m] < key) lo = m + 1;
+        else hi = m;
+    }
+    return !(lo < F->nexcl && F->excl[lo] == key);
+}
+
+/* Whether object o is tested against itself in this run. */
+static inline int clash_obj_self(const clash_run *run, int o)
+{
+    return run->filt ? clash_filt_keep(run->filt, o, o) : run->cfg.self_collision;
+}
+
+/* Eligibility of a face pair for the narrow test: different objects that
+ * the run's filter lets pair, or the same object with self-collision on
+ * (for it) and no shared vertex. */
 static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_t fb)
 {
-    if (run->face_obj[fa] != run->face_obj[fb]) return 1;
+    const int32_t oa = run->face_obj[fa], ob = run->face_obj[fb];
+    if (oa != ob) return !run->filt || clash_filt_keep(run->filt, oa, ob);
     if (!run->cfg.self_collision || fa == fb) return 0;
+    if (run->filt && !clash_filt_keep(run->filt, oa, oa)) return 0;
     const clash_scene *sc = run->sc;
     const int32_t a0 = sc->f0[fa], a1 = sc->f1[fa], a2 = sc->f2[fa];
     const int32_t b0 = sc->f0[fb], b1 = sc->f1[fb], b2 = sc->f2[fb];

@@ -30,6 +30,10 @@ static int push_objpair(clash_run *run, int a, int b)
         r.lo[k] -= d, r.hi[k] += d;
     }
     if (run->op_keep && !run->op_keep(run->op_keep_ctx, a, b)) return 0;
+    if (run->filt && !clash_filt_keep(run->filt, a, b)) { /* the host's filter: no face work for the pair */
+        run->nop_filtered++;
+        return 0;
+    }
     if (run->nop == run->cap_op) {
         size_t cap = run->cap_op ? 2 * run->cap_op : 64;
         clash_objpair *p = realloc(run->op, cap * sizeof *p);
@@ -58,6 +62,7 @@ int clash_stage_broad(clash_run *run)
     const clash_scene *sc = run->sc;
     const int n = sc->nobj;
     run->nop = 0;
+    run->nop_filtered = 0;
     const int bvh = run->cfg.broadphase == CLASH_BROAD_BVH;
     const int sap = run->cfg.broadphase == CLASH_BROAD_SAP || (run->cfg.broadphase == CLASH_BROAD_AUTO && n > 64);
     if (!sap && !bvh) {

@@ -26,7 +26,7 @@ int clash_stage_cull(clash_run *run)
     if (self) {
         if (!(own = malloc((size_t)n + 1))) return -1;
         for (int o = 0; o < n; ++o) {
-            own[o] = (uint8_t)(!run->op_keep || run->op_keep(run->op_keep_ctx, o, o));
+            own[o] = (uint8_t)((!run->op_keep || run->op_keep(run->op_keep_ctx, o, o)) && clash_obj_self(run, o));
             run->reg_ofs[o + 1] += own[o];
         }
     }

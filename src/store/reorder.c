@@ -61,7 +61,9 @@ static void permute_d(double *a, const int64_t *vnew, int64_t nv, double *tmp)
     memcpy(a, tmp, (size_t)nv * sizeof *a);
 }
 
-int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
+int clash_scene_reorder_morton(clash_scene *sc, clash_error *err) { return clash_store_reorder_from(sc, 0, err); }
+
+int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err)
 {
     const int64_t nv = sc->nv, nf = sc->nf;
     uint64_t *key = malloc((size_t)(nf ? nf : 1) * sizeof *key);
@@ -92,7 +94,8 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
         rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory reordering the scene", sc->name);
         goto done;
     }
-    for (int o = 0; o < sc->nobj; ++o) {
+    for (int64_t f = 0; f < sc->fofs[first]; ++f) fold[f] = f; /* the objects before first keep their order */
+    for (int o = first; o < sc->nobj; ++o) {
         const int64_t a = sc->fofs[o], b = sc->fofs[o + 1];
         if (b == a) continue;
         /* centroids' bounding box, then 10-bit cells per axis */
@@ -121,8 +124,8 @@ int clash_scene_reorder_morton(clash_scene *sc, clash_error *err)
         for (int64_t i = 0; i < b - a; ++i) fold[a + i] = a + (int64_t)(uint32_t)key[i];
     }
     /* vertices: first use in the new face order, object by object */
-    for (int64_t v = 0; v < nv; ++v) vnew[v] = -1;
-    for (int o = 0; o < sc->nobj; ++o) {
+    for (int64_t v = 0; v < nv; ++v) vnew[v] = v < sc->vofs[first] ? v : -1;
+    for (int o = first; o < sc->nobj; ++o) {
         int64_t next = sc->vofs[o];
         for (int64_t i = sc->fofs[o]; i < sc->fofs[o + 1]; ++i) {
             const int64_t f = fold[i];

@@ -204,6 +204,10 @@ typedef struct clash_blocks {
 const clash_blocks *clash_scene_blocks(clash_scene *sc);
 void clash_blocks_free(clash_blocks *b);
 
+/* clash_scene_reorder_morton over objects first..nobj-1 alone (reorder.c),
+ * the others keeping their order: for objects added after a reordering,
+ * which then lie as they would had they been there before it. */
+int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err);
 /* An empty scene with the defaults of clash_scene_create (NULL when out of memory). */
 clash_scene *clash_store_new(const char *name);
 /* Makes room for nobj objects, nv vertices and nf faces in all (scene.c).

@@ -150,9 +150,7 @@ int clash_scene_add_mesh(clash_scene *sc, const double *xyz, int64_t nv, const i
 {
     char what[48];
     if (!sc) return -clash_fail(err, CLASH_EINPUT, "add_mesh: the scene is NULL");
-    snprintf(what, sizeof what, "mesh %d", sc->nmesh);
-    if (sc->nruns) return -clash_fail(err, CLASH_EINPUT, "%s: the scene is in use by a run (add meshes and objects "
-                                                       "before clash_run_create, or after clash_run_destroy)", what);
+    snprintf(what, sizeof what, "mesh %d", sc->nmesh); /* (a run may be using the scene: meshes are kept apart) */
     if (nv <= 0) return -clash_fail(err, CLASH_EINPUT, "%s: nv = %lld: a mesh needs at least one vertex", what, (long long)nv);
     if (nf <= 0) return -clash_fail(err, CLASH_EINPUT, "%s: nf = %lld: a mesh needs at least one triangle", what, (long long)nf);
     if (nv > INT32_MAX || nf > INT32_MAX)
@@ -272,8 +270,8 @@ int clash_scene_add_object(clash_scene *sc, int mesh, const double rot[9], const
     char what[48];
     if (!sc) return -clash_fail(err, CLASH_EINPUT, "add_object: the scene is NULL");
     snprintf(what, sizeof what, "object %d", sc->nobj);
-    if (sc->nruns) return -clash_fail(err, CLASH_EINPUT, "%s: the scene is in use by a run (add meshes and objects "
-                                                       "before clash_run_create, or after clash_run_destroy)", what);
+    if (sc->nruns) return -clash_fail(err, CLASH_EINPUT, "%s: the scene is in use by a run (add objects before "
+                                                       "clash_run_create, or to the run: clash_run_add_object)", what);
     if (mesh < 0 || mesh >= sc->nmesh)
         return -clash_fail(err, CLASH_EINPUT, "%s: mesh %d: no such mesh (the scene has %d: 0..%d)", what, mesh,
                            sc->nmesh, sc->nmesh - 1);

@@ -241,6 +241,12 @@ typedef struct clash_step_stats {
      * on both). */
     int32_t rank, ranks;
     int64_t rank_units, rank_hits;
+    /* The host's filters ("Objects that come and go" below): the object
+     * pairs whose boxes met in S2 but that the filters, an excluded pair, a
+     * disabled or a removed object kept out (no face work was spent on
+     * them), and the objects that took no part this step (disabled or
+     * removed). */
+    int64_t object_pairs_filtered, objects_off;
 } clash_step_stats;
 
 typedef struct clash_scene clash_scene;
@@ -334,8 +340,10 @@ int clash_scene_vertex_at(const clash_scene *sc, int obj, int64_t v, int s, doub
  * nothing: the scene and the run are as they were before it.  Other
  * failures (out of memory) return -CLASH_EFAIL / CLASH_EFAIL.
  *
- * A scene gets its objects before a run is created on it: adding to a scene
- * while a run uses it is refused.  The state lives in the scene, so a scene
+ * A scene gets its objects before a run is created on it, or from the run
+ * (clash_run_add_object, "Objects that come and go" below):
+ * clash_scene_add_object on a scene a run uses is refused; meshes may be
+ * added at any time.  The state lives in the scene, so a scene
  * is driven by one run at a time; two runs on two scenes are independent and
  * may be used from two threads at once (nothing in clash is global).  Under
  * MPI every rank of the run's communicator makes the same calls with the
@@ -431,6 +439,64 @@ void clash_run_destroy(clash_run *run);
  * half-done: the next call starts again from the last good state.  With one
  * rank the run is replicated.  Not with ccd (refused at create), nor
  * clash_step (a decomposed run moves by the host's states only). */
+
+/* ---- Objects that come and go, filters, self-collision per object --------------------
+ *
+ * At any step of a run (between two advances, or before the first), a
+ * host may add objects, remove them, switch them off and on, and say which
+ * pairs are tested.  Every call below is refused with CLASH_EINPUT (the add:
+ * -CLASH_EINPUT), err naming the call, the object and the element, and then
+ * changes nothing: an unknown object id ("set_filter: object 7: no such
+ * object"), a removed one ("object 3 was removed"), an unknown mesh, a rotation that is not
+ * one or a NaN, infinite or out-of-range translation, as for
+ * clash_scene_add_object.  In a decomposed run (decompose = objects) they
+ * are all refused: its objects' owners and its ranks' cells are fixed when
+ * it is created.  Under MPI (replicated) every rank makes the same calls,
+ * as for the states.
+ *
+ * clash_run_add_object: a new object of mesh `mesh` (meshes may be added
+ * with clash_scene_add_mesh while a run uses the scene) at world = rot ·
+ * local + trans in the CURRENT state, and in the state before it too: it
+ * enters without sweeping from anywhere, and the next advance moves it from
+ * there to the next state set for it (it stays put when none is).  Returns
+ * its id (>= 0; ids go on from the scene's last, a removed id is never
+ * given again), -CLASH_EINPUT or -CLASH_EFAIL.  The run's kept structures
+ * (the midphases' trees, the edge tables, the bounds held from the step
+ * before) are made again by the next step, as on a first step.
+ *
+ * clash_run_remove_object: the object takes part in nothing from the next
+ * step on; its id is never reused, and every later call naming it
+ * (set_pose, set_vertices and the calls below) is refused: "object N was
+ * removed".  Its faces stay in the store (their memory is not given back)
+ * and stay out of every pair.
+ *
+ * clash_run_set_enabled: a disabled object (enabled = 0) takes part in no
+ * pair (not even with itself) but keeps moving with the states set; enabled
+ * = 1 brings it back.
+ *
+ * clash_run_set_filter: two objects a and b are tested only when
+ * (group_a & mask_b) != 0 and (group_b & mask_a) != 0 (Bullet's rule);
+ * every object starts in every group (all bits) and seeing every group.
+ * clash_run_exclude_pair: excluded != 0 keeps the pair (a, b), a != b, out
+ * of every test (a jointed pair of bodies); 0 lets it back in.
+ * clash_run_set_self: object obj is tested against itself (self != 0) or
+ * not; every object starts with clash_config.self_collision.
+ *
+ * Filtered, excluded, disabled and removed pairs cost no face work: stage
+ * S2 drops them with the object pairs (clash_step_stats.object_pairs_filtered
+ * counts them), so S3 keeps no face for them and S4 and S5 make and test no
+ * candidate of them; the pairs, contacts, candidates and tests are those of
+ * the scene without them, and so are the faces kept (the midphases that
+ * cull inside S4, bvh, bboxpipe and the object trees, report every face
+ * there, as always).  Setting a filter costs the face octree's leaves a
+ * look-up per face pair of two objects. */
+int clash_run_add_object(clash_run *run, int mesh, const double rot[9], const double trans[3], int deforming,
+                         clash_error *err);
+int clash_run_remove_object(clash_run *run, int obj, clash_error *err);
+int clash_run_set_enabled(clash_run *run, int obj, int enabled, clash_error *err);
+int clash_run_set_filter(clash_run *run, int obj, uint32_t group, uint32_t mask, clash_error *err);
+int clash_run_exclude_pair(clash_run *run, int a, int b, int excluded, clash_error *err);
+int clash_run_set_self(clash_run *run, int obj, int self, clash_error *err);
 
 /* ---- Exact CCD (clash_config.ccd, --ccd) ---------------------------------------------
  *

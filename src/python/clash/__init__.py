@@ -109,6 +109,13 @@ def _load():
         "clash_run_contacts": (ctypes.c_int, [P, ctypes.POINTER(_Contacts), E]),
         "clash_run_owner": (ctypes.c_int, [P, ctypes.c_int]),
         "clash_struct_size": (ctypes.c_size_t, [ctypes.c_char_p]),
+        # objects that come and go, filters (Run.add_object ... Run.set_self)
+        "clash_run_add_object": (ctypes.c_int, [P, ctypes.c_int, P, P, ctypes.c_int, E]),
+        "clash_run_remove_object": (ctypes.c_int, [P, ctypes.c_int, E]),
+        "clash_run_set_enabled": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, E]),
+        "clash_run_set_filter": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, E]),
+        "clash_run_exclude_pair": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, ctypes.c_int, E]),
+        "clash_run_set_self": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, E]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -320,6 +327,58 @@ class Run:
             return np.zeros(0, dtype=CONTACT_DTYPE)
         buf = (ctypes.c_char * (n * CONTACT_DTYPE.itemsize)).from_address(c.contacts)
         return np.frombuffer(buf, dtype=CONTACT_DTYPE).copy()
+
+    # ---- objects that come and go, filters (clash.h: "Objects that come and go") ----
+
+    def add_object(self, mesh, R=None, t=None, deforming=False):
+        """A new object of the scene's mesh `mesh` at world = R @ local + t in
+        the current state (and the one before it: it enters without sweeping
+        from anywhere; the next advance moves it to the pose set for it, or
+        leaves it there).  R None = identity, t None = 0.  Returns its id
+        (ids are never reused).  Meshes may be added to the scene meanwhile
+        (Scene.add_mesh)."""
+        R = None if R is None else _f64(R, (3, 3), "add_object: R")
+        t = None if t is None else _f64(t, (3,), "add_object: t")
+        err = _Err()
+        rc = _L().clash_run_add_object(self._h, int(mesh), None if R is None else R.ctypes.data,
+                                       None if t is None else t.ctypes.data, int(bool(deforming)),
+                                       ctypes.byref(err))
+        _check(rc if rc < 0 else _OK, err)
+        return rc
+
+    def remove_object(self, obj):
+        """Object obj takes part in nothing from the next step on; every later
+        call naming it raises "object N was removed"."""
+        err = _Err()
+        _check(_L().clash_run_remove_object(self._h, int(obj), ctypes.byref(err)), err)
+
+    def set_enabled(self, obj, enabled):
+        """A disabled object takes part in no pair but keeps moving with the states set."""
+        err = _Err()
+        _check(_L().clash_run_set_enabled(self._h, int(obj), int(bool(enabled)), ctypes.byref(err)), err)
+
+    def set_filter(self, obj, group, mask):
+        """Objects a and b are tested only when (group_a & mask_b) and
+        (group_b & mask_a) are nonzero (Bullet's rule; 32-bit masks, default
+        all bits)."""
+        g, m = int(group), int(mask)
+        if not (0 <= g < 2 ** 32 and 0 <= m < 2 ** 32):
+            raise Error(_EINPUT, f"set_filter: object {int(obj)}: group and mask must be in 0..2**32-1, "
+                                 f"got {g} and {m}")
+        err = _Err()
+        _check(_L().clash_run_set_filter(self._h, int(obj), g, m, ctypes.byref(err)), err)
+
+    def exclude_pair(self, a, b, excluded=True):
+        """Keeps the pair (a, b) out of every test (excluded=False lets it back)."""
+        err = _Err()
+        _check(_L().clash_run_exclude_pair(self._h, int(a), int(b), int(bool(excluded)), ctypes.byref(err)), err)
+
+    def set_self(self, obj, self_collision):
+        """Whether object obj is tested against itself (default: the run's self_collision)."""
+        err = _Err()
+        _check(_L().clash_run_set_self(self._h, int(obj), int(bool(self_collision)), ctypes.byref(err)), err)
+
+    # ---- end of the objects-and-filters block ----
 
     def close(self):
         if getattr(self, "_h", None):

@@ -105,6 +105,7 @@ static int pair_unit(const clash_run *run, pscratch *s, clash_keybuf *kb, const 
 static int self_unit(const clash_run *run, pscratch *s, clash_keybuf *kb, int o)
 {
     const clash_scene *sc = run->sc;
+    if (!clash_obj_self(run, o)) return 0; /* the host turned its self-collision off */
     if (reserve(s, (size_t)(sc->fofs[o + 1] - sc->fofs[o]))) return -1;
     float w;
     const size_t m = collect(run, o, NULL, NULL, s->a, s->tmp, &w);

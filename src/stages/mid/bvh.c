@@ -305,7 +305,8 @@ int clash_bvh_candidates(clash_run *run, clash_error *err)
         if (push(&units, (item){run->op[i].a, run->op[i].b, 0, 0, 0, (int32_t)i})) goto oom;
     if (run->cfg.self_collision)
         for (int o = 0; o < sc->nobj; ++o)
-            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && push(&units, (item){o, o, 0, 0, 1, -1})) goto oom;
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) && push(&units, (item){o, o, 0, 0, 1, -1}))
+                goto oom;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
     u.st = calloc(clash_team(run), sizeof(stack));
     if (!u.st) goto oom;

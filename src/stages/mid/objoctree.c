@@ -554,7 +554,7 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
         }
     }
     for (int o = 0; o < sc->nobj; ++o) {
-        if (run->cfg.self_collision && sc->fofs[o + 1] - sc->fofs[o] > 1)
+        if (run->cfg.self_collision && sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o))
             for (int d = 0; d < 3; ++d) rbox[o].lo[d] = -INFINITY, rbox[o].hi[d] = INFINITY;
         S->o[o].nent = 0;
         if (rbox[o].lo[0] <= rbox[o].hi[0]) objs[nobjs++] = o;
@@ -570,7 +570,9 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
         if (add_units(&u, &nu, &capu, S, run->op[i].a, run->op[i].b, chunk)) goto oom;
     if (run->cfg.self_collision)
         for (int o = 0; o < sc->nobj; ++o)
-            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && add_units(&u, &nu, &capu, S, o, o, chunk)) goto oom;
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) &&
+                add_units(&u, &nu, &capu, S, o, o, chunk))
+                goto oom;
     for (size_t w = 0; w < T; ++w) run->wbuf[w].n = 0;
     join_ctx jc = {run, u, ws, 0};
     if (clash_par_tasks(&run->exec, (int64_t)nu, 1, join_range, &jc) < 0) {

@@ -221,6 +221,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
      * faces of one object form one run of the list: without self-collision
      * a face's partners start after its run, and all of them are eligible. */
     const int self = run->cfg.self_collision, exact = run->cfg.mode != CLASH_MODE_SWEPT; /* see the top */
+    const int filt = run->filt != NULL; /* the host's filter: pairs of two objects are checked one by one */
     if (!exact) {
         memcpy(flc, fl, n);
         memset(flc + n, 0, 64);
@@ -243,7 +244,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
             if (!exact && fl[i] && bits) /* pairs met again in a lower leaf of the unit: dropped here */
                 bits &= ck_flags_clear(flc + j0 + w, fl[i]);
             if (dop && bits) bits = ck_fdop_mask(dop, pl[i], pl + j0 + w, bits); /* and the DOPs overlap */
-            if (!self && !exact && bits) { /* (swept, no self-collision: every pair kept; the keys in one go) */
+            if (!self && !exact && !filt && bits) { /* (swept, no self-collision, no filter: every pair kept) */
                 if (clash_keybuf_room(kb, 64)) return -1; /* (a word holds 64 at most: no popcount call) */
                 uint64_t *restrict out = kb->v + kb->n;
                 const uint32_t *restrict second = pk ? (const uint32_t *)pl + j0 + w : f + j0 + w;
@@ -254,7 +255,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
             for (; bits; bits &= bits - 1) {
                 const size_t j = j0 + w + (size_t)__builtin_ctzll(bits);
                 const uint32_t b = f[j]; /* lists stay ascending */
-                if (self && !clash_pair_eligible(run, a, b)) continue;
+                if ((self || filt) && !clash_pair_eligible(run, a, b)) continue;
                 if (exact && !leaf_meets(run, st + i, a, lo, hi)) goto next_i; /* a misses the leaf */
                 if (exact && !leaf_meets(run, st + j, b, lo, hi)) continue;
                 const uint64_t key = pk ? (uint64_t)pl[i] << 32 | (uint32_t)pl[j] : (uint64_t)a << 32 | b;

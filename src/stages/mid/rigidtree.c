@@ -155,7 +155,7 @@ rt_pair *rt_pairs(const clash_run *run, const double *radius, double rel, size_t
     for (size_t i = 0; i < run->nop; ++i) setup(run, run->op[i].a, run->op[i].b, radius, rel, &p[(*n)++]);
     if (self)
         for (int o = 0; o < sc->nobj; ++o)
-            if (sc->fofs[o + 1] - sc->fofs[o] > 1) setup(run, o, o, radius, rel, &p[(*n)++]);
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o)) setup(run, o, o, radius, rel, &p[(*n)++]);
     return p;
 }
 

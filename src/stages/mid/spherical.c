@@ -602,7 +602,8 @@ int clash_sphoct_candidates(clash_run *run, clash_error *err)
         if (add_unit(&units, &nu, &capu, (int32_t)i, 0, (int32_t)c.bn[i])) goto oom;
     if (self)
         for (int o = 0; o < sc->nobj; ++o)
-            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && add_unit(&units, &nu, &capu, -1 - o, 0, c.S->t[o].nleaf))
+            if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) &&
+                add_unit(&units, &nu, &capu, -1 - o, 0, c.S->t[o].nleaf))
                 goto oom;
     c.units = units;
     for (size_t w = 0; w < T; ++w) run->wbuf[w].n = 0;
