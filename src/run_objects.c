@@ -30,7 +30,6 @@
 
 #include "base/error.h"
 #include "base/mem.h"
-#include "core/edges.h"
 #include "core/run.h"
 #include "run_objects.h"
 #include "stages/deferred.h"
@@ -218,8 +217,8 @@ static void drop_kept(clash_run *run)
     clash_sphoct_free(run);
     clash_rigidtree_free(run);
     clash_defer_free(run);
-    clash_edges_free(run->edges);
-    run->edges = NULL;
+    /* (the edge tables stay: the objects there keep their store numbers, and
+     * the next --ccd step extends them to the new ones, clash_edges_update) */
     free(run->odop), run->odop = NULL;
     for (int k = 0; k < 2; ++k) {
         free(run->hbox[k]), free(run->hdop[k]), free(run->hdop_has[k]);
