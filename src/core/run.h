@@ -196,6 +196,10 @@ struct clash_run {
      * number of its current state.  NULL for a pipeline run. */
     struct clash_dist *dist;
     int dist_state;
+    /* clash_run_query (run_step.c): what S0 changes, set aside while a
+     * trial step runs, and the spare positions it is computed into
+     * (store/trial.h); made on the first query. */
+    struct clash_store_trial *trial;
 };
 
 /* Eligibility of a face pair for the narrow test: different objects, or the
