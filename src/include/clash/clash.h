@@ -491,7 +491,8 @@ int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err);
  * and the states set are still set, so the host may set others (scale the
  * step) and query again, then advance: that advance returns what it would
  * have returned without the queries (pairs, contacts and step statistics
- * but the times).  pairs (required) and contacts (NULL: not wanted) are
+ * but the times, and mid_bytes: the kept trees' capacities, which a trial
+ * of a longer step may have grown).  pairs (required) and contacts (NULL: not wanted) are
  * owned by the run and valid until its next query, advance or step;
  * contacts are those of a ccd run (empty without ccd).  *first_toi (NULL:
  * not wanted) gets the earliest time of impact of the step in [0, 1], 1
