@@ -112,6 +112,7 @@ class _StepStats(ctypes.Structure):
                 [("rank", _I32), ("ranks", _I32), ("rank_units", _I64), ("rank_hits", _I64)])
 
 
+_stats_checked = False
 _STAT_SCALARS = tuple(n for n, t in _StepStats._fields_ if not hasattr(t, "_length_"))
 
 
@@ -423,8 +424,11 @@ class Run:
             _check(_L().clash_run_advance(self._h, ctypes.byref(p), None, ctypes.byref(err)), err)
             return _pairs_array(p)
         st = _StepStats()
-        if _L().clash_struct_size(b"clash_step_stats") != ctypes.sizeof(_StepStats):
-            raise Error(_EFAIL, "advance: clash_step_stats's size differs from the module's mirror of it")
+        global _stats_checked
+        if not _stats_checked:  # once: the mirror must match the library's struct
+            if _L().clash_struct_size(b"clash_step_stats") != ctypes.sizeof(_StepStats):
+                raise Error(_EFAIL, "advance: clash_step_stats's size differs from the module's mirror of it")
+            _stats_checked = True
         _check(_L().clash_run_advance(self._h, ctypes.byref(p), ctypes.byref(st), ctypes.byref(err)), err)
         return _pairs_array(p), _stats_dict(st)
 
