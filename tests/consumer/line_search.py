@@ -79,7 +79,8 @@ def main():
     print(f"line_search: {n} bodies, {args.steps} steps, {halvings} halvings, {touching} steps with contacts, "
           f"smallest gap between neighbours {gap:.4f}")
     if touching or halvings == 0 or not (-0.2 < gap < 0.05):
-        print("line_search: FAILED (a step with contacts, no halving, or the bodies did not close in)", file=sys.stderr)
+        print("line_search: FAILED (a step with contacts, no halving, or the bodies did not close in)",
+              file=sys.stderr)
         return 1
     return 0
 

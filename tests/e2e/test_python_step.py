@@ -104,7 +104,8 @@ def query_then_advance():
                 want = 1.0 if st["ccd_first_toi"] < 0 else st["ccd_first_toi"]
                 check(toi == want, f"{opts}: step {k}: first_toi {toi}, the advance's {want}")
             pb = B.advance()
-            check(np.array_equal(pb, pa), f"{opts}: step {k}: advance after queries {len(pb)} pairs, without {len(pa)}")
+            check(np.array_equal(pb, pa),
+                  f"{opts}: step {k}: advance after queries {len(pb)} pairs, without {len(pa)}")
             if opts.get("ccd"):
                 check(np.array_equal(B.contacts(), ca), f"{opts}: step {k}: contacts after queries")
             seen += len(pa)
