@@ -51,6 +51,7 @@
 #include "stages/finegrain.h"
 #include "stages/mid/midphase.h"
 #include "stages/stages.h"
+#include "store/trial.h"
 
 clash_config clash_config_default(void)
 {
@@ -104,6 +105,8 @@ void clash_pipe_destroy(clash_run *run)
     clash_sphoct_free(run);
     clash_rigidtree_free(run);
     clash_stage_ccd_free(run);
+    if (run->trial) clash_store_trial_free(run->trial);
+    free(run->trial);
     clash_fg_destroy(run->fg);
     clash_defer_free(run);
     clash_objfilt_free(run->filt);

@@ -205,6 +205,10 @@ struct clash_run {
      * octree pairs the kept faces of all objects in its leaves). */
     struct clash_objfilt *filt;
     int64_t nop_filtered;
+    /* clash_run_query (run_step.c): what S0 changes, set aside while a
+     * trial step runs, and the spare positions it is computed into
+     * (store/trial.h); made on the first query. */
+    struct clash_store_trial *trial;
 };
 
 /* The filter of clash_run_set_filter and its neighbours (run_objects.c),

@@ -544,6 +544,59 @@ typedef struct clash_contacts {
  * created without ccd (out is then empty; err says which). */
 int clash_run_contacts(clash_run *run, clash_contacts *out, clash_error *err);
 
+/* ---- Trial steps, jumps and batched states ----------------------------------------------
+ *
+ * For hosts that search for a step before taking it (a line search that
+ * stops at the time of impact, a barrier method's step size) and hosts
+ * that place objects without moving them through the scene.
+ *
+ * clash_run_query makes the step clash_run_advance would make from the
+ * current state to the states set, and takes it back: its pairs and
+ * contacts are those that clash_run_advance would return with the same
+ * states, bit for bit, and afterwards the current state is still current
+ * and the states set are still set, so the host may set others (scale the
+ * step) and query again, then advance: that advance returns what it would
+ * have returned without the queries (pairs, contacts and step statistics
+ * but the times, and mid_bytes: the kept trees' capacities, which a trial
+ * of a longer step may have grown).  pairs (required) and contacts (NULL: not wanted) are
+ * owned by the run and valid until its next query, advance or step;
+ * contacts are those of a ccd run (empty without ccd).  *first_toi (NULL:
+ * not wanted) gets the earliest time of impact of the step in [0, 1], 1
+ * when none: the hits' primitive pairs through the exact CCD kernel
+ * ("Exact CCD" below), in a run without ccd too (then only for first_toi:
+ * such a query costs the CCD of its hits; in static mode the hits are the
+ * pairs that intersect in the state set, and first_toi is the first contact
+ * of their primitives along the motion to it).  Under MPI every rank makes
+ * the call; the pairs and contacts come to rank 0, first_toi to every rank.
+ *
+ * clash_run_jump makes the states set current without a step: no sweep, no
+ * pairs, no contacts (placing, resetting, teleporting).  The state number
+ * grows by one (clash_run_state), and the next advance sweeps from the state
+ * jumped to alone.
+ *
+ * clash_run_set_poses sets the next state of n objects in one call:
+ * objs[i] (objs NULL: objects 0..n-1) gets rot + 9 i (row-major, as
+ * clash_run_set_pose; rot NULL: identity for all) and trans + 3 i (NULL: 0
+ * for all).  clash_run_set_vertices_many sets n deforming objects: objs[i]
+ * gets the world positions xyz[i] (3 nv doubles each, as
+ * clash_run_set_vertices).  Both are all-or-nothing: every element is
+ * checked before any is set, and a bad one is CLASH_EINPUT naming its
+ * index in the batch and the object ("set_poses: [3]: object 7: rot row 0
+ * is not a unit vector"), with nothing set.  An object given twice keeps
+ * its last element.
+ *
+ * A decomposed run takes the batched calls (each rank its own objects) and
+ * refuses clash_run_query and clash_run_jump with CLASH_EINPUT: its step
+ * sends states between ranks and may rebuild its parts, which a trial
+ * would have to undo on every rank. */
+int clash_run_query(clash_run *run, clash_pairs *pairs, clash_contacts *contacts, double *first_toi,
+                    clash_error *err);
+int clash_run_jump(clash_run *run, clash_error *err);
+int clash_run_set_poses(clash_run *run, int n, const int *objs, const double *rot, const double *trans,
+                        clash_error *err);
+int clash_run_set_vertices_many(clash_run *run, int n, const int *objs, const double *const *xyz,
+                                clash_error *err);
+
 /* sizeof of a public struct by name ("clash_config", "clash_error",
  * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",
  * "clash_mesh_arrays", "clash_contact", "clash_contacts"),

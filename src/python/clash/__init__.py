@@ -23,6 +23,19 @@ only the objects it owns: every rank builds the same scene, sets only the
 objects with run.owner(obj) equal to its rank, and advances; rank 0 gets the
 pairs (clash.h, "Decomposed runs").
 
+Trial steps (clash.h, "Trial steps, jumps and batched states"): run.query()
+makes the step run.advance() would make to the states set and takes it back,
+returning (pairs, contacts, first_toi) exactly as that advance would (first_toi
+in [0, 1], 1 when nothing touches, with ccd off too); run.jump() makes the
+states set current without a step; run.set_poses(ids, R (n, 3, 3), t (n, 3))
+and run.set_vertices_many(ids, [V, ...]) set many objects in one library
+call, all or nothing; run.advance(stats=True) returns (pairs, stats) with the
+step statistics as a dict; clash.read_mesh(path) reads a mesh file into
+(V, F).
+
+It needs numpy: Debian's /usr/bin/python3 with the package python3-numpy
+(apt-get install python3-numpy); without it `import clash` fails saying so.
+
 Arrays are handed to the library without copies when they are already
 C-contiguous float64 / int32 (the store copies them once, as the C API
 does); the pairs come back as a new array each step.  Every error raises
@@ -32,10 +45,16 @@ and its status code (2 for bad input).
 import ctypes
 import ctypes.util
 import os
+import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _e:  # the module's arrays are numpy's: say which interpreter and package have it
+    raise ImportError(f"clash needs numpy, which this interpreter ({sys.executable}) lacks: on Debian use "
+                      f"/usr/bin/python3 with the package python3-numpy (apt-get install python3-numpy)") from _e
 
-__all__ = ["Error", "Scene", "Run", "library_path", "CONTACT_DTYPE", "CONTACT_VF", "CONTACT_EE"]
+__all__ = ["Error", "Scene", "Run", "library_path", "read_mesh", "CONTACT_DTYPE", "CONTACT_VF", "CONTACT_EE",
+           "STAGES"]
 
 _OK, _EFAIL, _EINPUT = 0, 1, 2
 
@@ -65,6 +84,49 @@ CONTACT_VF, CONTACT_EE = 0, 1
 
 class _Contacts(ctypes.Structure):
     _fields_ = [("contacts", ctypes.c_void_p), ("count", ctypes.c_size_t)]
+
+
+class _MeshArrays(ctypes.Structure):
+    _fields_ = [("nv", ctypes.c_int64), ("nf", ctypes.c_int64), ("xyz", ctypes.POINTER(ctypes.c_double)),
+                ("tri", ctypes.POINTER(ctypes.c_int32))]
+
+
+# clash_step_stats (clash.h), field for field; its size is checked against the library's
+STAGES = ("S0_motion", "S1_boxes", "S2_broad", "S3_cull", "S4_mid", "S5_narrow", "S6_gather")
+_NST = len(STAGES)
+_D, _I64, _I32, _INT = ctypes.c_double, ctypes.c_int64, ctypes.c_int32, ctypes.c_int
+
+
+class _StepStats(ctypes.Structure):
+    _fields_ = ([("seconds", _D * _NST)] +
+                [(n, _I64) for n in ("vertices", "faces_boxed", "object_pairs", "faces_kept", "candidates",
+                                     "tests", "hits")] +
+                [("octree_level", _INT), ("mid_build_s", _D), ("mid_bytes", _I64), ("mid_fallback_objects", _I64),
+                 ("mid_update_s", _D), ("mid_interfering", _I64), ("worker_min_s", _D * _NST),
+                 ("worker_max_s", _D * _NST), ("ccd_s", _D)] +
+                [(n, _I64) for n in ("ccd_tests", "ccd_vf_tests", "ccd_hull_no", "ccd_filter_no", "ccd_filter_yes",
+                                     "ccd_exact_calls", "ccd_contacts")] +
+                [("ccd_first_toi", _D)] +
+                [(n, _I64) for n in ("dist_owned", "dist_present", "dist_reported", "dist_bytes_sent",
+                                     "dist_rebuilds", "dist_cuts")] +
+                [("rank", _I32), ("ranks", _I32), ("rank_units", _I64), ("rank_hits", _I64),
+                 ("object_pairs_filtered", _I64), ("objects_off", _I64)])
+
+
+_stats_checked = False
+_STAT_SCALARS = tuple(n for n, t in _StepStats._fields_ if not hasattr(t, "_length_"))
+
+
+def _stats_dict(st):
+    """The step statistics as a dict: the counts and times of clash_step_stats
+    under their C names, the per-stage arrays as dicts by STAGES, and
+    "step_s", the step's own time (the seven stages and the ccd stage)."""
+    d = {n: getattr(st, n) for n in _STAT_SCALARS}
+    for n in ("seconds", "worker_min_s", "worker_max_s"):
+        a = getattr(st, n)
+        d[n] = dict(zip(STAGES, a))
+    d["step_s"] = sum(st.seconds) + st.ccd_s
+    return d
 
 
 def library_path():
@@ -97,6 +159,7 @@ def _load():
         "clash_scene_objects": (ctypes.c_int, [P]),
         "clash_scene_faces": (ctypes.c_int64, [P]),
         "clash_scene_vertices": (ctypes.c_int64, [P]),
+        "clash_scene_object_vertices": (ctypes.c_int64, [P, ctypes.c_int]),
         "clash_config_size": (ctypes.c_size_t, []),
         "clash_config_init": (None, [P]),
         "clash_config_set": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, E]),
@@ -116,6 +179,13 @@ def _load():
         "clash_run_set_filter": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, E]),
         "clash_run_exclude_pair": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, ctypes.c_int, E]),
         "clash_run_set_self": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, E]),
+        "clash_run_query": (ctypes.c_int, [P, ctypes.POINTER(_Pairs), ctypes.POINTER(_Contacts),
+                                           ctypes.POINTER(ctypes.c_double), E]),
+        "clash_run_jump": (ctypes.c_int, [P, E]),
+        "clash_run_set_poses": (ctypes.c_int, [P, ctypes.c_int, P, P, P, E]),
+        "clash_run_set_vertices_many": (ctypes.c_int, [P, ctypes.c_int, P, P, E]),
+        "clash_mesh_read": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_MeshArrays), E]),
+        "clash_mesh_arrays_free": (None, [ctypes.POINTER(_MeshArrays)]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -184,6 +254,63 @@ def _indices(F, nv, what):
         raise Error(_EINPUT, f"{what}: F: triangle {f}: corner {k} is vertex {int(a[f, k])}, "
                              f"out of range 0..{nv - 1} (F[{f}, {k}])")
     return np.ascontiguousarray(a, dtype=np.int32)
+
+
+def _ids(ids, what):
+    """ids as a C-contiguous 1-D int32 array of object ids (an integer dtype,
+    each in int32 range; the library names an unknown one)."""
+    a = np.asarray(ids)
+    if a.dtype.kind not in "iu":
+        raise Error(_EINPUT, f"{what}: ids must be an integer array of object ids, got dtype {a.dtype}")
+    if a.ndim != 1:
+        raise Error(_EINPUT, f"{what}: ids must be 1-D (n,), got shape {a.shape}")
+    bad = np.flatnonzero((a < -2**31) | (a >= 2**31))
+    if len(bad):
+        i = int(bad[0])
+        raise Error(_EINPUT, f"{what}: ids[{i}]: object {int(a[i])}: out of range")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+def _finite(a, shape, what, name, ids, elem=None, obj=None):
+    """a as C-contiguous float64 of exactly shape, every element finite; errors
+    name the batch element, its object and the element as the caller wrote it
+    (ids: the batch's objects, element by a's first index; else a is batch
+    element elem alone, of object obj)."""
+    a = np.asarray(a)
+    where = f"{what}: " if ids is not None else f"{what}: [{elem}]: object {obj}: "
+    if a.dtype.kind not in "fiu":
+        raise Error(_EINPUT, f"{where}{name} must hold real numbers, got dtype {a.dtype}")
+    if a.shape != shape:
+        raise Error(_EINPUT, f"{where}{name} must have shape {shape}, got {a.shape}")
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if not np.isfinite(a).all():
+        idx = tuple(int(x) for x in np.argwhere(~np.isfinite(a))[0])
+        if ids is not None:
+            where = f"{what}: [{idx[0]}]: object {int(ids[idx[0]])}: "
+        raise Error(_EINPUT, f"{where}{name}[{', '.join(map(str, idx))}] is {a[idx]}: must be finite")
+    return a
+
+
+def _contacts_array(c):
+    n = int(c.count)
+    if n == 0:
+        return np.zeros(0, dtype=CONTACT_DTYPE)
+    buf = (ctypes.c_char * (n * CONTACT_DTYPE.itemsize)).from_address(c.contacts)
+    return np.frombuffer(buf, dtype=CONTACT_DTYPE).copy()
+
+
+def read_mesh(path):
+    """A mesh file (.obj, .ply, .stl, .off) read by clash's own readers
+    (clash_mesh_read): (V, F), V (n, 3) float64 and F (m, 3) int32, ready for
+    Scene.add_mesh.  A bad file raises clash.Error naming the file and line."""
+    lib, m, err = _L(), _MeshArrays(), _Err()
+    _check(lib.clash_mesh_read(os.fsencode(path), ctypes.byref(m), ctypes.byref(err)), err)
+    try:
+        V = np.ctypeslib.as_array(m.xyz, shape=(int(m.nv), 3)).copy()
+        F = np.ctypeslib.as_array(m.tri, shape=(int(m.nf), 3)).copy()
+    finally:
+        lib.clash_mesh_arrays_free(ctypes.byref(m))
+    return V, F
 
 
 def _pairs_array(p):
@@ -294,13 +421,78 @@ class Run:
         err = _Err()
         _check(_L().clash_run_set_vertices(self._h, int(obj), V.ctypes.data, ctypes.byref(err)), err)
 
-    def advance(self):
+    def advance(self, stats=False):
         """One step from the current state to the one set; returns the
         colliding face pairs as an (n, 4) uint32 array obj_a, face_a, obj_b,
-        face_b, canonical and sorted."""
+        face_b, canonical and sorted.  stats=True: (pairs, stats), stats the
+        step statistics (clash_step_stats) as a dict (see _stats_dict:
+        "step_s" is the step's own time)."""
         p, err = _Pairs(), _Err()
-        _check(_L().clash_run_advance(self._h, ctypes.byref(p), None, ctypes.byref(err)), err)
-        return _pairs_array(p)
+        if not stats:
+            _check(_L().clash_run_advance(self._h, ctypes.byref(p), None, ctypes.byref(err)), err)
+            return _pairs_array(p)
+        st = _StepStats()
+        global _stats_checked
+        if not _stats_checked:  # once: the mirror must match the library's struct
+            if _L().clash_struct_size(b"clash_step_stats") != ctypes.sizeof(_StepStats):
+                raise Error(_EFAIL, "advance: clash_step_stats's size differs from the module's mirror of it")
+            _stats_checked = True
+        _check(_L().clash_run_advance(self._h, ctypes.byref(p), ctypes.byref(st), ctypes.byref(err)), err)
+        return _pairs_array(p), _stats_dict(st)
+
+    def query(self):
+        """The step advance() would make to the states set, taken back
+        (clash_run_query): (pairs, contacts, first_toi), the pairs and
+        contacts that advance would return (contacts empty without ccd) and
+        the step's earliest time of impact in [0, 1] (1: none; computed with
+        ccd off too).  The current state stays current and the states set
+        stay set: set others and query again, or advance."""
+        lib, p, c, toi, err = _L(), _Pairs(), _Contacts(), ctypes.c_double(1.0), _Err()
+        _check(lib.clash_run_query(self._h, ctypes.byref(p), ctypes.byref(c), ctypes.byref(toi), ctypes.byref(err)),
+               err)
+        return _pairs_array(p), _contacts_array(c), float(toi.value)
+
+    def jump(self):
+        """The states set become current without a step: no sweep, no pairs
+        (clash_run_jump); the next advance sweeps from there."""
+        err = _Err()
+        _check(_L().clash_run_jump(self._h, ctypes.byref(err)), err)
+
+    def set_poses(self, ids, R, t):
+        """The next states of n rigid objects in one library call
+        (clash_run_set_poses): ids (n,) integers, R (n, 3, 3) rotations, t
+        (n, 3).  All or nothing: a bad shape, dtype or non-finite element
+        raises clash.Error here, naming the element, before the library is
+        called; the library names an unknown object or a matrix that is not
+        a rotation, and sets nothing then either."""
+        ids = _ids(ids, "set_poses")
+        n = ids.shape[0]
+        R = _finite(R, (n, 3, 3), "set_poses", "R", ids)
+        t = _finite(t, (n, 3), "set_poses", "t", ids)
+        err = _Err()
+        _check(_L().clash_run_set_poses(self._h, n, ids.ctypes.data, R.ctypes.data, t.ctypes.data,
+                                        ctypes.byref(err)), err)
+
+    def set_vertices_many(self, ids, Vs):
+        """The next world positions of n deforming objects in one library call
+        (clash_run_set_vertices_many): ids (n,) integers and Vs a sequence of n
+        (nv_i, 3) arrays, each with its object's vertex count.  All or
+        nothing, as set_poses."""
+        ids = _ids(ids, "set_vertices_many")
+        n = ids.shape[0]
+        if len(Vs) != n:
+            raise Error(_EINPUT, f"set_vertices_many: {n} ids but {len(Vs)} vertex arrays")
+        lib = _L()
+        keep = []
+        for i in range(n):
+            o = int(ids[i])
+            nv = lib.clash_scene_object_vertices(self._scene._h, o)
+            if nv < 0:
+                raise Error(_EINPUT, f"set_vertices_many: [{i}]: object {o}: no such object")
+            keep.append(_finite(Vs[i], (nv, 3), "set_vertices_many", f"Vs[{i}]", None, i, o))
+        ptrs = (ctypes.c_void_p * max(n, 1))(*[a.ctypes.data for a in keep])
+        err = _Err()
+        _check(lib.clash_run_set_vertices_many(self._h, n, ids.ctypes.data, ptrs, ctypes.byref(err)), err)
 
     def owner(self, obj):
         """The rank that sets obj's states: with decompose="objects" under MPI
@@ -320,13 +512,9 @@ class Run:
         sorted by kind (vf, then ee) and ids; a new array each call."""
         lib, c, err = _L(), _Contacts(), _Err()
         _check(lib.clash_run_contacts(self._h, ctypes.byref(c), ctypes.byref(err)), err)
-        n = int(c.count)
         if lib.clash_struct_size(b"clash_contact") != CONTACT_DTYPE.itemsize:
             raise Error(_EFAIL, "contacts: clash_contact's size differs from CONTACT_DTYPE's")
-        if n == 0:
-            return np.zeros(0, dtype=CONTACT_DTYPE)
-        buf = (ctypes.c_char * (n * CONTACT_DTYPE.itemsize)).from_address(c.contacts)
-        return np.frombuffer(buf, dtype=CONTACT_DTYPE).copy()
+        return _contacts_array(c)
 
     # ---- objects that come and go, filters (clash.h: "Objects that come and go") ----
 
