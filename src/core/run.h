@@ -196,6 +196,9 @@ struct clash_run {
      * number of its current state.  NULL for a pipeline run. */
     struct clash_dist *dist;
     int dist_state;
+    /* src/query/ (query.h): the step's contact geometry (clash_config.geometry),
+     * the distance trees, the proximity pairs; NULL until first used */
+    struct clash_query *query;
 };
 
 /* Eligibility of a face pair for the narrow test: different objects, or the
