@@ -172,8 +172,13 @@ int q_tri_tri_segment(const double A[3][3], const double B[3][3], double p[3], d
 
 double q_tri_tri_dist(const double A[3][3], const double B[3][3], double pa[3], double pb[3])
 {
+    return q_tri_tri_dist_meet(A, B, 1, pa, pb);
+}
+
+double q_tri_tri_dist_meet(const double A[3][3], const double B[3][3], int may_meet, double pa[3], double pb[3])
+{
     double p[3], q[3];
-    if (q_tri_tri_segment(A, B, p, q) == 1) {
+    if (may_meet && q_tri_tri_segment(A, B, p, q) == 1) {
         for (int k = 0; k < 3; ++k) pa[k] = pb[k] = p[k];
         return 0;
     }

@@ -202,18 +202,33 @@ typedef struct dist_ctx {
 
 static double bound(const dist_ctx *c) { return c->found ? c->best : c->limit; }
 
+/* The box of triangle T (6 doubles, as the tree's). */
+static void tri_box(const double T[3][3], double *B)
+{
+    for (int k = 0; k < 3; ++k) {
+        B[k] = fmin(fmin(T[0][k], T[1][k]), T[2][k]);
+        B[3 + k] = fmax(fmax(T[0][k], T[1][k]), T[2][k]);
+    }
+}
+
 static void leaves(dist_ctx *c, int64_t na, int64_t nb)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
+    double B[Q_LEAF][3][3], bb[Q_LEAF][6];
+    const int64_t nbf = tb->count[nb];
+    for (int64_t j = 0; j < nbf; ++j) q_face_cur(c->sc, tb->perm[tb->first[nb] + j], B[j]), tri_box(B[j], bb[j]);
     for (int64_t i = ta->first[na]; i < ta->first[na] + ta->count[na]; ++i) {
-        double A[3][3];
+        double A[3][3], ab[6];
         q_face_cur(c->sc, ta->perm[i], A);
-        for (int64_t j = tb->first[nb]; j < tb->first[nb] + tb->count[nb]; ++j) {
-            double B[3][3], pa[3], pb[3];
-            q_face_cur(c->sc, tb->perm[j], B);
-            const double d = q_tri_tri_dist(A, B, pa, pb);
+        tri_box(A, ab);
+        for (int64_t j = 0; j < nbf; ++j) {
+            /* the triangles' own boxes first: a face pair farther apart than the bound cannot win */
+            const double bd = box_dist(ab, bb[j]);
+            if (bd > bound(c) * (1 + 1e-12)) continue;
+            double pa[3], pb[3];
+            const double d = q_tri_tri_dist_meet(A, B[j], bd == 0, pa, pb); /* boxes apart: no intersection */
             if (c->found ? d < c->best : d <= c->limit) {
-                c->found = 1, c->best = d, c->fa = ta->perm[i], c->fb = tb->perm[j];
+                c->found = 1, c->best = d, c->fa = ta->perm[i], c->fb = tb->perm[tb->first[nb] + j];
                 memcpy(c->pa, pa, sizeof pa), memcpy(c->pb, pb, sizeof pb);
                 if (d == 0) return;
             }

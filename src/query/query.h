@@ -82,6 +82,9 @@ int q_tri_tri_segment(const double A[3][3], const double B[3][3], double p[3], d
  * when they intersect (pa = pb, a common point), else the least of the six
  * vertex-triangle and nine edge-edge distances. */
 double q_tri_tri_dist(const double A[3][3], const double B[3][3], double pa[3], double pb[3]);
+/* The same; may_meet 0: the caller knows the triangles cannot meet (their
+ * boxes are apart), so the intersection test is skipped. */
+double q_tri_tri_dist_meet(const double A[3][3], const double B[3][3], int may_meet, double pa[3], double pb[3]);
 
 /* ---- kept structures -------------------------------------------------------------------- */
 
