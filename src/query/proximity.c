@@ -89,12 +89,30 @@ static void face_pair(prox_ctx *c, int64_t fa, int64_t fb)
         }
 }
 
+/* The box of store face f (6 doubles, as the tree's). */
+static void face_box(const clash_scene *sc, int64_t f, double *B)
+{
+    double T[3][3];
+    q_face_cur(sc, f, T);
+    for (int k = 0; k < 3; ++k) {
+        B[k] = fmin(fmin(T[0][k], T[1][k]), T[2][k]);
+        B[3 + k] = fmax(fmax(T[0][k], T[1][k]), T[2][k]);
+    }
+}
+
+/* A leaf pair's face pairs whose own boxes lie within reach. */
 static void leaves(prox_ctx *c, int64_t na, int64_t nb, int self)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
-    for (int64_t i = ta->first[na]; i < ta->first[na] + ta->count[na]; ++i)
-        for (int64_t j = self ? i + 1 : tb->first[nb]; j < tb->first[nb] + tb->count[nb]; ++j)
-            face_pair(c, ta->perm[i], tb->perm[j]);
+    double bb[64][6]; /* a leaf holds a few faces (distance.c's Q_LEAF) */
+    const int64_t nbf = tb->count[nb] < 64 ? tb->count[nb] : 64;
+    for (int64_t j = 0; j < nbf; ++j) face_box(c->sc, tb->perm[tb->first[nb] + j], bb[j]);
+    for (int64_t i = ta->first[na]; i < ta->first[na] + ta->count[na]; ++i) {
+        double ab[6];
+        face_box(c->sc, ta->perm[i], ab);
+        for (int64_t j = self ? i - ta->first[na] + 1 : 0; j < tb->count[nb]; ++j)
+            if (j >= nbf || box_dist(ab, bb[j]) <= c->reach) face_pair(c, ta->perm[i], tb->perm[tb->first[nb] + j]);
+    }
 }
 
 /* Node na of ta against node nb of tb; self: the same node of one tree. */
