@@ -543,8 +543,10 @@ typedef struct clash_contact_geom {
  * of triangle b (the plane's front is the side its corners' winding i, j, k
  * faces by the right-hand rule, outward on a closed mesh wound so) and the
  * deepest corner of b behind a's plane; the largest such figure (0 when no
- * face pair intersects in state s).  An estimate, as FCL's triangle-pair
- * depth: exact only for shallow contacts of convex pieces. */
+ * face pair intersects in state s).  An estimate, of the kind of FCL's
+ * triangle-pair depth: it is the depth of a convex piece pressed into a face
+ * wider than it, but where edges of both objects cross it can exceed the
+ * true depth (two overlapping boxes: up to the length of a face). */
 typedef struct clash_object_pair {
     uint32_t obj_a, obj_b;
     int64_t face_pairs, contacts;
