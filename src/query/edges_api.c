@@ -38,7 +38,8 @@ static int make_table(const clash_store_mesh *mesh, int32_t **ij, int64_t *count
     size_t n = 0;
     for (size_t f = 0; f < nf; ++f)
         for (int c = 0; c < 3; ++c) {
-            const uint64_t a = (uint64_t)mesh->tri[3 * f + (size_t)c], b = (uint64_t)mesh->tri[3 * f + (size_t)(c + 1) % 3];
+            const uint64_t a = (uint64_t)mesh->tri[3 * f + (size_t)c];
+            const uint64_t b = (uint64_t)mesh->tri[3 * f + (size_t)(c + 1) % 3];
             if (a != b) k[n++] = a < b ? b << 32 | a : a << 32 | b;
         }
     const size_t m = clash_sort_unique_u64(k, n);

@@ -171,7 +171,8 @@ static void contact_vf(const clash_scene *sc, const motions *M, const clash_cont
     int64_t fv[3];
     q_face_verts(sc, f, fv);
     double T[3][3], T0[3][3], p0[3], e1[3], e2[3], n[3], n0[3], r[3];
-    for (int j = 0; j < 3; ++j) at(sc, M, (int)c->obj_b, fv[j], c->toi, T[j]), at(sc, M, (int)c->obj_b, fv[j], 0, T0[j]);
+    for (int j = 0; j < 3; ++j)
+        at(sc, M, (int)c->obj_b, fv[j], c->toi, T[j]), at(sc, M, (int)c->obj_b, fv[j], 0, T0[j]);
     at(sc, M, (int)c->obj_a, v, c->toi, g->pa), at(sc, M, (int)c->obj_a, v, 0, p0);
     q_point_tri(g->pa, T[0], T[1], T[2], g->pb, g->w);
     sub3(T[1], T[0], e1), sub3(T[2], T[0], e2), cross3(e1, e2, n);

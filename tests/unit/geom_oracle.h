@@ -150,7 +150,8 @@ static inline clash_mesh load_mesh(const char *data, const char *name)
 static inline void face_at(const clash_scene *sc, const clash_mesh *m, int o, int64_t f, double T[3][3])
 {
     clash_error err;
-    for (int c = 0; c < 3; ++c) clash_scene_vertex_at(sc, o, m->tri[3 * f + c], sc->state < 0 ? 0 : sc->state, T[c], &err);
+    const int s = sc->state < 0 ? 0 : sc->state;
+    for (int c = 0; c < 3; ++c) clash_scene_vertex_at(sc, o, m->tri[3 * f + c], s, T[c], &err);
 }
 static inline void rot_axis(double R[9], double ax, double ay, double az, double ang)
 {

@@ -74,7 +74,8 @@ static clash_distance check_distance(clash_scene *sc, clash_run *run, const clas
     CHECK(clash_run_distance(run, 0, 1, D.distance * 0.5, &E, &err) == 0 && (D.distance == 0 ? E.found : !E.found),
           "%s: max_distance below", what);
     CHECK(clash_run_distance(run, 1, 0, D.distance * 2 + 1e-300, &E, &err) == 0 && E.found &&
-          fabs(E.distance - D.distance) <= 1e-13 + 1e-12 * D.distance && E.obj_a == 1, "%s: max_distance above, objects swapped", what);
+              fabs(E.distance - D.distance) <= 1e-13 + 1e-12 * D.distance && E.obj_a == 1,
+          "%s: max_distance above, objects swapped", what);
     return D;
 }
 
@@ -265,9 +266,11 @@ static void check_proximity(const char *data)
         }
         for (; j < nb; ++j) missing += B[j].d <= dhat * (1 - 1e-9);
         printf("proximity (self %d, dhat %g): %zu pairs, brute force %zu; %ld missing, %ld extra, %ld distances off; "
-               "%.3g ms against %.3g ms brute force\n", self, dhat, nq, nb, missing, extra, off, fast * 1e3, slow * 1e3);
+               "%.3g ms against %.3g ms brute force\n",
+               self, dhat, nq, nb, missing, extra, off, fast * 1e3, slow * 1e3);
         CHECK(nq > 20 && missing == 0 && extra == 0 && off == 0 && unsorted == 0,
-              "proximity (self %d): %ld missing, %ld extra, %ld off, %ld unsorted", self, missing, extra, off, unsorted);
+              "proximity (self %d): %ld missing, %ld extra, %ld off, %ld unsorted", self, missing, extra, off,
+              unsorted);
         free(B);
         clash_run_destroy(run);
         clash_scene_destroy(sc);

@@ -90,7 +90,8 @@ static void check_frames(const char *data, const char *name, int f0)
           E ? (long long)(E->eofs[1] - E->eofs[0]) : -1LL);
     long bad = 0;
     for (int64_t e = 0; E && e < ne && e < E->eofs[1]; ++e)
-        bad += ij[2 * e] != (int32_t)clash_vert_orig(sc, E->ev0[e]) || ij[2 * e + 1] != (int32_t)clash_vert_orig(sc, E->ev1[e]);
+        bad += ij[2 * e] != (int32_t)clash_vert_orig(sc, E->ev0[e]) ||
+               ij[2 * e + 1] != (int32_t)clash_vert_orig(sc, E->ev1[e]);
     CHECK(bad == 0, "%s: %ld edges differ from the ccd table", name, bad);
     /* every ee contact: both edges are edges of faces of a reported pair */
     const int64_t nf = clash_scene_object_faces(sc, 0);
@@ -125,7 +126,8 @@ static void check_frames(const char *data, const char *name, int f0)
             int32_t *ea = (int32_t *)ij + 2 * q->id_a, *eb = (int32_t *)ij + 2 * q->id_b;
             vid[0] = ea[0], vid[1] = ea[1], vid[2] = eb[0], vid[3] = eb[1];
             int found = 0;
-            const uint64_t ka = (uint64_t)ea[1] << 40 | (uint64_t)ea[0] << 20, kb = (uint64_t)eb[1] << 40 | (uint64_t)eb[0] << 20;
+            const uint64_t ka = (uint64_t)ea[1] << 40 | (uint64_t)ea[0] << 20;
+            const uint64_t kb = (uint64_t)eb[1] << 40 | (uint64_t)eb[0] << 20;
             for (size_t x = lower(ef, nef, ka); x < nef && (ef[x] >> 20) == (ka >> 20) && !found; ++x)
                 for (size_t y = lower(ef, nef, kb); y < nef && (ef[y] >> 20) == (kb >> 20) && !found; ++y) {
                     const uint64_t fa = ef[x] & 0xfffff, fb = ef[y] & 0xfffff;
@@ -152,7 +154,8 @@ static void check_frames(const char *data, const char *name, int f0)
     }
     printf("%s: %zu pairs, %zu contacts (%ld ee), %lld edges; %ld ee unresolved, %ld geometries off their primitives\n",
            name, P.count, C.count, nee, (long long)ne, unresolved, off_prim);
-    CHECK(nee > 0 && unresolved == 0, "%s: %ld of %ld ee contacts not resolved by the edge table", name, unresolved, nee);
+    CHECK(nee > 0 && unresolved == 0, "%s: %ld of %ld ee contacts not resolved by the edge table", name, unresolved,
+          nee);
     CHECK(off_prim == 0, "%s: %ld contact geometries are not on their primitives at toi", name, off_prim);
     free(ef), free(pk);
     /* the same geometry with one thread, bit for bit */
@@ -202,7 +205,8 @@ static void check_segments(const clash_mesh *ma, const clash_mesh *mb, const cha
     for (size_t i = 0; G && i < P.count; ++i) {
         const clash_pair *p = &P.pairs[i];
         double A[3][3], B[3][3], pts[6][3];
-        face_at(sc, p->obj_a ? mb : ma, (int)p->obj_a, p->face_a, A), face_at(sc, p->obj_b ? mb : ma, (int)p->obj_b, p->face_b, B);
+        face_at(sc, p->obj_a ? mb : ma, (int)p->obj_a, p->face_a, A);
+        face_at(sc, p->obj_b ? mb : ma, (int)p->obj_b, p->face_b, B);
         if (G[i].status == 2) {
             ++copl;
             continue;
@@ -222,7 +226,8 @@ static void check_segments(const clash_mesh *ma, const clash_mesh *mb, const cha
                     i, p->obj_a, p->face_a, p->obj_b, p->face_b, G[i].status, n, G[i].p[0], G[i].p[1], G[i].p[2],
                     G[i].q[0], G[i].q[1], G[i].q[2]);
     }
-    printf("%s: %zu static pairs, %ld segments, %ld coplanar, %ld differ from the piercing points\n", what, P.count, seg,
+    printf("%s: %zu static pairs, %ld segments, %ld coplanar, %ld differ from the piercing points\n", what, P.count,
+           seg,
            copl, bad);
     CHECK(P.count > 100 && bad == 0, "%s: %ld of %zu segments differ", what, bad, P.count);
     clash_run_destroy(run);
@@ -295,7 +300,8 @@ static void check_contact_geometry(void)
 static void box_mesh(const double lo[3], const double hi[3], double xyz[24], int32_t tri[36])
 {
     for (int i = 0; i < 8; ++i)
-        xyz[3 * i] = i & 1 ? hi[0] : lo[0], xyz[3 * i + 1] = i & 2 ? hi[1] : lo[1], xyz[3 * i + 2] = i & 4 ? hi[2] : lo[2];
+        xyz[3 * i] = i & 1 ? hi[0] : lo[0], xyz[3 * i + 1] = i & 2 ? hi[1] : lo[1],
+                  xyz[3 * i + 2] = i & 4 ? hi[2] : lo[2];
     const int32_t t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                            2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
     memcpy(tri, t, sizeof t);

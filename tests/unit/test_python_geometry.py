@@ -81,14 +81,16 @@ def part_segments(tmp):
     run = clash.Run(sc, geometry=True, threads=2)
     pairs = run.step(1)
     g = run.pair_geometry()
-    check(len(pairs) == len(rows) > 50 and len(g) == len(pairs), f"{len(pairs)} pairs, {len(rows)} rows, {len(g)} geometries")
+    check(len(pairs) == len(rows) > 50 and len(g) == len(pairs),
+          f"{len(pairs)} pairs, {len(rows)} rows, {len(g)} geometries")
     same = all(float(r["px"]) == float(x["p"][0]) or (math.isnan(float(r["px"])) and math.isnan(x["p"][0]))
                for r, x in zip(rows, g))
     same &= all(int(r["status"]) == int(x["status"]) and [float(r[k]) for k in ("qx", "qy", "qz")] == list(x["q"])
                 for r, x in zip(rows, g) if int(r["status"]) == 1)
     check(same, "run.pair_geometry() differs from the command's columns")
     ok = g["status"] == 1
-    check(np.all(np.isfinite(g["p"][ok])) and np.all(np.isnan(g["p"][~ok])), "segment ends: finite exactly for status 1")
+    check(np.all(np.isfinite(g["p"][ok])) and np.all(np.isnan(g["p"][~ok])),
+          "segment ends: finite exactly for status 1")
     print(f"segments: {len(pairs)} pairs, {int(np.sum(g['status'] == 1))} segments")
 
 
@@ -110,7 +112,8 @@ def part_distance():
         check(abs(np.linalg.norm(d["pa"] - d["pb"]) - d["distance"]) <= 1e-15, "nearest points")
         prox = run.proximity(0.5)
         check(len(prox) > 0 and abs(prox["distance"].min() - d["distance"]) <= 1e-15,
-              f"cubes {gap}: least proximity {prox['distance'].min() if len(prox) else None!r} against {d['distance']!r}")
+              f"cubes {gap}: least proximity {prox['distance'].min() if len(prox) else None!r} "
+              f"against {d['distance']!r}")
         check(np.all(prox["distance"] <= 0.5) and set(np.unique(prox["kind"])) <= {0, 1}, "proximity fields")
         none = run.distance(0, 1, gap / 2)
         check(none["found"] == 0 and math.isinf(none["distance"]), "max_distance below the distance")

@@ -521,8 +521,9 @@ typedef struct clash_pair_geom {
 /* A contact's geometry at its time of impact, on the points' own motions
  * (the paths of "Exact CCD" above): pa on primitive a and pb on primitive b
  * their nearest points at toi (vf: pa the vertex, pb its nearest point of
- * the face), point = (pa + pb) / 2, distance = |pa - pb| (at most about
- * min_separation plus the toi's tolerance); w: vf, the barycentric weights
+ * the face), point = (pa + pb) / 2, distance = |pa - pb| (near
+ * min_separation for a head-on contact; a glancing one's toi may come
+ * earlier, as "Exact CCD" says, and its distance is then larger); w: vf, the barycentric weights
  * of pb on face b's corners in the face's own corner order; ee, w[0] = s and
  * w[1] = t with pa = i_a + s (j_a - i_a) and pb = i_b + t (j_b - i_b) over
  * each edge's ends i < j (clash_scene_edges), w[2] = 0.  normal: unit; vf,
