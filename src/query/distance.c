@@ -66,7 +66,7 @@ static void select_k(const build_ctx *b, int64_t *perm, int64_t lo, int64_t hi, 
 static void build(build_ctx *b, int64_t node, int64_t first, int64_t count)
 {
     q_tree *t = b->t;
-    t->first[node] = first, t->count[node] = count, t->left[node] = -1;
+    t->node[node].first = first, t->node[node].count = count, t->node[node].left = -1;
     if (count <= Q_LEAF) return;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int64_t i = first; i < first + count; ++i)
@@ -82,7 +82,7 @@ static void build(build_ctx *b, int64_t node, int64_t first, int64_t count)
     select_k(b, t->perm, first, first + count, first + half, axis);
     const int64_t l = t->nnode;
     t->nnode += 2;
-    t->left[node] = l;
+    t->node[node].left = l;
     build(b, l, first, half);
     build(b, l + 1, first + half, count - half);
 }
@@ -90,10 +90,10 @@ static void build(build_ctx *b, int64_t node, int64_t first, int64_t count)
 static void refit(const clash_scene *sc, q_tree *t)
 {
     for (int64_t n = t->nnode - 1; n >= 0; --n) {
-        double *B = t->box + 6 * n;
+        double *B = t->node[n].box;
         for (int k = 0; k < 3; ++k) B[k] = INFINITY, B[3 + k] = -INFINITY;
-        if (t->left[n] < 0) {
-            for (int64_t i = t->first[n]; i < t->first[n] + t->count[n]; ++i) {
+        if (t->node[n].left < 0) {
+            for (int64_t i = t->node[n].first; i < t->node[n].first + t->node[n].count; ++i) {
                 double T[3][3];
                 q_face_cur(sc, t->perm[i], T);
                 for (int c = 0; c < 3; ++c)
@@ -103,7 +103,7 @@ static void refit(const clash_scene *sc, q_tree *t)
                     }
             }
         } else {
-            const double *L = t->box + 6 * t->left[n], *R = L + 6;
+            const double *L = t->node[t->node[n].left].box, *R = t->node[t->node[n].left + 1].box;
             for (int k = 0; k < 3; ++k) {
                 B[k] = L[k] < R[k] ? L[k] : R[k];
                 B[3 + k] = L[3 + k] > R[3 + k] ? L[3 + k] : R[3 + k];
@@ -118,13 +118,10 @@ static int tree_build(const clash_scene *sc, int o, q_tree *t)
     const int64_t f0 = sc->fofs[o], nf = sc->fofs[o + 1] - f0, cap = 2 * nf + 1;
     memset(t, 0, sizeof *t);
     t->nf = nf;
-    t->box = malloc((size_t)cap * 6 * sizeof *t->box);
-    t->left = malloc((size_t)cap * sizeof *t->left);
-    t->first = malloc((size_t)cap * sizeof *t->first);
-    t->count = malloc((size_t)cap * sizeof *t->count);
+    t->node = malloc((size_t)cap * sizeof *t->node);
     t->perm = malloc((size_t)(nf + 1) * sizeof *t->perm);
     double *cen = malloc((size_t)(3 * nf + 1) * sizeof *cen);
-    if (!t->box || !t->left || !t->first || !t->count || !t->perm || !cen) {
+    if (!t->node || !t->perm || !cen) {
         free(cen);
         return -1;
     }
@@ -165,9 +162,9 @@ const q_tree *clash_query_tree(clash_run *run, int o)
         q->trees = nt, q->ntrees = sc->nobj;
     }
     q_tree *t = &q->trees[o];
-    if (!t->box) {
+    if (!t->node) {
         if (tree_build(sc, o, t)) {
-            free(t->box), free(t->left), free(t->first), free(t->count), free(t->perm);
+            free(t->node), free(t->perm);
             memset(t, 0, sizeof *t);
             return NULL;
         }
@@ -215,9 +212,9 @@ static void leaves(dist_ctx *c, int64_t na, int64_t nb)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
     double B[Q_LEAF][3][3], bb[Q_LEAF][6];
-    const int64_t nbf = tb->count[nb];
-    for (int64_t j = 0; j < nbf; ++j) q_face_cur(c->sc, tb->perm[tb->first[nb] + j], B[j]), tri_box(B[j], bb[j]);
-    for (int64_t i = ta->first[na]; i < ta->first[na] + ta->count[na]; ++i) {
+    const int64_t nbf = tb->node[nb].count;
+    for (int64_t j = 0; j < nbf; ++j) q_face_cur(c->sc, tb->perm[tb->node[nb].first + j], B[j]), tri_box(B[j], bb[j]);
+    for (int64_t i = ta->node[na].first; i < ta->node[na].first + ta->node[na].count; ++i) {
         double A[3][3], ab[6];
         q_face_cur(c->sc, ta->perm[i], A);
         tri_box(A, ab);
@@ -228,7 +225,7 @@ static void leaves(dist_ctx *c, int64_t na, int64_t nb)
             double pa[3], pb[3];
             const double d = q_tri_tri_dist_meet(A, B[j], bd == 0, pa, pb); /* boxes apart: no intersection */
             if (c->found ? d < c->best : d <= c->limit) {
-                c->found = 1, c->best = d, c->fa = ta->perm[i], c->fb = tb->perm[tb->first[nb] + j];
+                c->found = 1, c->best = d, c->fa = ta->perm[i], c->fb = tb->perm[tb->node[nb].first + j];
                 memcpy(c->pa, pa, sizeof pa), memcpy(c->pb, pb, sizeof pb);
                 if (d == 0) return;
             }
@@ -241,18 +238,18 @@ static void descend(dist_ctx *c, int64_t na, int64_t nb, double bd)
     if (c->found && c->best == 0) return;
     if (bd > bound(c) * (1 + 1e-12)) return;
     const q_tree *ta = c->ta, *tb = c->tb;
-    const int la = ta->left[na] < 0, lb = tb->left[nb] < 0;
+    const int la = ta->node[na].left < 0, lb = tb->node[nb].left < 0;
     if (la && lb) {
         leaves(c, na, nb);
         return;
     }
-    const int split_a = !la && (lb || ta->count[na] >= tb->count[nb]);
+    const int split_a = !la && (lb || ta->node[na].count >= tb->node[nb].count);
     int64_t x[2], y[2];
     double d[2];
     for (int k = 0; k < 2; ++k) {
-        x[k] = split_a ? ta->left[na] + k : na;
-        y[k] = split_a ? nb : tb->left[nb] + k;
-        d[k] = box_dist(ta->box + 6 * x[k], tb->box + 6 * y[k]);
+        x[k] = split_a ? ta->node[na].left + k : na;
+        y[k] = split_a ? nb : tb->node[nb].left + k;
+        d[k] = box_dist(ta->node[x[k]].box, tb->node[y[k]].box);
     }
     const int first = d[1] < d[0];
     descend(c, x[first], y[first], d[first]);
@@ -279,7 +276,7 @@ int clash_run_distance(clash_run *run, int a, int b, double max_distance, clash_
     const q_tree *ta = clash_query_tree(run, a), *tb = ta ? clash_query_tree(run, b) : NULL;
     if (!ta || !tb) return clash_fail(err, CLASH_EFAIL, "run_distance: out of memory building the objects' trees");
     dist_ctx c = {.sc = sc, .ta = ta, .tb = tb, .limit = max_distance};
-    if (ta->nf && tb->nf) descend(&c, 0, 0, box_dist(ta->box, tb->box));
+    if (ta->nf && tb->nf) descend(&c, 0, 0, box_dist(ta->node[0].box, tb->node[0].box));
     clash_distance r = {.distance = INFINITY, .obj_a = (uint32_t)a, .obj_b = (uint32_t)b};
     for (int k = 0; k < 3; ++k) r.pa[k] = r.pb[k] = NAN;
     if (c.found) {

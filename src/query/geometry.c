@@ -47,7 +47,7 @@ void clash_query_free(clash_run *run)
     free(q->pg), free(q->cg), free(q->opairs), free(q->prox);
     for (int o = 0; o < q->ntrees; ++o) {
         q_tree *t = &q->trees[o];
-        free(t->box), free(t->left), free(t->first), free(t->count), free(t->perm);
+        free(t->node), free(t->perm);
     }
     free(q->trees);
     free(q);

@@ -105,13 +105,13 @@ static void leaves(prox_ctx *c, int64_t na, int64_t nb, int self)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
     double bb[64][6]; /* a leaf holds a few faces (distance.c's Q_LEAF) */
-    const int64_t nbf = tb->count[nb] < 64 ? tb->count[nb] : 64;
-    for (int64_t j = 0; j < nbf; ++j) face_box(c->sc, tb->perm[tb->first[nb] + j], bb[j]);
-    for (int64_t i = ta->first[na]; i < ta->first[na] + ta->count[na]; ++i) {
+    const int64_t nbf = tb->node[nb].count < 64 ? tb->node[nb].count : 64;
+    for (int64_t j = 0; j < nbf; ++j) face_box(c->sc, tb->perm[tb->node[nb].first + j], bb[j]);
+    for (int64_t i = ta->node[na].first; i < ta->node[na].first + ta->node[na].count; ++i) {
         double ab[6];
         face_box(c->sc, ta->perm[i], ab);
-        for (int64_t j = self ? i - ta->first[na] + 1 : 0; j < tb->count[nb]; ++j)
-            if (j >= nbf || box_dist(ab, bb[j]) <= c->reach) face_pair(c, ta->perm[i], tb->perm[tb->first[nb] + j]);
+        for (int64_t j = self ? i - ta->node[na].first + 1 : 0; j < tb->node[nb].count; ++j)
+            if (j >= nbf || box_dist(ab, bb[j]) <= c->reach) face_pair(c, ta->perm[i], tb->perm[tb->node[nb].first + j]);
     }
 }
 
@@ -119,19 +119,19 @@ static void leaves(prox_ctx *c, int64_t na, int64_t nb, int self)
 static void descend(prox_ctx *c, int64_t na, int64_t nb, int self)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
-    if (!self && box_dist(ta->box + 6 * na, tb->box + 6 * nb) > c->reach) return;
-    const int la = ta->left[na] < 0, lb = tb->left[nb] < 0;
+    if (!self && box_dist(ta->node[na].box, tb->node[nb].box) > c->reach) return;
+    const int la = ta->node[na].left < 0, lb = tb->node[nb].left < 0;
     if (la && lb) {
         leaves(c, na, nb, self);
         return;
     }
     if (self) {
-        const int64_t l = ta->left[na];
+        const int64_t l = ta->node[na].left;
         descend(c, l, l, 1), descend(c, l + 1, l + 1, 1), descend(c, l, l + 1, 0);
         return;
     }
-    const int split_a = !la && (lb || ta->count[na] >= tb->count[nb]);
-    for (int k = 0; k < 2; ++k) descend(c, split_a ? ta->left[na] + k : na, split_a ? nb : tb->left[nb] + k, 0);
+    const int split_a = !la && (lb || ta->node[na].count >= tb->node[nb].count);
+    for (int k = 0; k < 2; ++k) descend(c, split_a ? ta->node[na].left + k : na, split_a ? nb : tb->node[nb].left + k, 0);
 }
 
 static int check_dhat(double dhat, clash_error *err)

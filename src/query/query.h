@@ -88,13 +88,17 @@ double q_tri_tri_dist_meet(const double A[3][3], const double B[3][3], int may_m
 
 /* ---- kept structures -------------------------------------------------------------------- */
 
-/* A binary tree over one object's faces, boxes in double (distance.c). */
+/* A binary tree over one object's faces, boxes in double (distance.c); a
+ * node's box and links side by side, so that a visit reads one place. */
+typedef struct q_node {
+    double box[6];        /* lo x y z, hi x y z */
+    int64_t left;         /* first child (the second is left + 1), or -1 for a leaf */
+    int64_t first, count; /* its faces perm[first .. first + count) */
+} q_node;
 typedef struct q_tree {
     int64_t nf;           /* the object's faces */
     int64_t nnode;
-    double *box;          /* 6 per node: lo x y z, hi x y z */
-    int64_t *left;        /* per node: first child (the second is left + 1), or -1 for a leaf */
-    int64_t *first, *count; /* per leaf: its faces perm[first .. first + count) */
+    q_node *node;         /* preorder: children after their parent */
     int64_t *perm;        /* the object's store faces, in leaf order */
     uint64_t gen;         /* the positions the boxes hold (sc->xgen; 0: refit before use) */
 } q_tree;
