@@ -63,6 +63,7 @@ static const opt_enum ENUMS[] = {
     {"stop-at-first", offsetof(clash_config, stop_at_first), BOOLS},
     {"ccd", offsetof(clash_config, ccd), BOOLS},
     {"decompose", offsetof(clash_config, decompose), DECOMPOSES},
+    {"geometry", offsetof(clash_config, geometry), BOOLS},
 };
 
 /* Real-valued options: lo < value <= hi (lo_open) or lo <= value <= hi. */
@@ -146,7 +147,7 @@ int clash_config_set(clash_config *cfg, const char *name, const char *value, cla
     return clash_fail(err, CLASH_EINPUT,
                       "unknown option '%s' (mode, self, steps, threads, backend, partition, chunk, schedule, batch, "
                       "midphase, broadphase, octree-level, reorder, bind, stop-at-first, ccd, ccd-tolerance, "
-                      "min-separation, decompose)",
+                      "min-separation, decompose, geometry)",
                       name);
 }
 

@@ -46,6 +46,7 @@
 #include "pipeline.h"
 #include "run_objects.h"
 #include "profile/profile.h"
+#include "query/query.h"
 #include "sched/bind.h"
 #include "stages/deferred.h"
 #include "stages/finegrain.h"
@@ -82,6 +83,7 @@ clash_config clash_config_default(void)
 void clash_pipe_destroy(clash_run *run)
 {
     if (!run) return;
+    clash_query_free(run);
     free(run->face_obj);
     free(run->lox), free(run->loy), free(run->loz), free(run->hix), free(run->hiy), free(run->hiz);
     free(run->obox), free(run->op), free(run->reg_ofs), free(run->regs), free(run->keep), free(run->kept);
@@ -389,6 +391,8 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     /* S6 */
     if ((rc = clash_stage_gather(run, out, st, err))) return rc;
     region_close(run, st, CLASH_S6_GATHER, t0);
+    /* the pairs' and contacts' geometry, on request only (outside the stages' times) */
+    if (run->cfg.geometry && (rc = clash_query_step(run, err))) return rc;
     return CLASH_OK;
 }
 

@@ -35,6 +35,7 @@
 #include "cli/profile_cmd.h"
 #include "cli/ccd_cmd.h"
 #include "cli/decompose.h"
+#include "cli/geometry_csv.h"
 #include "io/scene_desc.h"
 #include "profile/profile.h"
 
@@ -231,11 +232,13 @@ static int cmd_run(const clash_cli *cli)
     clash_vtk *vtk = NULL;
     if (cli->pairs_path && root) {
         if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
-        clash_pairs_csv_header(pairs_out.f);
+        if (cfg.geometry) clash_geom_pairs_header(pairs_out.f);
+        else clash_pairs_csv_header(pairs_out.f);
     }
     if (cli->contacts_path && root) {
         if ((rc = clash_outfile_open(&contacts_out, cli->contacts_path, &err))) goto setup_done;
-        clash_contacts_csv_header(contacts_out.f);
+        if (cfg.geometry) clash_geom_contacts_header(contacts_out.f);
+        else clash_contacts_csv_header(contacts_out.f);
     }
     if (cli->steps_csv && root) {
         if ((rc = clash_outfile_open(&steps_out, cli->steps_csv, &err))) goto setup_done;
@@ -301,13 +304,15 @@ setup_done:
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
         }
-        if (pairs_out.f && clash_pairs_csv_rows(pairs_out.f, s, &pairs)) {
+        if (pairs_out.f && (cfg.geometry ? clash_geom_pairs_rows(pairs_out.f, s, run, &pairs)
+                                         : clash_pairs_csv_rows(pairs_out.f, s, &pairs))) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
             goto fail;
         }
         clash_contacts contacts;
         if (contacts_out.f && (rc = clash_run_contacts(run, &contacts, &err))) goto fail;
-        if (contacts_out.f && clash_contacts_csv_rows(contacts_out.f, s, &contacts)) {
+        if (contacts_out.f && (cfg.geometry ? clash_geom_contacts_rows(contacts_out.f, s, run, &contacts)
+                                            : clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
             goto fail;
         }

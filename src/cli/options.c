@@ -60,6 +60,8 @@ void clash_cli_usage(FILE *f)
           "  --ccd-tolerance T      accuracy of the time of impact, never late (default 1e-6)\n"
           "  --min-separation D     swept mode: pairs and contacts within distance D (default 0)\n"
           "  --contacts FILE.csv    with --ccd: write every contact ('-': standard output)\n"
+          "  --geometry             the pairs' intersection segments and the contacts' points,\n"
+          "                         normals, parameters and distances as more CSV columns\n"
           "  --decompose objects|replicated   under MPI: each rank owns the objects of its sub-domain\n"
           "                         (recursive coordinate bisection, with ghost copies) or every rank\n"
           "                         holds the whole scene; pairs identical either way.  Default: objects\n"
@@ -110,9 +112,9 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
 }
 
 /* Every option of run/profile/info; the first NFLAGS take no value. */
-enum { NFLAGS = 7 };
+enum { NFLAGS = 8 };
 static const char *const known_options[] = {
-    "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help", "--ccd",
+    "--self", "--stop-at-first", "--quiet", "--progress", "--no-progress", "--help", "--ccd", "--geometry",
     "--ccd-tolerance", "--min-separation", "--contacts", "--steps", "--mode", "--threads", "--backend", "--partition", "--chunk", "--batch", "--bind", "--schedule",
     "--reorder", "--midphase", "--broadphase", "--octree-level", "--preset", "--objects", "--seed", "--density", "--detail",
     "--pairs", "--report", "--counters", "--decompose", "--rebalance-every", "--imbalance", "--sim-ll", "--vtk", "--vtk-format", "--vtk-steps", "--steps-csv", NULL};
@@ -191,6 +193,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if (!strcmp(a, "--progress")) { cli->progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { cli->progress = 0; continue; }
         if (!strcmp(a, "--ccd")) { cli->cfg.ccd = 1; continue; }
+        if (!strcmp(a, "--geometry")) { cli->cfg.geometry = 1; continue; }
         /* an unknown option is named as such wherever it stands, also last */
         if ((rc = check_known(a, err))) return rc;
         if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value", a);
@@ -321,7 +324,8 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
     /* what only the replicated run does (decompose.c does not do it yet) */
-    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk"
+    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
+                     : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
                      : cli->steps_csv ? "--steps-csv"
                      : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
     if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */

@@ -209,6 +209,9 @@ struct clash_run {
      * trial step runs, and the spare positions it is computed into
      * (store/trial.h); made on the first query. */
     struct clash_store_trial *trial;
+    /* src/query/ (query.h): the step's contact geometry (clash_config.geometry),
+     * the distance trees, the proximity pairs; NULL until first used */
+    struct clash_query *query;
 };
 
 /* The filter of clash_run_set_filter and its neighbours (run_objects.c),

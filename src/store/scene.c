@@ -35,6 +35,7 @@ void clash_scene_destroy(clash_scene *sc)
     free(sc->mesh);
     free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
     clash_blocks_free(sc->blocks);
+    if (sc->edge_tables_free) sc->edge_tables_free(sc->edge_tables);
     if (sc->frames)
         for (int k = 0; k < sc->nframes; ++k) free(sc->frames[k]);
     free(sc->frames);
@@ -222,7 +223,9 @@ size_t clash_struct_size(const char *name)
                  {"clash_pair", sizeof(clash_pair)},           {"clash_pairs", sizeof(clash_pairs)},
                  {"clash_step_stats", sizeof(clash_step_stats)}, {"clash_preset_params", sizeof(clash_preset_params)},
                  {"clash_mesh_arrays", sizeof(clash_mesh_arrays)}, {"clash_contact", sizeof(clash_contact)},
-                 {"clash_contacts", sizeof(clash_contacts)}};
+                 {"clash_contacts", sizeof(clash_contacts)},   {"clash_pair_geom", sizeof(clash_pair_geom)},
+                 {"clash_contact_geom", sizeof(clash_contact_geom)}, {"clash_object_pair", sizeof(clash_object_pair)},
+                 {"clash_distance", sizeof(clash_distance)},   {"clash_proximity", sizeof(clash_proximity)}};
     for (size_t i = 0; name && i < sizeof sizes / sizeof sizes[0]; ++i)
         if (!strcmp(name, sizes[i].name)) return sizes[i].size;
     return 0;

@@ -178,6 +178,11 @@ struct clash_scene {
      * what it derived from x for the step after, where they are px's
      * (stages/finegrain.c, stages/broad_dop.c). */
     uint64_t xgen, pxgen, gen_last;
+    /* Each mesh's public edge table (clash_scene_edges), kept here by the
+     * query layer, which alone knows its layout and gives the function that
+     * frees it; NULL until first asked. */
+    void *edge_tables;
+    void (*edge_tables_free)(void *);
 };
 
 /* Each object's faces in blocks of CLASH_BLOCK (the last one shorter):

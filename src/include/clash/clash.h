@@ -146,6 +146,8 @@ typedef struct clash_config {
     int decompose;          /* clash_decompose: with CLASH_DECOMPOSE_OBJECTS and a communicator of more
                                than one rank, each rank stores and moves only the objects it owns
                                (see "Decomposed runs" below); default CLASH_DECOMPOSE_REPLICATED */
+    int geometry;           /* 1: each step also makes its pairs' and contacts' geometry and the
+                               colliding object pairs (see "Contact geometry" below); default 0 */
 } clash_config;
 
 /* How the ranks of a run share the scene: every rank the whole scene, or
@@ -162,7 +164,7 @@ clash_config clash_config_default(void);
  * leading "--"): mode static|swept, self 0|1, steps N, threads N, backend,
  * partition, chunk N, schedule, batch N, midphase, broadphase,
  * octree-level L, reorder, bind, stop-at-first 0|1, ccd 0|1, ccd-tolerance T,
- * min-separation D, decompose replicated|objects.  A bad name or value is
+ * min-separation D, decompose replicated|objects, geometry 0|1.  A bad name or value is
  * CLASH_EINPUT naming the option, and cfg is left as it was. */
 int clash_config_set(clash_config *cfg, const char *name, const char *value, clash_error *err);
 /* For bindings that cannot hold the struct by value (ctypes): its size, and
@@ -597,9 +599,129 @@ int clash_run_set_poses(clash_run *run, int n, const int *objs, const double *ro
 int clash_run_set_vertices_many(clash_run *run, int n, const int *objs, const double *const *xyz,
                                 clash_error *err);
 
+/* ---- Contact geometry, distances, proximity, edge tables ----------------------------
+ *
+ * Everything here is computed in double from the store's double positions
+ * (see "Precision" above), by one thread, in a fixed order: the same for
+ * every thread count, rank count, schedule and instruction set.  Ids are the
+ * contacts' (see "Exact CCD" above): vertices and faces as added, edges
+ * numbered as clash_scene_edges lists them.  A decomposed run refuses these
+ * calls (CLASH_EINPUT); under MPI the per-step geometry is rank 0's (the
+ * other ranks have no pairs), while clash_run_distance and
+ * clash_run_proximity answer on every rank.
+ *
+ * The object's edge table, in the numbering of ee contacts and proximity
+ * pairs: edge k joins the object's vertices ij[2k] < ij[2k+1] (input
+ * numbering), the object's unique undirected edges ordered by ij[2k+1], then
+ * by ij[2k].  Objects of one mesh share one table, kept by the scene (made on
+ * first use, valid until the scene is destroyed; not to be called on one
+ * scene from two threads at once).  Returns 0, CLASH_EINPUT for a NULL
+ * argument or an unknown object (*ij NULL, *count 0), CLASH_EFAIL when out
+ * of memory. */
+int clash_scene_edges(const clash_scene *sc, int obj, const int32_t **ij, int64_t *count);
+
+/* Contact geometry (clash_config.geometry = 1, --geometry): made at the end
+ * of every step for that step's pairs and contacts, valid until the next
+ * step, in the same order as they are.
+ *
+ * A face pair's intersection in the state the step reached (state s), in
+ * world coordinates: status 1, the segment's two ends p and q (p == q where
+ * the triangles touch at a point); 0, the faces do not meet in state s
+ * (swept mode: they met during the step); 2, coplanar triangles (their
+ * common part is a polygon, not a segment).  p and q are NaN unless status
+ * is 1.  Each triangle's part in the other's plane is cut from its edges by
+ * the signs of its corners' distances to that plane, and the two parts'
+ * common stretch along the planes' line is the segment. */
+typedef struct clash_pair_geom {
+    double p[3], q[3];
+    int32_t status;
+    int32_t pad_;
+} clash_pair_geom;
+/* A contact's geometry at its time of impact, on the points' own motions
+ * (the paths of "Exact CCD" above): pa on primitive a and pb on primitive b
+ * their nearest points at toi (vf: pa the vertex, pb its nearest point of
+ * the face), point = (pa + pb) / 2, distance = |pa - pb| (near
+ * min_separation for a head-on contact; a glancing one's toi may come
+ * earlier, as "Exact CCD" says, and its distance is then larger); w: vf, the barycentric weights
+ * of pb on face b's corners in the face's own corner order; ee, w[0] = s and
+ * w[1] = t with pa = i_a + s (j_a - i_a) and pb = i_b + t (j_b - i_b) over
+ * each edge's ends i < j (clash_scene_edges), w[2] = 0.  normal: unit; vf,
+ * the face's normal at toi, turned toward the side of the face where the
+ * vertex was at t = 0 (where it lay in the plane then: its side at toi, else
+ * the face's winding); ee, the cross product of the edges' directions at
+ * toi, turned so that it points from edge b to edge a at t = 0 (parallel
+ * edges: pa - pb at toi, or at t = 0, else 0 0 0). */
+typedef struct clash_contact_geom {
+    double point[3], pa[3], pb[3], normal[3], w[3];
+    double distance;
+} clash_contact_geom;
+/* A colliding object pair of the step (obj_a <= obj_b; equal: self
+ * collision), sorted: its face pairs and contacts among the step's, the
+ * earliest toi of its contacts (-1: none), and a penetration estimate:
+ * over its face pairs whose triangles intersect in state s, for each the
+ * lesser of two depths, the deepest corner of triangle a behind the plane
+ * of triangle b (the plane's front is the side its corners' winding i, j, k
+ * faces by the right-hand rule, outward on a closed mesh wound so) and the
+ * deepest corner of b behind a's plane; the largest such figure (0 when no
+ * face pair intersects in state s).  An estimate, of the kind of FCL's
+ * triangle-pair depth: it is the depth of a convex piece pressed into a face
+ * wider than it, but where edges of both objects cross it can exceed the
+ * true depth (two overlapping boxes: up to the length of a face). */
+typedef struct clash_object_pair {
+    uint32_t obj_a, obj_b;
+    int64_t face_pairs, contacts;
+    double first_toi, penetration;
+} clash_object_pair;
+/* The step's geometry: *out and *count (count: the step's pairs, contacts,
+ * object pairs).  CLASH_EINPUT when an argument is NULL, the run was created
+ * without geometry, or (contact geometry) without ccd; out is then NULL. */
+int clash_run_pair_geometry(clash_run *run, const clash_pair_geom **out, size_t *count, clash_error *err);
+int clash_run_contact_geometry(clash_run *run, const clash_contact_geom **out, size_t *count, clash_error *err);
+int clash_run_object_pairs(clash_run *run, const clash_object_pair **out, size_t *count, clash_error *err);
+
+/* The minimum distance between objects a and b (a != b) in the current
+ * state, as FCL's distance(): found 1, distance >= 0 and a nearest point on
+ * each (pa on face face_a of obj_a = a, pb on face face_b of obj_b = b; 0 and
+ * a common point where they intersect), when it is at most max_distance
+ * (INFINITY: no bound); found 0 and distance INFINITY otherwise.  Exact in
+ * double: the least over face pairs of the triangle distance (q_tri_tri_dist:
+ * 0 when the triangles meet, else the least of the six vertex-triangle and
+ * nine edge-edge distances), found through a binary tree of each object's
+ * faces over double boxes of the current positions (built on first use,
+ * refitted when the positions changed), pairs of nodes visited nearest
+ * first and cut once their boxes lie farther than the best so far; of equal
+ * distances the first in that order.  CLASH_EINPUT (err naming the argument:
+ * the object, the distance) for an unknown object, a == b, max_distance NaN
+ * or negative, out NULL; out is then left as it was. */
+typedef struct clash_distance {
+    double distance;
+    double pa[3], pb[3];
+    uint32_t obj_a, face_a, obj_b, face_b;
+    int32_t found;
+    int32_t pad_;
+} clash_distance;
+int clash_run_distance(clash_run *run, int a, int b, double max_distance, clash_distance *out, clash_error *err);
+
+/* Every primitive pair within dhat (distance <= dhat) in the current state,
+ * with its distance (the candidate set of barrier methods): vf, a vertex of
+ * obj_a and a face of obj_b (vertex-triangle distance); ee, two edges
+ * (segment-segment distance), (obj_a, id_a) < (obj_b, id_b), edges numbered
+ * as clash_scene_edges.  Pairs of two objects, and with the run's
+ * self_collision also pairs inside one object (without pairs whose
+ * primitives share a vertex).  Sorted as contacts (vf before ee, then by
+ * obj_a, id_a, obj_b, id_b), unique; valid until the next call.  Found
+ * through the trees of clash_run_distance.  CLASH_EINPUT for dhat NaN,
+ * negative or infinite, or a NULL argument (*out NULL, *count 0). */
+typedef struct clash_proximity {
+    uint32_t kind, obj_a, id_a, obj_b, id_b;
+    double distance;
+} clash_proximity;
+int clash_run_proximity(clash_run *run, double dhat, const clash_proximity **out, size_t *count, clash_error *err);
+
 /* sizeof of a public struct by name ("clash_config", "clash_error",
  * "clash_pair", "clash_pairs", "clash_step_stats", "clash_preset_params",
- * "clash_mesh_arrays", "clash_contact", "clash_contacts"),
+ * "clash_mesh_arrays", "clash_contact", "clash_contacts", "clash_pair_geom",
+ * "clash_contact_geom", "clash_object_pair", "clash_distance", "clash_proximity"),
  * 0 for another name: for bindings that mirror the structs. */
 size_t clash_struct_size(const char *name);
 

@@ -18,6 +18,12 @@ ccd_tolerance=1e-6, min_separation=0.0); after each step run.contacts() is
 a numpy structured array (CONTACT_DTYPE) with fields kind (CONTACT_VF = 0 or
 CONTACT_EE = 1), obj_a, id_a, obj_b, id_b (uint32) and toi (float64).
 
+Geometry: Run(scene, geometry=True) makes each step's pair_geometry()
+(intersection segments), contact_geometry() (points, normals, parameters at
+toi, with ccd=True) and object_pairs(); any run answers distance(a, b) and
+proximity(dhat) in the current state, and scene.edges(obj) gives the edge
+numbering of ee contacts; all structured numpy arrays (the *_DTYPE names).
+
 Under MPI, Run(scene, decompose="objects") makes each rank store and move
 only the objects it owns: every rank builds the same scene, sets only the
 objects with run.owner(obj) equal to its rank, and advances; rank 0 gets the
@@ -54,7 +60,7 @@ except ImportError as _e:  # the module's arrays are numpy's: say which interpre
                       f"/usr/bin/python3 with the package python3-numpy (apt-get install python3-numpy)") from _e
 
 __all__ = ["Error", "Scene", "Run", "library_path", "read_mesh", "CONTACT_DTYPE", "CONTACT_VF", "CONTACT_EE",
-           "STAGES"]
+           "STAGES", "PAIR_GEOM_DTYPE", "CONTACT_GEOM_DTYPE", "OBJECT_PAIR_DTYPE", "DISTANCE_DTYPE", "PROXIMITY_DTYPE"]
 
 _OK, _EFAIL, _EINPUT = 0, 1, 2
 
@@ -80,6 +86,22 @@ class _Pairs(ctypes.Structure):
 CONTACT_DTYPE = np.dtype([("kind", np.uint32), ("obj_a", np.uint32), ("id_a", np.uint32), ("obj_b", np.uint32),
                           ("id_b", np.uint32), ("toi", np.float64)], align=True)
 CONTACT_VF, CONTACT_EE = 0, 1
+
+
+# Contact geometry, distances, proximity (clash.h, "Contact geometry, distances, proximity, edge tables"),
+# each the C struct's layout; checked against clash_struct_size before use.
+PAIR_GEOM_DTYPE = np.dtype([("p", np.float64, 3), ("q", np.float64, 3), ("status", np.int32), ("pad_", np.int32)],
+                           align=True)
+CONTACT_GEOM_DTYPE = np.dtype([("point", np.float64, 3), ("pa", np.float64, 3), ("pb", np.float64, 3),
+                               ("normal", np.float64, 3), ("w", np.float64, 3), ("distance", np.float64)], align=True)
+OBJECT_PAIR_DTYPE = np.dtype([("obj_a", np.uint32), ("obj_b", np.uint32), ("face_pairs", np.int64),
+                              ("contacts", np.int64), ("first_toi", np.float64), ("penetration", np.float64)],
+                             align=True)
+DISTANCE_DTYPE = np.dtype([("distance", np.float64), ("pa", np.float64, 3), ("pb", np.float64, 3),
+                           ("obj_a", np.uint32), ("face_a", np.uint32), ("obj_b", np.uint32), ("face_b", np.uint32),
+                           ("found", np.int32), ("pad_", np.int32)], align=True)
+PROXIMITY_DTYPE = np.dtype([("kind", np.uint32), ("obj_a", np.uint32), ("id_a", np.uint32), ("obj_b", np.uint32),
+                            ("id_b", np.uint32), ("distance", np.float64)], align=True)
 
 
 class _Contacts(ctypes.Structure):
@@ -186,6 +208,14 @@ def _load():
         "clash_run_set_vertices_many": (ctypes.c_int, [P, ctypes.c_int, P, P, E]),
         "clash_mesh_read": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_MeshArrays), E]),
         "clash_mesh_arrays_free": (None, [ctypes.POINTER(_MeshArrays)]),
+        # contact geometry, distances, proximity, edge tables
+        "clash_scene_edges": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_int64)]),
+        "clash_run_pair_geometry": (ctypes.c_int, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t), E]),
+        "clash_run_contact_geometry": (ctypes.c_int, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t), E]),
+        "clash_run_object_pairs": (ctypes.c_int, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t), E]),
+        "clash_run_distance": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_int, ctypes.c_double, P, E]),
+        "clash_run_proximity": (ctypes.c_int, [P, ctypes.c_double, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t),
+                                               E]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -313,6 +343,23 @@ def read_mesh(path):
     return V, F
 
 
+def _struct_array(ptr, n, dtype, cname):
+    """n C structs at ptr as a new numpy structured array of dtype, after
+    checking that the C struct's size is the dtype's."""
+    if _L().clash_struct_size(cname.encode()) != dtype.itemsize:
+        raise Error(_EFAIL, f"{cname}'s size differs from the module's dtype (a library of another version?)")
+    if n == 0:
+        return np.zeros(0, dtype=dtype)
+    buf = (ctypes.c_char * (n * dtype.itemsize)).from_address(ptr)
+    return np.frombuffer(buf, dtype=dtype).copy()
+
+
+def _geometry_call(fn, h, dtype, cname):
+    ptr, n, err = ctypes.c_void_p(), ctypes.c_size_t(), _Err()
+    _check(fn(h, ctypes.byref(ptr), ctypes.byref(n), ctypes.byref(err)), err)
+    return _struct_array(ptr.value, int(n.value), dtype, cname)
+
+
 def _pairs_array(p):
     n = int(p.count)
     if n == 0:
@@ -361,6 +408,19 @@ class Scene:
                                          ctypes.byref(err))
         _check(rc if rc < 0 else _OK, err)
         return rc
+
+    def edges(self, obj):
+        """Object obj's edge table, the numbering of ee contacts and proximity
+        pairs: an (n, 2) int32 array, row k the vertices i < j of edge k,
+        ordered by j, then i (a new array each call)."""
+        ptr, n = ctypes.c_void_p(), ctypes.c_int64()
+        rc = _L().clash_scene_edges(self._h, int(obj), ctypes.byref(ptr), ctypes.byref(n))
+        if rc:
+            raise Error(rc, f"edges: object {obj}: " + ("no such object (the scene has "
+                                                        f"{self.objects})" if rc == _EINPUT else "out of memory"))
+        if n.value == 0:
+            return np.zeros((0, 2), dtype=np.int32)
+        return np.ctypeslib.as_array(ctypes.cast(ptr, ctypes.POINTER(ctypes.c_int32)), shape=(n.value, 2)).copy()
 
     @property
     def objects(self):
@@ -567,6 +627,44 @@ class Run:
         _check(_L().clash_run_set_self(self._h, int(obj), int(bool(self_collision)), ctypes.byref(err)), err)
 
     # ---- end of the objects-and-filters block ----
+
+    # ---- contact geometry, distances, proximity (a run made with geometry=True for the first three)
+
+    def pair_geometry(self):
+        """The last step's pairs' intersection segments (PAIR_GEOM_DTYPE: p, q
+        (3,) float64, status 1 segment / 0 not meeting in the new state /
+        2 coplanar), in the order of the pairs advance() returned."""
+        return _geometry_call(_L().clash_run_pair_geometry, self._h, PAIR_GEOM_DTYPE, "clash_pair_geom")
+
+    def contact_geometry(self):
+        """The last step's contacts' geometry at toi (CONTACT_GEOM_DTYPE: point,
+        pa, pb, normal, w (3,) float64 and distance), in the order of contacts()."""
+        return _geometry_call(_L().clash_run_contact_geometry, self._h, CONTACT_GEOM_DTYPE, "clash_contact_geom")
+
+    def object_pairs(self):
+        """The last step's colliding object pairs (OBJECT_PAIR_DTYPE: obj_a, obj_b,
+        face_pairs, contacts, first_toi (-1: none), penetration)."""
+        return _geometry_call(_L().clash_run_object_pairs, self._h, OBJECT_PAIR_DTYPE, "clash_object_pair")
+
+    def distance(self, a, b, max_distance=float("inf")):
+        """The minimum distance between objects a and b in the current state:
+        a DISTANCE_DTYPE record (distance, pa, pb, obj_a, face_a, obj_b,
+        face_b, found); found 0 and distance inf when farther than max_distance."""
+        out, err = np.zeros(1, dtype=DISTANCE_DTYPE), _Err()
+        if _L().clash_struct_size(b"clash_distance") != DISTANCE_DTYPE.itemsize:
+            raise Error(_EFAIL, "clash_distance's size differs from the module's dtype")
+        _check(_L().clash_run_distance(self._h, int(a), int(b), float(max_distance), out.ctypes.data,
+                                       ctypes.byref(err)), err)
+        return out[0]
+
+    def proximity(self, dhat):
+        """Every vf and ee primitive pair within dhat in the current state, with
+        its distance (PROXIMITY_DTYPE: kind, obj_a, id_a, obj_b, id_b, distance),
+        sorted as contacts()."""
+        ptr, n, err = ctypes.c_void_p(), ctypes.c_size_t(), _Err()
+        _check(_L().clash_run_proximity(self._h, float(dhat), ctypes.byref(ptr), ctypes.byref(n), ctypes.byref(err)),
+               err)
+        return _struct_array(ptr.value, int(n.value), PROXIMITY_DTYPE, "clash_proximity")
 
     def close(self):
         if getattr(self, "_h", None):
