@@ -266,6 +266,10 @@ int clash_run_distance(clash_run *run, int a, int b, double max_distance, clash_
     if (ob < 0 || ob >= sc->nobj)
         return clash_fail(err, CLASH_EINPUT, "run_distance: object %d: no such object (the scene has %d: 0..%d)", ob,
                           sc->nobj, sc->nobj - 1);
+    const uint8_t *off = run->filt ? run->filt->off : NULL;
+    const int rm = !off ? -1 : off[a] & CLASH_OBJ_REMOVED ? a : off[b] & CLASH_OBJ_REMOVED ? b : -1;
+    if (rm >= 0)
+        return clash_fail(err, CLASH_EINPUT, "run_distance: object %d was removed (clash_run_remove_object)", rm);
     if (a == b)
         return clash_fail(err, CLASH_EINPUT, "run_distance: objects %d and %d: the distance is between two objects", a,
                           b);

@@ -198,7 +198,8 @@ int clash_run_proximity(clash_run *run, double dhat, const clash_proximity **out
         if (!ta) c.oom = 1;
         if (c.oom || !ta->nf) continue;
         for (int b = a; b < sc->nobj && !c.oom; ++b) {
-            if (b == a && !run->cfg.self_collision) continue;
+            /* the host's filters (run_objects.c) as the step applies them */
+            if (b == a ? !clash_obj_self(run, a) : run->filt && !clash_filt_keep(run->filt, a, b)) continue;
             const q_tree *tb = clash_query_tree(run, b);
             if (!tb) {
                 c.oom = 1;

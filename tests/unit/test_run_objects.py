@@ -109,6 +109,17 @@ raises(lambda: run.exclude_pair(1, 1), ["objects 1 and 1"], "exclude_pair of one
 raises(lambda: run.set_filter(1, -1, 1), ["object 1", "group"], "set_filter with a negative group")
 check(sc.objects == 5, f"refused calls add nothing: {sc.objects} objects")
 check(objs(run.advance()) == {(0, 1), (0, 4), (1, 4)}, "step 11: the refused calls changed nothing")
+
+# the queries of the current state follow the same filters
+def prox_objs(P):
+    return {(int(a), int(b)) for a, b in zip(P["obj_a"], P["obj_b"]) if a != b}
+check((0, 1) in prox_objs(run.proximity(0.05)), "proximity: objects 0 and 1 are within 0.05")
+run.exclude_pair(0, 1)
+P = prox_objs(run.proximity(0.05))
+check((0, 1) not in P and (0, 4) in P, f"proximity: the excluded pair (0, 1) is left out, (0, 4) kept: {sorted(P)}")
+run.set_enabled(4, False)
+check(not any(4 in p for p in prox_objs(run.proximity(0.05))), "proximity: the disabled object 4 is left out")
+raises(lambda: run.distance(3, 0), ["object 3 was removed"], "distance to a removed object")
 run.close()
 
 # self-collision per object: two self-intersecting objects (two spheres 0.8 apart in one mesh)
