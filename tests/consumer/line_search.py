@@ -5,7 +5,9 @@ Spheres on a ring move toward its centre.  Every step the host proposes a
 displacement for all of them, asks clash for the step without taking it
 (run.query: the pairs, the contacts and the earliest time of impact of the
 step to the proposed states), halves the step size until nothing touches on
-the way (first_toi is 1 and no contact), then advances to the states found.
+the way (first_toi is 1 and no contact), then advances to the states found
+and asks for the primitive pairs within the barrier's reach dhat
+(run.proximity), as a barrier method's energy needs them.
 So no step it takes has a contact: the bodies close in until they nearly
 touch and then stop, which the script checks (every advance without
 contacts, the last gap between neighbours small).  Run:
@@ -54,6 +56,7 @@ def main():
     run = clash.Run(scene, mode="swept", ccd=True)
     speed = 0.15
     halvings = touching = 0
+    dhat = 0.25  # the barrier's reach
     for step in range(args.steps):
         dx = -speed * pos / np.linalg.norm(pos, axis=1)[:, None]  # the step the host would like to take
         alpha = 1.0
@@ -67,19 +70,24 @@ def main():
         else:
             alpha = 0.0  # no step size down to 2^-halvings is free: stay
             run.set_poses(ids, R, pos)
-        # ---- PROXIMITY: a barrier method asks here, at the accepted states, for every vf
-        # and ee primitive pair within dhat and its distance (clash_run_proximity, which
-        # another part of issue 51 adds) to build its barrier energy; not called until
-        # the library has it.
         pos = pos + alpha * dx
         run.advance()
         if len(run.contacts()):
             touching += 1
+        # a barrier method builds its energy from every vf and ee primitive pair
+        # within dhat at the accepted state, with its distance (clash_run_proximity)
+        near = run.proximity(dhat)
+        if len(near) and not (near["distance"] <= dhat).all():
+            print("line_search: FAILED (a proximity pair farther than dhat)", file=sys.stderr)
+            return 1
+        closest = float(near["distance"].min()) if len(near) else float("inf")
     gap = min(np.linalg.norm(pos[i] - pos[(i + 1) % n]) for i in range(n)) - 2.0
     print(f"line_search: {n} bodies, {args.steps} steps, {halvings} halvings, {touching} steps with contacts, "
-          f"smallest gap between neighbours {gap:.4f}")
-    if touching or halvings == 0 or not (-0.2 < gap < 0.05):
-        print("line_search: FAILED (a step with contacts, no halving, or the bodies did not close in)",
+          f"smallest gap between neighbours {gap:.4f}; at the end {len(near)} primitive pairs within dhat {dhat}, "
+          f"the closest {closest:.4g} apart")
+    if touching or halvings == 0 or not (-0.2 < gap < 0.05) or not len(near) or not closest > 0:
+        print("line_search: FAILED (a step with contacts, no halving, the bodies did not close in, or no "
+              "proximity pair at the end)",
               file=sys.stderr)
         return 1
     return 0
