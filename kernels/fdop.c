@@ -45,7 +45,7 @@
  * writes each to out[lane]; ck_fdop_mask clears, in a bitmap of a leaf's
  * box overlaps, the bits of the faces whose DOP misses face a's.  Each has
  * an AVX2 path and a portable one (the same float operations in the same
- * order, so the same bits: tests/test_fdop.c checks it, and every drop
+ * order, so the same bits: tests/unit/test_fdop.c checks it, and every drop
  * against the exact hull test and against the slabs in long double).
  */
 #include <stdint.h>

@@ -36,7 +36,7 @@
  * certified fact, which the distance GJK and its reference axes give too
  * except, at most, for pairs apart by a few rounding margins (the pairs'
  * checksums of every scene measured are unchanged, bench/RESULTS.md).
- * tests/test_kernels.c checks every decision against exact rational
+ * tests/unit/test_kernels.c checks every decision against exact rational
  * arithmetic on grid data, and the AVX2 path against the portable one.
  *
  * Within tol.  With tol > 0 (swept mode's arc margins) the question is
@@ -59,7 +59,7 @@
  *     certificate of separation by more than tol exists: ck_hulls_meet's
  *     answer is 1 as well.
  * On that scene the stage's instructions fell 267.3 M -> 251.8 M, with the
- * same pairs (bench/RESULTS.md).  tests/test_kernels.c checks every answer
+ * same pairs (bench/RESULTS.md).  tests/unit/test_kernels.c checks every answer
  * with tol > 0 against the hulls' distance found by brute force.
  */
 #include <float.h>

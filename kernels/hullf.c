@@ -67,7 +67,7 @@
  * 10^10 times the double test's margin (5 DBL_EPSILON l1 M), where GJK
  * certifies it, or, when GJK stalls, the complete axis set of
  * ck_hulls_meet_ref does; the filter only skips work, never changes a
- * result (tests/test_kernels.c checks this on random and touching pairs, and
+ * result (tests/unit/test_kernels.c checks this on random and touching pairs, and
  * the pipeline's pairs checksum on the bench scenes).
  *
  * Layout: SoA across the eight pairs, p[k][c][lane] for point k = 0..5 (0..2
@@ -253,7 +253,7 @@ static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8
 
 /* The two forms below are also compiled for AVX2 (eight lanes a register),
  * taken where the CPU has it: the same arithmetic lane by lane, so the same
- * answers (tests/test_kernels.c compares them with the reference and the
+ * answers (tests/unit/test_kernels.c compares them with the reference and the
  * portable path, and both with the exact tests). */
 static CK_TARGET_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8],
                                       uint8_t apart[8])

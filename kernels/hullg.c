@@ -72,7 +72,7 @@
  * AVX-512 on eight lanes (VL: 32 registers, so fewer spills, and mask
  * registers for the selects: S5 some 8 % faster than with AVX2 on cluttered
  * spheres) or AVX2 where the CPU has them, and to SSE elsewhere, without
- * fused multiply-adds (the paths round alike and so steer alike).  tests/test_kernels.c
+ * fused multiply-adds (the paths round alike and so steer alike).  tests/unit/test_kernels.c
  * checks every certified answer against ck_hulls_meet on pairs that meet,
  * touch on a grid, or lie apart by 1e-9 to 1 of their size, and the two
  * paths against each other.

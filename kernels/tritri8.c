@@ -32,7 +32,7 @@
  * left to ck_tritri.  Every sign used is the exact sign (the determinant is
  * tt_orient3's expression, operation for operation, and its bound holds for
  * it; this file is built without fused multiply-adds), so every answer is
- * ck_tritri's: tests/test_tritri8.c compares the two on random, touching,
+ * ck_tritri's: tests/unit/test_tritri8.c compares the two on random, touching,
  * coplanar, degenerate and grid pairs.
  *
  * Layout as hullf.c's filter: p[k][c][lane], point k = 0..2, coordinate c;

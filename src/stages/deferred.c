@@ -39,7 +39,7 @@
  * face box of the block.  The object boxes can then be larger than the
  * union of their face boxes by the margins' differences (a few thousandths
  * on the cluttered spheres, which changed no region there): S3 may keep a
- * few more faces, the pairs stay the same (tests/test_deferred_swept.c
+ * few more faces, the pairs stay the same (tests/unit/test_deferred_swept.c
  * checks both against the eager path, step by step).  On 1,000 spheres of
  * 3,024 faces (steps 2-8, 1 thread) S1 + S3 went from 63.7 to 38.0 ms a
  * step: about 14 % of the faces are boxed.
