@@ -8,8 +8,9 @@ function or object that file B defines", and fails on:
   * an arrow against the layers of src/README.md (a folder using one it may
     not, e.g. a stage calling back into pipeline.c, a reader's helper in the
     dispatch, sched/ using src/);
-  * a source file under src/, kernels/ or sched/ over 700 lines, or one that
-    does not open with its teaching comment.
+  * a source file under src/, kernels/ or sched/ over MAX_LINES lines (a
+    sanity cap: the real limit is on functions, check_source.py), or one
+    that does not open with its teaching comment.
 
 Usage: check_layers.py --root REPO OBJECT.o...   (CTest passes the objects
 of the clash_objects target).  `--self-test` first checks that the checker
@@ -20,7 +21,7 @@ import re
 import subprocess
 import sys
 
-MAX_LINES = 700
+MAX_LINES = 1500
 
 # folder -> folders it may use (besides itself).  Listed from the bottom up;
 # src/README.md shows the same table.

@@ -272,6 +272,41 @@ size_t clash_oct_cc_bytes(size_t n) { return n * sizeof(cell_count); }
 
 static int order_units(clash_run *run, unitset *us);
 
+/* Splits, breadth-first, every unit of a level below unit_min, and every
+ * one below level - 1 holding more than `big` faces, into those of its eight
+ * children that may pair (the children appended, the unit replaced by the
+ * last).  Returns 0, or -1 when out of memory. */
+static int split_units(clash_run *run, unitset *us, int unit_min, int level, size_t big, int swept)
+{
+    for (size_t u = 0; u < us->n;) {
+        unit un = us->u[u];
+        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
+        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
+            ++u;
+            continue;
+        }
+        /* replace unit u by its children (appended), breadth-first */
+        us->u[u] = us->u[--us->n];
+        const double h = un.size * 0.5;
+        size_t at[8], cnt[8];
+        if (scratch_bytes(us->faces, un.n) ||
+            split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, swept, at, cnt))
+            return -1;
+        for (int ch = 0; ch < 8; ++ch) {
+            if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
+            if (us->n == us->cap) {
+                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+                if (!nu) return -1;
+                us->u = nu;
+            }
+            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
+                                   un.lo[2] + ((ch & 4) ? h : 0)};
+            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
+        }
+    }
+    return 0;
+}
+
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
@@ -398,32 +433,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     rc = 0;
 out:
     if (rc) return rc;
-    for (size_t u = 0; u < us->n;) {
-        unit un = us->u[u];
-        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
-        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
-            ++u;
-            continue;
-        }
-        /* replace unit u by its children (appended), breadth-first */
-        us->u[u] = us->u[--us->n];
-        const double h = un.size * 0.5;
-        size_t at[8], cnt[8];
-        if (scratch_bytes(us->faces, un.n) ||
-            split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, swept, at, cnt))
-            return -1;
-        for (int ch = 0; ch < 8; ++ch) {
-            if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
-            if (us->n == us->cap) {
-                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
-                if (!nu) return -1;
-                us->u = nu;
-            }
-            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
-                                   un.lo[2] + ((ch & 4) ? h : 0)};
-            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
-        }
-    }
+    if (split_units(run, us, unit_min, level, big, swept)) return -1;
     return order_units(run, us);
 }
 
