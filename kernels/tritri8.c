@@ -10,8 +10,8 @@
  * eight orientations and a few branches.  But one pair at a time those
  * branches (which vertex is alone on its side, which pair of vertices to
  * swap) are data-dependent and mispredicted, and the exact fallback inlined
- * into every call keeps the compiler from keeping anything in registers:
- * about 600 instructions a call on the graded torus (bench/RESULTS.md).
+ * into every call keeps the compiler from keeping anything in registers
+ * (bench/RESULTS.md has the cost a call).
  *
  * Here the same test runs in lanes, branch-free, in double:
  *   1. the three vertices of each triangle against the other's plane

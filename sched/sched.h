@@ -57,9 +57,10 @@ typedef struct clash_exec {
  * on two 968-face meshes; below CLASH_SMALL_WORK items of the
  * cheapest kind (a vertex, a face box, a face culled) a team is not woken.
  * Every worker's share is still run, with the team's worker numbers, so
- * results and per-worker layouts are those of the team.  4096: at 2 threads
- * suzanne's step went from 23-58 us to 28-32 us with the other core busy,
- * and cow and teapot did not move (16384 made teapot slower). */
+ * results and per-worker layouts are those of the team.  The threshold was
+ * chosen on the steps of small meshes at 2 threads with the other core
+ * busy: lower wakes a team for too little, higher runs medium meshes
+ * alone (bench/RESULTS.md). */
 enum { CLASH_SMALL_WORK = 4096 };
 static inline clash_exec clash_exec_sized(const clash_exec *ex, int64_t work)
 {

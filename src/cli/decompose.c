@@ -370,8 +370,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
      * are mapped on their own and go back to the system when freed.  By
      * default glibc raises that threshold as large blocks are freed (up to
      * 32 MiB), after which the parts' per-epoch arrays and the steps'
-     * growing buffers come from the heap and stay resident: 8 % more peak
-     * memory on the largest rank (bench/RESULTS.md). */
+     * growing buffers come from the heap and stay resident, which raises the
+     * largest rank's peak memory (bench/RESULTS.md). */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
     clash_ranks world;

@@ -65,10 +65,9 @@
 
 /* The cells' work model (decomp_plan.c): a face boxed and culled (S0-S3,
  * every face of a present object) weighs this much against one face the
- * model places in an overlap region.  Measured (bench/RESULTS.md):
- * 16.5 ns a face in S0-S3 against 950 ns a kept face in S4/S5, and the
- * model finds 2.8 times fewer faces in the overlaps than S3 keeps:
- * 16.5 / 950 x 2.8 = 0.05. */
+ * model places in an overlap region: the measured cost of a face in S0-S3
+ * over that of a kept face in S4/S5, times how many more faces S3 keeps
+ * than the model finds in the overlaps (bench/RESULTS.md). */
 #define CLASH_DECOMP_FACE_COST 0.05
 
 typedef struct clash_decomp {

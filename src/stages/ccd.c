@@ -35,11 +35,11 @@
  * The other pairs, and every pair of a step where nothing turns, take the
  * linear kernel as before, bit for bit.
  *
- * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) once
- * set apart 69% of armadillo-rollers' primitive pairs before the kernel,
- * but since the kernel's root finder clears a pair that does not touch in a
- * few boxes, the hulls cost more than they spare (0.42 s of CPU for the
- * hulls against 0.2 s more in the kernel, one thread).  So every primitive
+ * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) set
+ * apart most of armadillo-rollers' primitive pairs before the kernel, but
+ * since the kernel's root finder clears a pair that does not touch in a
+ * few boxes, the hulls cost more than they spare (bench/RESULTS.md).  So
+ * every primitive
  * pair goes to ck_ccd_batch, whose float filter runs first, in blocks; the
  * report's hull_no stays 0.
  *
@@ -124,8 +124,8 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 /* Neighbouring hits give the same primitive pairs again and again (a vertex
  * lies in ~6 faces, an edge in 2), and hits come in store order, which is
  * spatial.  So each worker remembers the keys it pushed lately in a small
- * direct-mapped table and skips a key found there: 3-4 times fewer keys to
- * sort on real meshes.  It only thins duplicates; the sort removes the rest,
+ * direct-mapped table and skips a key found there: several times fewer keys
+ * to sort on real meshes.  It only thins duplicates; the sort removes the rest,
  * so the result does not depend on what the table caught. */
 enum { CCD_RECENT_BITS = 12, CCD_RECENT = 1 << CCD_RECENT_BITS };
 

@@ -126,8 +126,8 @@ static struct clash_finegrain *fg_get(clash_run *run)
  * has touched this step (olo > ohi: none); widening the interval to take
  * [a, b] in empties the boxes it adds.  A worker of the chunk partition
  * touches about nobj / T objects, so neither the emptying nor the fold
- * costs T x nobj: at 16 threads and 16,000 objects that fold, reading
- * every slot written on another core, took 12 ms of a 60 ms step. */
+ * costs T x nobj (a fold over every slot, each written on another core,
+ * is a large part of a step at many threads and objects). */
 static void slot_empty(fg_slot *sl, int a, int b)
 {
     for (int o = a; o <= b; ++o)
@@ -190,9 +190,9 @@ int clash_fg_boxes(clash_run *run)
 /* run->face_r, once per run (the local vertices never change while a run
  * exists; Morton reordering happened at its creation), in parallel: each
  * vertex's squared local norm first, then each face's largest of its
- * three (serial, it was 5 ms a step, over 20 steps, of a scene of 2.4 M
- * faces on 16 threads; per face from the coordinates, 64 instructions a
- * face, each vertex's norm made six times).  Each face's radius is the same
+ * three (serial, it showed at many threads on millions of faces; per face
+ * from the coordinates, each vertex's norm would be made six times).  Each
+ * face's radius is the same
  * whoever computes it. */
 typedef struct radii_ctx {
     clash_run *run;
@@ -241,10 +241,10 @@ static int face_radii(clash_run *run)
 
 static void fold_object_boxes(clash_run *run);
 
-/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
- * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
- * threads (one core's outstanding misses, not DRAM, bound it there);
- * `clash bench bbox --stores both` measures both on other machines. */
+/* Ordinary stores by default: where one core's outstanding misses rather
+ * than DRAM bound S1 (the development machine, bench/RESULTS.md) streaming
+ * stores are slower; `clash bench bbox --stores both` measures both on
+ * other machines. */
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
@@ -594,13 +594,13 @@ static void merge_worker(int w, int T, void *p)
  * CULL_BLOCK faces handed out dynamically.  A face costs a lookup when its
  * object has no overlap region, a box test per region otherwise, and the
  * exact test when it straddles one, so the cost per face is uneven and
- * moves with the scene: equal face counts left one worker 25% more work on
- * cluttered-500, and blocks cut by an estimated cost still 10-20%.  Each
+ * moves with the scene: equal face counts leave one worker much more work
+ * on the cluttered scenes, and blocks cut by an estimated cost still leave
+ * it more.  Each
  * block is one ascending segment; the segments, in block order, are
- * concatenated.  Blocks of 1024 faces (95 on cluttered-500) left the two
- * workers 0.7% apart, blocks of 4096 4% (the last block), of 256 0.9%
- * with 5% spent handing them out and merging (bench cull, worker busy
- * times).  (--chunk N and --partition stride keep the static partitions,
+ * concatenated.  The block size balances the last block's imbalance
+ * (larger blocks) against the cost of handing blocks out and merging them
+ * (smaller ones), chosen by `clash bench cull`'s worker busy times.  (--chunk N and --partition stride keep the static partitions,
  * for the partition study.) */
 enum { CULL_BLOCK = 1024 };
 
@@ -669,9 +669,7 @@ static int cull_faces(clash_run *run, struct clash_finegrain *fg)
         for (size_t k = 0; k < nb; ++k) fg->blk[k].at = total, total += fg->blk[k].n;
         run->nkept = total;
         /* the copy in parallel when it is long (with --self every face is
-         * kept: serial, it was 12% of S3 on cluttered-500; in parallel the
-         * 2-thread speed-up of S3 --self went from 1.57-1.65 to 1.61-1.89,
-         * three paired runs of bench cull) */
+         * kept, and a serial copy was a good part of S3; bench cull) */
         if (total >= CULL_COPY_PAR) clash_spmd(&dyn, copy_worker, run);
         else copy_worker(0, 1, run);
         return 0;

@@ -179,8 +179,8 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
 
 /* The per-object work of a step (the laws' poses, the turns and their arc
  * margins: a few sines and cosines each) runs over the objects in parallel
- * too; serial, it was 3.5 ms of a 60 ms step of 16,000 objects on 16
- * threads.  Each object's result depends on that object alone. */
+ * too (serial, it shows on scenes of many objects at many threads).  Each
+ * object's result depends on that object alone. */
 enum { CLASH_OBJ_WORK = 32 }; /* an object's cost, in vertices transformed (clash_exec_sized) */
 
 static void turn_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)

@@ -16,14 +16,17 @@ Reads every .c and .h file under src/, kernels/ and sched/ and fails on:
     say the what and the why itself (commit messages keep the numbers);
   * a comment that quotes a measurement: a time (`3.2 ms`, `40 us`, `2 s`),
     a rate (`GB/s`, `Mfaces/s`), a ratio of speeds (`2.5x faster`, `1.4×`),
-    a count of instructions, cycles or misses with a number, or a
-    percentage.  Measurements live in bench/RESULTS.md with their commands.
-    A percentage is fine where it states a rule rather than a result; the
-    only ones allowed are those in PERCENT_RULES below (a threshold of the
-    code or a test), each matched with the words around it.
+    a count of instructions, cycles or misses with a number, a
+    percentage, a median, or a date (what changed when is the commit log's).  Measurements live in bench/RESULTS.md with their commands.
+    Text in double quotes inside a comment is an example of output (a
+    format, a message) and is not read.  A percentage is fine where it
+    states a rule rather than a result; the only ones allowed are those in
+    PERCENT_RULES below, each matched with the words around it.
 
-Usage: check_source.py --root REPO [--self-test] [--comments] (the comment
-rules run with --comments, the function rule always).  `--self-test` first
+  * an opening comment that starts with another file's name (a file renamed
+    without its comment: "mid_bvh.c — ..." in stages/mid/bvh.c).
+
+Usage: check_source.py --root REPO [--self-test].  `--self-test` first
 checks that the checker finds a planted long function and planted notebook
 comments, and passes clean ones.
 """
@@ -34,8 +37,10 @@ import sys
 MAX_FUNC_LINES = 150
 TOPS = ("src", "kernels", "sched")
 
-# Percentages that state a rule, not a result: the text around the figure.
-PERCENT_RULES = []
+# Percentages that state a rule, not a result, matched with the words around
+# them: the cluttered preset's gap between bounding spheres (a constant of
+# the scene, src/io/presets.c).
+PERCENT_RULES = [re.compile(r"(?:kept|at least) \d+(?:\.\d+)?% apart")]
 
 ISSUE_RE = re.compile(r"\bissues?\s+#?\d+|(?<![\w&])#\d+\b", re.I)
 MEASURE_RES = [
@@ -45,8 +50,12 @@ MEASURE_RES = [
     (re.compile(r"\b(?:[kMG]?B|[kMG]?faces|[kMG]?pairs|[kMG]?tests)/s\b"), "a rate"),
     (re.compile(r"\b\d+(?:\.\d+)?\s*(?:x|×)\s*(?:faster|slower|speed|quicker|the time)", re.I), "a speed ratio"),
     (re.compile(r"\b\d+(?:\.\d+)?\s*×"), "a speed ratio"),
+    (re.compile(r"\b\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?\s+times\s+(?:fewer|more|faster|slower|less)\b"), "a ratio"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s*[kMG]\s+(?:keys|candidates|pairs|calls|faults|hits)\b"), "a counted figure"),
     (re.compile(r"\b\d+(?:[.,]\d+)?\s*[kMG]?\s*(?:instructions|cycles|cache misses|misses)\b"), "a counter figure"),
     (re.compile(r"\d+(?:\.\d+)?\s*%"), "a percentage"),
+    (re.compile(r"\b20\d\d-\d\d-\d\d\b"), "a date (a notebook entry)"),
+    (re.compile(r"\bmedians?\b[^.;]*\d", re.I), "a median"),  # a median with its figure, not a split's
 ]
 
 
@@ -144,6 +153,8 @@ def functions(text):
 def comment_errors(text):
     errs = []
     for line, body in blank(text, keep_comments=True):
+        # quoted output examples are not measurements (a quote may span lines)
+        body = re.sub(r'"[^"]*"', lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
         for k, ln in enumerate(body.split("\n")):
             where = line + k
             m = ISSUE_RE.search(ln)
@@ -151,10 +162,18 @@ def comment_errors(text):
                 errs.append((where, f"points to the tracker ('{m.group(0)}'): say the what and why instead"))
             for rx, what in MEASURE_RES:
                 for m in rx.finditer(ln):
-                    if what == "a percentage" and any(r in ln for r in PERCENT_RULES):
+                    if what == "a percentage" and any(r.search(ln) for r in PERCENT_RULES):
                         continue
                     errs.append((where, f"quotes {what} ('{m.group(0)}'): measurements go to bench/RESULTS.md"))
     return errs
+
+
+def name_error(name, text):
+    """Why the opening comment misnames the file, or None."""
+    m = re.match(r"/\*\s*\*?\s*([\w./-]+\.[ch])\b", text)
+    if m and os.path.basename(m.group(1)) != name:
+        return f"the opening comment names {m.group(1)}, not {name}"
+    return None
 
 
 def source_files(root):
@@ -165,7 +184,7 @@ def source_files(root):
                     yield os.path.join(dp, n)
 
 
-def check(root, comments=True):
+def check(root):
     errs = []
     for p in source_files(root):
         rel = os.path.relpath(p, root)
@@ -174,8 +193,11 @@ def check(root, comments=True):
         for name, a, b in functions(text):
             if b - a + 1 > MAX_FUNC_LINES:
                 errs.append(f"{rel}:{a}: function {name} is {b - a + 1} lines (at most {MAX_FUNC_LINES})")
-        for where, e in comment_errors(text) if comments else []:
+        for where, e in comment_errors(text):
             errs.append(f"{rel}:{where}: comment {e}")
+        e = name_error(os.path.basename(p), text)
+        if e:
+            errs.append(f"{rel}:1: {e}")
     return errs
 
 
@@ -188,16 +210,19 @@ def self_test():
     assert [n for n, _, _ in f] == ["short_one", "long_one"], f
     assert f[1][2] - f[1][1] + 1 == MAX_FUNC_LINES + 4, f
     bad = ("/* issue 12 says so */\n// took 3.5 ms on the laptop\n/* 2.1x faster than before, 40 % of S5 */\n"
-           "/* 12 M instructions (see #7) */\nint x;\n")
+           "/* 12 M instructions (see #7) */\n/* until 2026-11-27, the median 0.7 */\nint x;\n")
     lines = sorted({w for w, _ in comment_errors(bad)})
-    assert lines == [1, 2, 3, 4], comment_errors(bad)
-    good = "/* the faces' boxes, at most 8 per leaf; 8 children */\nconst char *f = \"3 ms %\";\n"
+    assert lines == [1, 2, 3, 4, 5], comment_errors(bad)
+    good = ("/* the faces' boxes, at most 8 per leaf; 8 children */\nconst char *f = \"3 ms %\";\n"
+            "/* prints \"0.21 ms per step\"; bounding spheres at least 0.1% apart */\n")
     errs = comment_errors(good)
     assert errs == [], errs
+    assert name_error("bvh.c", "/*\n * mid_bvh.c \u2014 S4\n */\n")
+    assert not name_error("bvh.c", "/*\n * bvh.c \u2014 S4\n */\n")
 
 
 def main(argv):
-    root, selftest, comments = ".", False, False
+    root, selftest = ".", False
     i = 0
     while i < len(argv):
         if argv[i] == "--root":
@@ -206,16 +231,13 @@ def main(argv):
         elif argv[i] == "--self-test":
             selftest = True
             i += 1
-        elif argv[i] == "--comments":
-            comments = True
-            i += 1
         else:
             print(f"check_source: unknown argument {argv[i]}", file=sys.stderr)
             return 2
     if selftest:
         self_test()
         print("check_source: self-test passed (a planted long function and notebook comments are found)")
-    errs = check(root, comments)
+    errs = check(root)
     for e in errs:
         print(e)
     print(f"check_source: {len(list(source_files(root)))} files, {len(errs)} problems")

@@ -44,8 +44,8 @@
  * exact test on the pairs it leaves, eight at a time too), while the
  * faces' vertices are in cache, and only the hits are kept, as
  * producer-consumer does (run->pc_tested counts the tests; S6
- * sorts the hits).  On the graded torus the step took 7 % fewer
- * instructions and 3-5 % less time than with S5 apart (bench/RESULTS.md).
+ * sorts the hits).  On the graded torus the step takes fewer
+ * instructions and less time than with S5 apart (bench/RESULTS.md).
  *
  * S1.  No face boxes: each object's box is its root box carried into the
  * world by its pose (rounded outward, plus the double arithmetic's relative
@@ -407,7 +407,7 @@ static int test_pending(const clash_run *run, pend *p, clash_keybuf *kb)
 /* The face pairs of two leaves: first their unions, then each face pair
  * (bvh_leaf_pairs), both grown by 2*delta.  Every face box lies in its
  * leaf's union, so a pair of unions apart has no candidate: the candidates
- * are the same, and on the graded torus 57 % of the leaf pairs the
+ * are the same, and on the graded torus most of the leaf pairs the
  * traversal reaches stop there. */
 static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
 {
@@ -490,8 +490,8 @@ static int leaf_queue_drain(const ctx *c, pend *p, clash_keybuf *kb)
 
 /* a's leaf (place qa, count ca, box in a's frame) against the subtree of
  * b's node nb, whose boxes are carried into a's frame on the way down.
- * (The test from b's side too, as step_item makes it, cost more here than
- * it saved: 3 % more instructions in S4 on the graded torus.) */
+ * (The test from b's side too, as step_item makes it, costs more here than
+ * it saves: more instructions in S4 on the graded torus.) */
 static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, const float box[6], int32_t nb)
 {
     const clash_bvh *tb = &c->run->bvh[u->b];

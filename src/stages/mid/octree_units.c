@@ -144,8 +144,7 @@ typedef struct bin_ctx {
 /* A face in more than one cell: its cell ranges r (ck_cell_codes), 1 to 4
  * cells a side in practice.  Plain loops: GCC vectorized the inner one
  * over x, whose checks and tails cost more than the 1-2 cells it updates
- * (bin_worker was 28k instructions a step for the 136 kept faces of two
- * suzannes). */
+ * (bin_worker cost far more instructions that way on two grazing suzannes). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_LOOPS __attribute__((noinline, optimize("no-tree-vectorize")))
 #else
@@ -182,7 +181,7 @@ static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const u
 /* A face in exactly two cells, neighbours along one axis (on two graded
  * tori, most of the faces in more than one cell): the stride from the
  * lower cell to the other, else 0.  In line, it spares those faces the
- * loops' set-up, some 70 instructions a face and pass. */
+ * loops' set-up, dozens of instructions a face and pass. */
 static inline size_t two_cells(uint32_t r, size_t G, size_t *c0)
 {
     const cell_range b = range_of(r);
@@ -214,7 +213,7 @@ static void bin_worker(int w, int T, void *p)
     if (b->phase == 1) {
         /* Counts, and for "may pair" whether two objects came to a cell,
          * without a branch per face but for the faces in more than one
-         * cell (30%).  The cells of the G^3 grid that each face's grown
+         * cell (a minority).  The cells of the G^3 grid that each face's grown
          * box touches: b->widef, see build_units. */
         cell_count *restrict cc = b->cc + (size_t)w * b->ncell;
         for (size_t c = 0; c < b->ncell; ++c) cc[c] = (cell_count){0, CELL_EMPTY};
@@ -347,7 +346,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     /* Few kept faces (their units would be descended on the caller anyway,
      * clash_octree_candidates): one unit, the root cube, whose descent
      * splits them as the binning and the unit splits would.  Binning the
-     * 136 kept faces of two grazing suzannes into a 4^3 grid took more
+     * few kept faces of two grazing suzannes into a 4^3 grid took more
      * instructions than their whole descent. */
     const int ranks = run->ranks.size > 1; /* (see below) */
     if (4 * nk < CLASH_SMALL_WORK && !ranks) {
