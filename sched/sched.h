@@ -29,6 +29,8 @@
 
 #include <stdint.h>
 
+#include "base/tuning.h"
+
 #define CLASH_CACHE_LINE 64
 
 typedef struct clash_pool clash_pool;
@@ -57,11 +59,9 @@ typedef struct clash_exec {
  * on two 968-face meshes; below CLASH_SMALL_WORK items of the
  * cheapest kind (a vertex, a face box, a face culled) a team is not woken.
  * Every worker's share is still run, with the team's worker numbers, so
- * results and per-worker layouts are those of the team.  The threshold was
- * chosen on the steps of small meshes at 2 threads with the other core
- * busy: lower wakes a team for too little, higher runs medium meshes
- * alone (bench/RESULTS.md). */
-enum { CLASH_SMALL_WORK = 4096 };
+ * results and per-worker layouts are those of the team.  The threshold,
+ * CLASH_TUNE_SMALL_WORK, says in base/tuning.h how it was chosen. */
+enum { CLASH_SMALL_WORK = CLASH_TUNE_SMALL_WORK };
 static inline clash_exec clash_exec_sized(const clash_exec *ex, int64_t work)
 {
     clash_exec e = *ex;

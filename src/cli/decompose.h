@@ -58,6 +58,7 @@
 
 #include <stdint.h>
 
+#include "base/tuning.h"
 #include "dist/rcb.h"
 #include "io/scene_desc.h"
 #include "sched/ranks.h"
@@ -65,10 +66,8 @@
 
 /* The cells' work model (decomp_plan.c): a face boxed and culled (S0-S3,
  * every face of a present object) weighs this much against one face the
- * model places in an overlap region: the measured cost of a face in S0-S3
- * over that of a kept face in S4/S5, times how many more faces S3 keeps
- * than the model finds in the overlaps (bench/RESULTS.md). */
-#define CLASH_DECOMP_FACE_COST 0.05
+ * model places in an overlap region (base/tuning.h says how it is derived). */
+#define CLASH_DECOMP_FACE_COST CLASH_TUNE_DECOMP_FACE_COST
 
 typedef struct clash_decomp {
     const clash_scene_desc *d;

@@ -312,7 +312,8 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
 static int check_combinations(clash_cli *cli, const parse_state *st, clash_error *err)
 {
     if (!strcmp(cli->command, "info")) return 0;
-    if (cli->counters < 0) cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
+    if (cli->counters < 0)
+        cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (st->vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);

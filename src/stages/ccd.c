@@ -58,6 +58,7 @@
 
 #include "base/error.h"
 #include "base/sort.h"
+#include "base/tuning.h"
 #include "core/edges.h"
 #include "kernels/ccd.h"
 #include "kernels/ccd_motion.h"
@@ -208,7 +209,7 @@ typedef struct test_ctx {
     ck_ccd_opts opts;
 } test_ctx;
 
-enum { CCD_BLOCK = 32 };
+/* (pairs go to the kernel CLASH_TUNE_CCD_BLOCK at a time: base/tuning.h) */
 
 /* The 4 store vertices of primitive pair i, in the kernel's order (ccd.h). */
 static void pair_verts(const clash_run *run, size_t i, uint32_t v[4])
@@ -315,8 +316,8 @@ static void flush(test_ctx *t, int kind, int n, const double (*x0)[4][3], const 
                   const size_t *idx, int worker)
 {
     struct clash_ccd *c = t->run->ccd;
-    uint8_t h[CCD_BLOCK];
-    double toi[CCD_BLOCK];
+    uint8_t h[CLASH_TUNE_CCD_BLOCK];
+    double toi[CLASH_TUNE_CCD_BLOCK];
     ck_ccd_counts k = {0};
     ck_ccd_batch(kind, n, x0, x1, &t->opts, h, toi, &k);
     for (int j = 0; j < n; ++j) c->hit[idx[j]] = h[j], c->toi[idx[j]] = toi[j];
@@ -330,14 +331,14 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     test_ctx *t = p;
     struct clash_ccd *c = t->run->ccd;
     const size_t nvf = c->nvf;
-    double x0[CCD_BLOCK][4][3], x1[CCD_BLOCK][4][3];
-    size_t idx[CCD_BLOCK];
+    double x0[CLASH_TUNE_CCD_BLOCK][4][3], x1[CLASH_TUNE_CCD_BLOCK][4][3];
+    size_t idx[CLASH_TUNE_CCD_BLOCK];
     int n = 0, kind = CK_CCD_VF;
     ck_ccd_counts turned = {0};
     for (int64_t i = begin; i < end; i += step) {
         const int k = (size_t)i < nvf ? CK_CCD_VF : CK_CCD_EE;
         if (c->turning && turning_pair(t->run, k, (size_t)i, &c->hit[i], &c->toi[i], &t->opts, &turned)) continue;
-        if (n == CCD_BLOCK || (n && k != kind)) {
+        if (n == CLASH_TUNE_CCD_BLOCK || (n && k != kind)) {
             flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
             n = 0;
         }

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/mem.h"
 #include "base/sort.h"
+#include "base/tuning.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
 
@@ -63,7 +64,7 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     int64_t i = g->first + (g->last - g->first) * w / T;
     if (i <= g->first || i >= g->last) return i;
     const clash_run *run = g->run;
-    const int64_t lim = i + 4096 + (g->last - g->first) / (8 * (int64_t)T);
+    const int64_t lim = i + CLASH_TUNE_GATHER_CUT_REACH + (g->last - g->first) / (8 * (int64_t)T);
     const int32_t o = run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
         if (run->face_obj[clash_cand_faces(run, run->cand[j]) >> 32] != o) return j;

@@ -17,7 +17,8 @@ Reads every .c and .h file under src/, kernels/ and sched/ and fails on:
   * a comment that quotes a measurement: a time (`3.2 ms`, `40 us`, `2 s`),
     a rate (`GB/s`, `Mfaces/s`), a ratio of speeds (`2.5x faster`, `1.4×`),
     a count of instructions, cycles or misses with a number, a
-    percentage, a median, or a date (what changed when is the commit log's).  Measurements live in bench/RESULTS.md with their commands.
+    percentage, a median, or a date (what changed when is the commit
+    log's).  Measurements live in bench/RESULTS.md with their commands.
     Text in double quotes inside a comment is an example of output (a
     format, a message) and is not read.  A percentage is fine where it
     states a rule rather than a result; the only ones allowed are those in

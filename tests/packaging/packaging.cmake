@@ -43,8 +43,11 @@ add_test(NAME spack_recipe COMMAND ${Python3_EXECUTABLE} ${_here}/check_spack_re
 add_test(NAME check_layers COMMAND ${Python3_EXECUTABLE} ${_here}/check_layers.py --self-test
          --root ${PROJECT_SOURCE_DIR} $<TARGET_OBJECTS:clash_objects> COMMAND_EXPAND_LISTS)
 # No function over 150 lines in src/, kernels/, sched/ (check_source.py's
-# header says how it finds them).  Reads the source text.
-add_test(NAME check_source COMMAND ${Python3_EXECUTABLE} ${_here}/check_source.py --self-test --root ${PROJECT_SOURCE_DIR})
+# header says how it finds them), no tracker references or measured figures
+# in their comments, no file misnamed in its opening comment.  Reads the
+# source text.
+add_test(NAME check_source COMMAND ${Python3_EXECUTABLE} ${_here}/check_source.py --self-test
+         --root ${PROJECT_SOURCE_DIR})
 foreach(t check_globals check_exports check_header_examples spack_recipe check_layers check_source)
   if(TEST ${t})
     set_tests_properties(${t} PROPERTIES LABELS packaging)

@@ -64,6 +64,7 @@
 
 #include "base/error.h"
 #include "base/mem.h"
+#include "base/tuning.h"
 #include "core/bvh.h"
 #include "kernels/kernels.h"
 #include "stages/mid/bvh_leaf.h"
@@ -219,9 +220,9 @@ typedef struct lpair {
     int32_t ca, cb;
 } lpair;
 
-/* leaf_queue's: LQ_REC + LQ_VTX pairs deep, for units of LQ_MIN_FACES
+/* leaf_queue's: LQ_REC + LQ_VTX pairs deep, for units of CLASH_TUNE_LQ_MIN_FACES
  * faces or more (two cows were slower with it; bench/RESULTS.md). */
-enum { LQ_REC = 6, LQ_VTX = 6, LQ = 16, LQ_MIN_FACES = 65536 };
+enum { LQ_REC = 6, LQ_VTX = 6, LQ = 16 };
 
 /* S5 inside S4 (fused: one rank, no self-collision): per worker, the face
  * pairs waiting for the filter's eight lanes, and the tests made. */
@@ -658,7 +659,7 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
         const double g = 2 * p[k].grow;
         x->a = p[k].a, x->b = p[k].b;
         const int64_t *fofs = run->sc->fofs;
-        x->queue = fofs[x->a + 1] - fofs[x->a] + fofs[x->b + 1] - fofs[x->b] >= LQ_MIN_FACES;
+        x->queue = fofs[x->a + 1] - fofs[x->a] + fofs[x->b + 1] - fofs[x->b] >= CLASH_TUNE_LQ_MIN_FACES;
         set_view(&x->ab, v->V, v->o, g);
         if (x->a != x->b) { /* a's frame into b's: x_b = V^-1 (x_a - o), the margin stretched by at most |V^-1| */
             double Vi[9], oi[3];

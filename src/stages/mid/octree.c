@@ -126,6 +126,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/tuning.h"
 #include "kernels/kernels.h"
 #include "core/facetest.h"
 #include "core/run.h"
@@ -500,8 +501,7 @@ oom:
 }
 
 /* ---- producer-consumer: S4 and S5 together ----------------------------------------------- */
-
-enum { PC_BATCH = 2048, PC_QUEUE = 64 };
+/* (batches of CLASH_TUNE_PC_BATCH candidates, CLASH_TUNE_PC_QUEUE in the queue: base/tuning.h) */
 
 typedef struct pc_batch {
     size_t n;
@@ -541,8 +541,8 @@ static void pc_produce(clash_pcq *q, void *p)
             atomic_store(&c->oc.failed, 1);
             return;
         }
-        for (size_t b = 0; b < n; b += PC_BATCH) {
-            const size_t m = n - b < PC_BATCH ? n - b : PC_BATCH;
+        for (size_t b = 0; b < n; b += CLASH_TUNE_PC_BATCH) {
+            const size_t m = n - b < CLASH_TUNE_PC_BATCH ? n - b : CLASH_TUNE_PC_BATCH;
             pc_batch *item = malloc(sizeof *item + m * sizeof(uint64_t));
             if (!item) {
                 atomic_store(&c->oc.failed, 1);
@@ -574,7 +574,8 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
     c.oc.order_n = run->rank_units = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
+    if (clash_par_prodcons(&run->exec, CLASH_TUNE_PC_QUEUE, pc_produce, pc_consume, &c) < 0 ||
+        atomic_load(&c.oc.failed))
         goto oom;
     rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, 0, &run->cand, &run->cap_cand, &run->ncand);
     if (rc == -2) {

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/tuning.h"
 #include "kernels/kernels.h"
 #include "sched/ranks.h"
 #include "sched/sched.h"
@@ -97,10 +98,10 @@ void clash_oct_unitset_free(unitset *us)
 
 /* ---- binning the kept faces into the cells of the unit level --------------------------- */
 
-/* Phase 0 works on fixed blocks of the kept list, whatever the team: the
- * mean edge (which picks the level) is summed block by block and the block
- * sums in block order, so it is the same number for every team size. */
-enum { BIN_BLOCK = 4096 };
+/* Phase 0 works on fixed blocks of the kept list (CLASH_TUNE_OCT_BIN_BLOCK
+ * faces, base/tuning.h), whatever the team: the mean edge (which picks the
+ * level) is summed block by block and the block sums in block order, so it
+ * is the same number for every team size. */
 
 typedef struct bin_stat {
     float lo[3], hi[3];
@@ -126,7 +127,7 @@ static inline void cell_add(cell_count *e, int32_t o)
 typedef struct bin_ctx {
     clash_run *run;
     int phase;
-    bin_stat *stat;       /* phase 0: per block of BIN_BLOCK kept faces */
+    bin_stat *stat;       /* phase 0: per block of CLASH_TUNE_OCT_BIN_BLOCK kept faces */
     size_t nblock;
     double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
     int G, g;             /* G = 2^g */
@@ -201,9 +202,9 @@ static void bin_worker(int w, int T, void *p)
     const float *const lo[3] = {run->lox, run->loy, run->loz}, *const hi[3] = {run->hix, run->hiy, run->hiz};
     if (b->phase == 0) {
         for (size_t k = b->nblock * (size_t)w / (size_t)T; k < b->nblock * (size_t)(w + 1) / (size_t)T; ++k) {
-            const size_t e = (k + 1) * BIN_BLOCK < nk ? (k + 1) * BIN_BLOCK : nk;
-            ck_gather_bounds(e - k * BIN_BLOCK, run->kept + k * BIN_BLOCK, lo, hi, b->stat[k].lo, b->stat[k].hi,
-                             &b->stat[k].edge);
+            const size_t s = k * CLASH_TUNE_OCT_BIN_BLOCK;
+            const size_t e = s + CLASH_TUNE_OCT_BIN_BLOCK < nk ? s + CLASH_TUNE_OCT_BIN_BLOCK : nk;
+            ck_gather_bounds(e - s, run->kept + s, lo, hi, b->stat[k].lo, b->stat[k].hi, &b->stat[k].edge);
         }
         return;
     }
@@ -319,7 +320,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     us->faces = &W->uf;
     W->uf.n = 0;
     bin_ctx b = {.run = run};
-    b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
+    b.nblock = (nk + CLASH_TUNE_OCT_BIN_BLOCK - 1) / CLASH_TUNE_OCT_BIN_BLOCK;
     if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
     b.stat = W->stat;
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)nk); /* few kept faces: on the caller */
@@ -362,7 +363,8 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
      * further down (level - 1, where a unit's descent is one split), and
      * the binning even for few kept faces. */
     const int unit_min = level <= 3 ? level : (level - 2 + ranks < 5 ? level - 2 + ranks : 5);
-    const size_t big = nk / 32 > 256 ? nk / 32 : 256;
+    const size_t big_share = nk / CLASH_TUNE_OCT_BIG_DIV;
+    const size_t big = big_share > CLASH_TUNE_OCT_BIG_MIN ? big_share : CLASH_TUNE_OCT_BIG_MIN;
     b.g = unit_min, b.G = 1 << unit_min;
     b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
     b.cs = size / b.G;
