@@ -46,6 +46,7 @@
 #include "out/report.h"
 #include "sched/bind.h"
 #include "sched/sched.h"
+#include "stages/mid/midphase.h"
 
 static double now(void)
 {
@@ -285,8 +286,9 @@ static int write_report(const clash_cli *cli, const clash_decomp *D, const clash
     if (cli->report_path && rep_sc) {
         clash_outfile rep;
         clash_report_info ri = {rep_sc, cfg, threads, ranks, clash_bind_name(cfg->bind), NULL,
-                                D->nobj, D->nv, D->gfofs[D->nobj], extra, NULL};
+                                D->nobj, D->nv, D->gfofs[D->nobj], extra, NULL, NULL};
         clash_isa(&ri.isa, NULL, NULL);
+        ri.midphase = clash_midphase_name(cfg->midphase);
         if (!(rc = clash_outfile_open(&rep, cli->report_path, err))) {
             if (clash_report_write_yaml(rep.f, &ri, tot)) {
                 clash_outfile_abort(&rep);

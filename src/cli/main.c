@@ -37,6 +37,7 @@
 #include "cli/decompose.h"
 #include "io/scene_desc.h"
 #include "profile/profile.h"
+#include "stages/mid/midphase.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
  * the step loop stops cleanly and the command exits with 128 + signal. */
@@ -413,8 +414,10 @@ static int cmd_run(const clash_cli *cli)
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, rank_yaml, NULL};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0,
+                                rank_yaml, NULL, NULL};
         clash_isa(&ri.isa, NULL, NULL);
+        ri.midphase = clash_midphase_name(cfg.midphase);
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);

@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "cli/suggest.h"
 #include "profile/profile.h"
+#include "stages/mid/midphase.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -154,8 +155,6 @@ static int parse_config_value(clash_cli *cli, const char *a, const char *v, int 
     static const char *const partitions[] = {"chunk", "stride", NULL};
     static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                             "stealing", NULL};
-    static const char *const midphases[] = {"octree", "bvh",       "bboxpipe", "brute", "objoctree",
-                                            "spherical", "boxtree", "doptree", NULL};
     static const char *const reorders[] = {"none", "morton", NULL};
     static const char *const broads[] = {"auto", "all-pairs", "sap", "bvh", NULL};
     int rc = 0, e = 0;
@@ -183,7 +182,7 @@ static int parse_config_value(clash_cli *cli, const char *a, const char *v, int 
     } else if (!strcmp(a, "--reorder")) {
         if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
     } else if (!strcmp(a, "--midphase")) {
-        if (!(rc = parse_enum(a, v, midphases, &e, err))) cli->cfg.midphase = e;
+        if (!(rc = parse_enum(a, v, clash_midphase_names, &e, err))) cli->cfg.midphase = e;
     } else if (!strcmp(a, "--broadphase")) {
         if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
     } else if (!strcmp(a, "--octree-level")) {

@@ -23,6 +23,12 @@
  *    every step, interfering nodes once objects meet.
  * 5. Deforming scenes fall back to the face octree: the pairs equal the
  *    oracle's, the step reports the fallback objects, and the report says so.
+ * 6. The midphases' table (stages/mid/midphase.c), which the pipeline, the
+ *    configuration, the command and the report read: row k is CLASH_MID_k,
+ *    its name sets that midphase through clash_config_set, the names are
+ *    distinct and listed in table order, the flags are the ones the
+ *    pipeline relies on, and after a step of a rigid scene every midphase
+ *    that keeps state has it in its slot.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +39,7 @@
 #include "check.h"
 #include "out/report.h"
 #include "random_scenes.h"
+#include "stages/mid/midphase.h"
 #include "store/scene.h"
 
 static const int MIDS[2] = {CLASH_MID_OBJOCTREE, CLASH_MID_SPHERICAL};
@@ -93,7 +100,8 @@ static row *run_report(clash_scene *sc, clash_config cfg, size_t *n, int *ok, ch
     if (rep) {
         size_t len = 0;
         FILE *f = open_memstream(rep, &len);
-        const clash_report_info ri = {.scene = sc, .cfg = &cfg, .threads = run->threads, .ranks = 1};
+        const clash_report_info ri = {.scene = sc, .cfg = &cfg, .threads = run->threads, .ranks = 1,
+                                      .midphase = clash_midphase_name(cfg.midphase)};
         clash_report_write_yaml(f, &ri, &tot);
         fclose(f);
     }
@@ -340,8 +348,66 @@ static void test_deforming(void)
     rmdir(dir);
 }
 
+static void test_table(void)
+{
+    static const int ids[] = {CLASH_MID_OCTREE, CLASH_MID_BVH, CLASH_MID_BBOXPIPE, CLASH_MID_BRUTE,
+                              CLASH_MID_OBJOCTREE, CLASH_MID_SPHERICAL, CLASH_MID_BOXTREE, CLASH_MID_DOPTREE};
+    CHECK(sizeof ids / sizeof ids[0] == CLASH_NMIDPHASES, "%d rows for 8 midphases", (int)CLASH_NMIDPHASES);
+    for (int k = 0; k < CLASH_NMIDPHASES; ++k) {
+        const clash_midphase_ops *m = clash_midphase_of(ids[k]);
+        CHECK(m && m->id == ids[k] && m == &clash_midphases[ids[k]], "row %d is not midphase %d", k, ids[k]);
+        if (!m) continue;
+        CHECK(m->name && clash_midphase_names[k] == m->name, "row %d: the names list is not the table's", k);
+        CHECK(m->candidates != NULL, "%s: no candidates operation", m->name);
+        for (int j = 0; j < k; ++j) CHECK(strcmp(m->name, clash_midphases[j].name), "%s named twice", m->name);
+        clash_config c = clash_config_default();
+        clash_error err = {0};
+        CHECK(clash_config_set(&c, "midphase", m->name, &err) == CLASH_OK && c.midphase == m->id,
+              "clash_config_set midphase %s: %s", m->name, err.msg);
+        CHECK(!strcmp(clash_midphase_name(m->id), m->name), "clash_midphase_name(%d)", m->id);
+        /* the flags the pipeline's dispatch reads */
+        const int rigid = m->id >= CLASH_MID_OBJOCTREE;
+        CHECK(m->rigid_only == rigid, "%s: rigid_only %d", m->name, m->rigid_only);
+        CHECK(m->culls_itself == (m->id != CLASH_MID_OCTREE), "%s: culls_itself %d", m->name, m->culls_itself);
+        CHECK(m->skips_broad == (m->id == CLASH_MID_BRUTE), "%s: skips_broad %d", m->name, m->skips_broad);
+        CHECK(m->defers_boxes == (m->id == CLASH_MID_OCTREE), "%s: defers_boxes %d", m->name, m->defers_boxes);
+    }
+    CHECK(clash_midphase_names[CLASH_NMIDPHASES] == NULL, "the names list is not NULL-terminated");
+    CHECK(clash_midphase_of(-1) == NULL && clash_midphase_of(CLASH_NMIDPHASES) == NULL, "ids out of range");
+    clash_config bad = clash_config_default();
+    clash_error err = {0};
+    CHECK(clash_config_set(&bad, "midphase", "octtree", &err) == CLASH_EINPUT && strstr(err.msg, "octree, bvh"),
+          "an unknown midphase: %s", err.msg);
+    /* every midphase that keeps state has it in its slot after a step of a rigid scene */
+    for (int k = 0; k < CLASH_NMIDPHASES; ++k) {
+        const clash_midphase_ops *m = &clash_midphases[k];
+        clash_scene *sc = NULL;
+        clash_error e = {0};
+        if (clash_scene_preset("ktk94-table1", NULL, &sc, &e)) {
+            CHECK(0, "preset: %s", e.msg);
+            return;
+        }
+        clash_config c = clash_config_default();
+        c.midphase = m->id, c.threads = 1, c.steps = 2;
+        clash_run *run = clash_run_create(sc, &c, &e);
+        CHECK(run != NULL, "%s: %s", m->name, e.msg);
+        if (run) {
+            clash_pairs p;
+            clash_step_stats st;
+            CHECK(clash_step(run, 1, &p, &st, &e) == CLASH_OK, "%s step: %s", m->name, e.msg);
+            CHECK(clash_midphase_for(run) == m, "%s: a rigid scene runs its own midphase", m->name);
+            CHECK(!m->state || clash_midphase_state(run, m) != NULL, "%s: no state in its slot after a step",
+                  m->name);
+            clash_run_destroy(run);
+        }
+        clash_scene_destroy(sc);
+    }
+    printf("midphase table: %d rows, names, flags and state slots as the pipeline reads them\n", CLASH_NMIDPHASES);
+}
+
 int main(void)
 {
+    test_table();
     test_random();
     test_presets();
     test_meshes();

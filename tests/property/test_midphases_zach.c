@@ -31,6 +31,7 @@
 #include "kernels/kernels.h"
 #include "out/report.h"
 #include "random_scenes.h"
+#include "stages/mid/midphase.h"
 #include "store/scene.h"
 
 static const int MIDS[2] = {CLASH_MID_BOXTREE, CLASH_MID_DOPTREE};
@@ -152,7 +153,8 @@ static row *run_report(clash_scene *sc, clash_config cfg, size_t *n, int *ok, ch
     if (rep) {
         size_t len = 0;
         FILE *f = open_memstream(rep, &len);
-        const clash_report_info ri = {.scene = sc, .cfg = &cfg, .threads = cfg.threads, .ranks = 1};
+        const clash_report_info ri = {.scene = sc, .cfg = &cfg, .threads = cfg.threads, .ranks = 1,
+                                      .midphase = clash_midphase_name(cfg.midphase)};
         clash_report_write_yaml(f, &ri, &tot);
         fclose(f);
     }
