@@ -8,6 +8,13 @@ function or object that file B defines", and fails on:
   * an arrow against the layers of src/README.md (a folder using one it may
     not, e.g. a stage calling back into pipeline.c, a reader's helper in the
     dispatch, sched/ using src/);
+  * a file of the library's clients, src/cli/ and bench/, that includes a
+    private header (one of the library's own folders, or the other
+    client's) it is not listed with in CLIENT_INCLUDES below: the clients
+    are to use clash/clash.h, so the list only shrinks; an entry a file no
+    longer needs is an error too, so the list says what is left.
+    `--clients` prints, for each client file, the private headers it
+    includes;
   * a source file under src/, kernels/ or sched/ over MAX_LINES lines (a
     sanity cap: the real limit is on functions, check_source.py), or one
     that does not open with its teaching comment.
@@ -41,6 +48,49 @@ ALLOWED = {
     "src": {"src/base", "src/store", "src/io", "src/core", "src/stages", "src/stages/mid", "src/out",
             "src/profile", "src/dist", "kernels", "sched", "generated"},
 }
+# The private headers each client file (src/cli/, bench/) still includes,
+# beyond clash/clash.h and its own folder's headers: what is left of the
+# clients' reach into the library.  A file not listed includes none.
+CLIENT_FOLDERS = ("src/cli", "bench")
+PRIVATE_ROOTS = ("base", "store", "io", "core", "stages", "profile", "out", "dist", "kernels", "sched", "generated",
+                 "cli", "bench")
+CLIENT_INCLUDES = {
+    "src/cli/ccd_cmd.c": {"base/error.h", "io/ccd_csv.h", "kernels/ccd.h"},
+    "src/cli/decomp_plan.c": {"base/error.h"},
+    "src/cli/decompose.c": {"base/error.h", "base/sort.h", "core/run.h", "out/report.h", "sched/bind.h",
+        "sched/sched.h", "stages/mid/midphase.h"},
+    "src/cli/decompose.h": {"base/tuning.h", "dist/rcb.h", "io/scene_desc.h", "sched/ranks.h", "store/scene.h"},
+    "src/cli/main.c": {"base/error.h", "bench/bench.h", "core/run.h", "io/scene_desc.h", "out/report.h", "out/vtk.h",
+        "profile/profile.h", "sched/bind.h", "sched/ranks.h", "sched/sched.h", "sched/topology.h",
+        "stages/mid/midphase.h"},
+    "src/cli/options.c": {"base/error.h", "profile/profile.h", "stages/mid/midphase.h"},
+    "src/cli/profile_cmd.c": {"profile/profile.h", "sched/topology.h"},
+    "src/cli/suggest.h": {"base/error.h"},
+    "src/cli/summary.h": {"sched/ranks.h"},
+    "bench/api.c": {"sched/sched.h", "store/scene.h"},
+    "bench/bbox.c": {"core/run.h", "io/scene_desc.h", "stages/finegrain.h", "store/scene.h"},
+    "bench/broadphase.c": {"base/sort.h", "stages/broad.h"},
+    "bench/bvh.c": {"core/bvh.h", "core/run.h", "io/scene_desc.h", "kernels/kernels.h", "store/generators.h",
+        "store/scene.h"},
+    "bench/cache.c": {"base/error.h", "out/report.h", "profile/profile.h", "store/generators.h", "store/mesh.h",
+        "store/scene.h"},
+    "bench/ccd.c": {"io/ccd_csv.h", "kernels/ccd.h"},
+    "bench/ccdrun.c": {"io/scene_desc.h", "kernels/ccd.h", "stages/stages.h"},
+    "bench/common.c": {"base/error.h", "core/run.h", "io/scene_desc.h", "sched/sched.h", "sched/topology.h",
+        "store/scene.h"},
+    "bench/common.h": {"out/report.h"},
+    "bench/distance.c": {"base/error.h", "store/scene.h"},
+    "bench/fig43.c": {"sched/sched.h"},
+    "bench/papers.c": {"base/error.h", "store/scene.h"},
+    "bench/scale.c": {"sched/sched.h"},
+    "bench/scaling.c": {"sched/sched.h"},
+    "bench/seeds.c": {"base/error.h", "store/scene.h"},
+    "bench/seeds.h": {"io/scene_desc.h"},
+    "bench/seeds_report.c": {"base/error.h", "cli/profile_cmd.h"},
+    "bench/stream.h": {"sched/sched.h"},
+    "bench/weak.c": {"base/error.h", "io/scene_desc.h"},
+}
+
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
 STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
                  "src/stages/held.c",
@@ -168,6 +218,35 @@ def file_errors(root):
     return errs
 
 
+def client_includes(root):
+    """{client file: sorted private headers it includes} for src/cli/ and bench/."""
+    found = {}
+    for top in CLIENT_FOLDERS:
+        d = os.path.join(root, top)
+        for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if not n.endswith((".c", ".h")):
+                continue
+            with open(os.path.join(d, n), encoding="utf-8") as fh:
+                inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M)
+            own = os.path.basename(top) + "/"
+            found[f"{top}/{n}"] = sorted({i for i in inc if not i.startswith(own) and i.split("/")[0] in PRIVATE_ROOTS})
+    return found
+
+
+def client_errors(found, allowed):
+    errs = []
+    for f, incs in sorted(found.items()):
+        ok = allowed.get(f, set())
+        for i in incs:
+            if i not in ok:
+                errs.append(f"{f} includes {i}: a client uses clash/clash.h (or its own folder's headers)")
+        for i in sorted(ok - set(incs)):
+            errs.append(f"{f} no longer includes {i}: drop it from CLIENT_INCLUDES (check_layers.py)")
+    for f in sorted(set(allowed) - set(found)):
+        errs.append(f"{f} is listed in CLIENT_INCLUDES but does not exist")
+    return errs
+
+
 def self_test():
     g = {"src/a.c": {"src/b.c": ["f"]}, "src/b.c": {"src/a.c": ["g"]}, "src/c.c": {}}
     assert circles(g) == [["src/a.c", "src/b.c"]], circles(g)
@@ -175,10 +254,13 @@ def self_test():
     assert layer_errors(g), "an upward arrow went unnoticed"
     g = {"src/pipeline.c": {"src/stages/cull.c": ["clash_stage_cull"]}, "src/stages/cull.c": {}}
     assert not layer_errors(g) and not circles(g)
+    assert client_errors({"bench/x.c": ["core/run.h"]}, {})  # a new reach into the library
+    assert client_errors({"bench/x.c": []}, {"bench/x.c": {"core/run.h"}})  # a stale entry
+    assert not client_errors({"bench/x.c": ["core/run.h"]}, {"bench/x.c": {"core/run.h"}})
 
 
 def main(argv):
-    root, objs, selftest = ".", [], False
+    root, objs, selftest, clients = ".", [], False, False
     i = 0
     while i < len(argv):
         if argv[i] == "--root":
@@ -187,13 +269,24 @@ def main(argv):
         elif argv[i] == "--self-test":
             selftest = True
             i += 1
+        elif argv[i] == "--clients":
+            clients = True
+            i += 1
         else:
             objs.append(argv[i])
             i += 1
     if selftest:
         self_test()
         print("check_layers: self-test passed (a planted circle and an upward arrow are found)")
+    found = client_includes(root)
+    if clients:
+        for f, incs in sorted(found.items()):
+            print(f"{f}: {' '.join(incs) if incs else '(clash/clash.h and its own folder only)'}")
+        n = sum(1 for v in found.values() if v)
+        print(f"check_layers: {n} of {len(found)} client files include private headers")
     if not objs:
+        if clients:
+            return 1 if client_errors(found, CLIENT_INCLUDES) else 0
         print("check_layers: no object files given", file=sys.stderr)
         return 2
     g = build_graph(*read_symbols(objs))
@@ -211,6 +304,9 @@ def main(argv):
     for e in file_errors(root):
         bad += 1
         print("file: " + e)
+    for e in client_errors(found, CLIENT_INCLUDES):
+        bad += 1
+        print("client: " + e)
     n_edges = sum(len(v) for v in g.values())
     print(f"check_layers: {len(g)} files, {n_edges} arrows, {bad} problems")
     return 1 if bad else 0

@@ -39,8 +39,11 @@ add_test(NAME spack_recipe COMMAND ${Python3_EXECUTABLE} ${_here}/check_spack_re
          ${PROJECT_SOURCE_DIR}/src/python/CMakeLists.txt)
 # The house rules: no circle between the library's source files, no arrow
 # against the layers of src/README.md, no source file without its opening
-# comment (check_layers.py's header lists the rest).  Reads the objects with nm.
-add_test(NAME check_layers COMMAND ${Python3_EXECUTABLE} ${_here}/check_layers.py --self-test
+# comment, no new reach of src/cli/ or bench/ into the library's private
+# headers (check_layers.py's header lists the rest; --clients prints, per
+# client file, the private headers it still includes).  Reads the objects
+# with nm.
+add_test(NAME check_layers COMMAND ${Python3_EXECUTABLE} ${_here}/check_layers.py --self-test --clients
          --root ${PROJECT_SOURCE_DIR} $<TARGET_OBJECTS:clash_objects> COMMAND_EXPAND_LISTS)
 # No function over 150 lines in src/, kernels/, sched/ (check_source.py's
 # header says how it finds them), no tracker references or measured figures
