@@ -8,7 +8,7 @@
  *
  * Part 1, two meshes (default ../shared/data/meshes/stanford-bunny.obj; the
  * second copy at position (0.02, 0.01, 0), rotation_deg (10, 20, 30),
- * static, one step, all pairs; tests/test_bunny.c's scene).  Times one
+ * static, one step, all pairs; tests/data/test_bunny.c's scene).  Times one
  * whole step (S0..S6, the sum of the stage times) for
  *   bvh-kept      --midphase bvh, the run kept, 1 and 2 threads: the two
  *                 rigid objects' BVHs were built by a first step over their

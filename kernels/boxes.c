@@ -126,13 +126,12 @@ boxes_core(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1, co
 }
 
 /* ---- AVX2: hardware gathers, 8 faces per step ---------------------------------------
- * GCC's vectorization of boxes_core (an AVX2 target_clone until now; generic
- * tuning) builds each 8-wide position vector from 8 scalar loads and
- * inserts: 5.6 ns per face with everything in L2 on the development VM,
- * i.e. compute-bound below one core's memory bandwidth (S1 on 10^7 faces
- * reached 52-78 % of STREAM copy at 1 thread).  This version gathers
- * (vgatherdps) and rounds with 5-6 integer instructions per vector: 3.5-4
- * ns per face in L2.  It computes exactly what boxes_core computes: the
+ * GCC's vectorization of boxes_core (generic tuning) builds each 8-wide
+ * position vector from 8 scalar loads and inserts, which leaves the loop
+ * compute-bound below one core's memory bandwidth.  This version gathers
+ * (vgatherdps) and rounds with a few integer instructions per vector,
+ * faster where gathers are fast (bench/RESULTS.md, `clash bench bbox`).
+ * It computes exactly what boxes_core computes: the
  * min/max operand orders below reproduce mnf/mxf (minps/maxps return their
  * second operand unless the first is strictly smaller/greater), and
  * v_down1/v_up1 are down1/up1 lane by lane.  Picked at run time from the
@@ -236,12 +235,10 @@ static CK_AVX2 void boxes_avx2(int64_t n, const int32_t *restrict i0, const int3
 #undef V_G3
 
 /* The same loop as boxes_core, compiled for AVX2: GCC builds each 8-wide
- * position vector from scalar loads and inserts, no gathers.  On AMD Zen 3
- * (an EPYC) a vgatherdps of 8 lanes issues about once
- * in 9 cycles, and the 9 gathers of 8 faces bound boxes_avx2: 2,024 faces
- * (bench bvh --part 2 --faces 2000) 9 us with gathers, 6 us this way; 20,000
- * faces 120-126 us against 85-86 us.  The gathers stay the choice elsewhere
- * (3.5-4 against 5.6 ns a face on the Sapphire Rapids development VM). */
+ * position vector from scalar loads and inserts, no gathers.  On AMD
+ * (ck_gathers_slow) an 8-lane vgatherdps issues slowly enough that the nine
+ * gathers of 8 faces bound boxes_avx2, and this loop is faster there
+ * (`clash bench bvh --part 2`); the gathers stay the choice elsewhere. */
 static CK_AVX2 void boxes_avx2_loads(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1,
                                      const int32_t *restrict i2, const float *restrict x, const float *restrict y,
                                      const float *restrict z, const float *restrict px, const float *restrict py,
@@ -298,10 +295,10 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
  * the ends (shared with a neighbouring range) take ordinary stores.  An
  * sfence at the end orders the weakly ordered streaming stores before
  * whatever publishes the results (the team barrier).
- * Measured on the development VM (Sapphire Rapids guest), S1 on 10^7 faces
- * is 1.3-2x SLOWER this way at 1 and 2 threads (one core's outstanding
- * misses, not DRAM, bound it there): not the pipeline's default, kept for
- * `clash bench bbox --stores` on other machines. */
+ * Where one core's outstanding misses rather than DRAM bound S1 (as on
+ * the development machine, bench/RESULTS.md) this is slower: not the
+ * pipeline's default, kept for `clash bench bbox --stores` on other
+ * machines. */
 void ck_face_boxes_nt(int64_t f0, int64_t f1, const int32_t *restrict i0, const int32_t *restrict i1,
                       const int32_t *restrict i2, const float *restrict x, const float *restrict y,
                       const float *restrict z, const float *restrict px, const float *restrict py,

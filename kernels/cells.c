@@ -7,14 +7,13 @@
  * paths compute exactly the same numbers (same operations, same order), so
  * the octree never depends on the CPU it ran on.
  *
- * On two bunnies (100k kept faces a step) the scalar loops these replace
- * cost 37 (bounds) and 56 (cells) instructions a face (callgrind).  Cells
- * are computed in float: in double (convert, subtract, scale, convert
- * back) the same pass took 10.4 ns a face against 2.0 in float, the
- * gathers alone 1.8 (same run, 100k faces in L2); the caller widens the
- * boxes by the float rounding instead.  The cells pass also decides here,
- * rather than in the counting loop, whether a box lies in one cell (70% of
- * them), so that counting and scattering such a face is one increment.
+ * These replace scalar loops per face (bench/RESULTS.md has their cost).
+ * Cells are computed in float: in double (convert, subtract, scale,
+ * convert back) the pass costs several times the gathers, in float little
+ * more; the caller widens the boxes by the float rounding instead.  The
+ * cells pass also decides here, rather than in the counting loop, whether
+ * a box lies in one cell (most do), so that counting and scattering such a
+ * face is one increment.
  * The descent below the units (octree.c's visit) asks of each face of a
  * cell which of its eight children the face's box reaches: the same
  * gathers, three pairs of compares, a mask byte a face (ck_child_masks).
@@ -123,9 +122,8 @@ void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3],
 #include <immintrin.h>
 #define CK_AVX2 __attribute__((target("avx2")))
 
-/* Where gathers are slow (ck_gathers_slow, AMD): the cells pass on the
- * graded torus's 124,853 kept faces, 0.79 ms with gathers,
- * 0.47-0.53 ms with loads, 1 thread, medians of 20 steps. */
+/* Where gathers are slow (ck_gathers_slow, AMD) the lanes are built from
+ * scalar loads instead: the same values, faster there (bench/RESULTS.md). */
 static inline int slow_gathers(void) { return ck_gathers_slow(); }
 #define CK_INLINE __attribute__((always_inline)) inline
 
@@ -414,8 +412,8 @@ uint64_t ck_flags_clear(const uint8_t *fl, uint8_t f)
  * of the masks.  Eight masks a 64-bit word: bit c of every byte at once
  * (w & 0x0101.. << c), counted with popcount; with AVX2 32 masks a step,
  * bit c moved to each byte's top bit and gathered by movemask.  Counts and
- * ORs are exact, so every path gives the same numbers.  (visit counted
- * mask by mask, about 12 instructions a face.) */
+ * ORs are exact, so every path gives the same numbers.  (This replaces
+ * visit's count mask by mask, a dozen instructions a face.) */
 #define MC_ONES 0x0101010101010101ull
 static inline uint64_t mc_word(const uint8_t *m, size_t k, size_t n)
 {

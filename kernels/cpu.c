@@ -2,7 +2,7 @@
  * cpu.c — the instruction-set level the kernels run (cpu.h), fixed once per
  * process when the library is loaded.
  *
- * ck_isa_level is the library's only writable global (tests/check_globals.py
+ * ck_isa_level is the library's only writable global (tests/packaging/check_globals.py
  * names it as the one exception): it describes the process, as the CPU's
  * feature bits that libgcc keeps for __builtin_cpu_supports do, is written
  * once by the constructor below before any run exists, and only read after,

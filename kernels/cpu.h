@@ -10,8 +10,8 @@
  * read once when the library is loaded, capped at what the CPU runs;
  * without it, the best level the CPU runs.  So one switch moves a whole run
  * to one level, and the tests run every stage on each level the machine
- * has.  All levels give the same answers lane by lane (tests/test_kernels.c,
- * and the pairs checksums of tests/isa_levels.cmake).  Elsewhere the targets
+ * has.  All levels give the same answers lane by lane (tests/unit/test_kernels.c,
+ * and the pairs checksums of tests/packaging/isa_levels.sh).  Elsewhere the targets
  * are empty and the level is portable.
  */
 #ifndef CLASH_KERNELS_CPU_H

@@ -7,12 +7,12 @@
  * s, three at s-1), and a leaf of the face octree makes a candidate of two
  * faces whose boxes overlap.  On cluttered scenes the objects move a good
  * part of their size in a step, so the hulls are long slanted prisms and a
- * box holds much empty space: on 1,000 spheres of 3,024 faces (20 steps)
- * S5's float filter showed 70 % of the 57.3 M candidates apart, after each
- * had been written, merged, gathered and tested.  Counted on the same
- * candidates, the hulls' extents along the four body diagonals (1,+-1,+-1)
- * alone show 51 % apart, with the six face diagonals (1,+-1,0), (1,0,+-1),
- * (0,1,+-1) as well 62.5 % (the box's own axes: 3.7 %).  That is the 26-DOP
+ * box holds much empty space: on the cluttered spheres most candidates of
+ * the box test are apart, found so by S5's float filter only after each
+ * had been written, merged, gathered and tested.  The hulls' extents along
+ * the four body diagonals (1,+-1,+-1) show most of those apart, and with
+ * the six face diagonals (1,+-1,0), (1,0,+-1), (0,1,+-1) more still, where
+ * the box's own axes show few (bench/RESULTS.md).  That is the 26-DOP
  * of the k-DOP literature (Klosowski et al. 1998; Zachmann's DOP-tree, [Zachmann00]),
  * here one per face and step, not a tree.
  *
@@ -45,7 +45,7 @@
  * writes each to out[lane]; ck_fdop_mask clears, in a bitmap of a leaf's
  * box overlaps, the bits of the faces whose DOP misses face a's.  Each has
  * an AVX2 path and a portable one (the same float operations in the same
- * order, so the same bits: tests/test_fdop.c checks it, and every drop
+ * order, so the same bits: tests/unit/test_fdop.c checks it, and every drop
  * against the exact hull test and against the slabs in long double).
  */
 #include <stdint.h>

@@ -15,8 +15,8 @@
  * box (olo, ohi) is reset to the bounds of the grown boxes.
  *
  * Before this kernel the growth was a scalar loop per axis after the face
- * boxes: 75 of S1's 93 instructions per face on the cluttered scenes, whose
- * spheres all turn.  Here 4 faces go through each double vector, 8 a step.
+ * boxes, most of S1's instructions on the cluttered scenes, whose spheres
+ * all turn.  Here 4 faces go through each double vector, 8 a step.
  * Per face: reads 4 bytes of radius and the 24 bytes of box it rewrites
  * (the piece's boxes were just written by ck_face_boxes: in cache).
  */

@@ -36,17 +36,17 @@
  * certified fact, which the distance GJK and its reference axes give too
  * except, at most, for pairs apart by a few rounding margins (the pairs'
  * checksums of every scene measured are unchanged, bench/RESULTS.md).
- * tests/test_kernels.c checks every decision against exact rational
+ * tests/unit/test_kernels.c checks every decision against exact rational
  * arithmetic on grid data, and the AVX2 path against the portable one.
  *
  * Within tol.  With tol > 0 (swept mode's arc margins) the question is
  * whether the hulls come within tol: whether the origin lies in D grown by
  * the ball of radius tol, D' = D + B(tol), whose support point along d is
- * the support difference plus tol d/|d|.  Until 2026-11-27 this GJK walked
- * D itself, so a pair apart along d by less than tol (neither certified
- * apart nor shown to meet) went to the distance GJK: 12,793 of the 69,714
- * pairs S5 asked on 300 cluttered spheres (4 steps), about 2,500
- * instructions each there.  Now, where 0 < tol <= M, the simplex is made of
+ * the support difference plus tol d/|d|.  Walking D itself instead, a pair
+ * apart along d by less than tol (neither certified apart nor shown to
+ * meet) would go to the distance GJK, a good part of S5's pairs on the
+ * cluttered spheres and each far costlier (bench/RESULTS.md).  Where
+ * 0 < tol <= M, the simplex is made of
  * the support points of D':
  *   - "apart" is the certificate above, unchanged (its margin holds tol);
  *   - "meet" is the tetrahedron test above on points of D': each computed
@@ -59,7 +59,7 @@
  *     certificate of separation by more than tol exists: ck_hulls_meet's
  *     answer is 1 as well.
  * On that scene the stage's instructions fell 267.3 M -> 251.8 M, with the
- * same pairs (bench/RESULTS.md).  tests/test_kernels.c checks every answer
+ * same pairs (bench/RESULTS.md).  tests/unit/test_kernels.c checks every answer
  * with tol > 0 against the hulls' distance found by brute force.
  */
 #include <float.h>
@@ -362,9 +362,9 @@ int ck_hulls_bool(const double (*P)[3], int np, const double (*Q)[3], int nq, do
  * The boolean GJK on the six points of two rows of 18 doubles (x y z of
  * points 0..5, S5's rows: the store's double truth), as ck_hulls_meet would
  * run it on them.  ck_hulls_meet translates them by p[0] (h_shift, SSE2)
- * and the boolean GJK lays them out again: some 350 instructions a call
- * before the GJK's first step, on 70 k calls a step on 300 cluttered
- * spheres.  Here one AVX2 pass over the rows translates and takes M: the
+ * and the boolean GJK lays them out again, hundreds of instructions a call
+ * before the GJK's first step, on every pair the filters leave.  Here one
+ * AVX2 pass over the rows translates and takes M: the
  * values h_shift makes (each coordinate one double subtraction; M a
  * maximum, exact in any order), so the answer is the one ck_hulls_bool
  * gives there; -1 (not decided, or a coordinate not finite): ask
@@ -443,10 +443,9 @@ static B_AVX2 int rows_avx2(const double *ra, const double *rb, double tol)
 
 /* Two pairs at once, their iterations in turn: each one's chain of
  * dependent operations (support, cross products, the next direction) runs
- * beside the other's.  A call costs some 600 cycles for some 1,000
- * instructions, latency and mispredicted branches more than work: S5 took
- * 3 % less time on 1,000 x 3,024 spheres, 5 % on 2,000 x 440 (four at
- * once: no better than two). */
+ * beside the other's.  A call's time is latency and mispredicted branches
+ * more than work, so two chains side by side hide some of it (four at
+ * once do no better than two; bench/RESULTS.md). */
 static B_AVX2 void rows2_avx2(const double *const ra[2], const double *const rb[2], const double tol[2], int out[2])
 {
     double P[2][6][3], Q[2][6][3], M;
@@ -496,8 +495,8 @@ void ck_hulls_bool_rows2(const double *const ra[2], const double *const rb[2], c
  * of the one computed, coordinates below 3 max(M, tol), the case the top
  * of this file bounds (with tol <= M there); M is then max(M, tol).  Then
  * the hulls come within tol, and ck_hulls_meet's answer is 1 as well.
- * Anything else: -1.  Only the points used are converted (the whole rows'
- * conversion made this check cost some 330 instructions). */
+ * Anything else: -1.  Only the points used are converted (converting the
+ * whole rows would cost more than the check itself). */
 int ck_hulls_gjk_check_rows(const double *ra, const double *rb, double tol, const ck_gjk8 *g, int l)
 {
     if (g->st[l] != G8_TETRA || !(tol >= 0)) return -1;

@@ -112,8 +112,8 @@ static inline int h_separates_box(const double d[3], const double (*a)[3], int n
  * gathered by AND and tested once.  The rows are contiguous, so with SSE2
  * (every x86-64) six coordinates go as three pairs, c's pattern (c0 c1,
  * c2 c0, c1 c2) repeating: the same subtractions and the same maximum
- * (exact, in any order), a third of the scalar loop's instructions, which
- * was some 4 % of a swept run's (S5's hull tests, 300 x 3,024 spheres). */
+ * (exact, in any order), in a third of the scalar loop's instructions
+ * (S5's hull tests run it on every pair they see). */
 static inline double h_shift(const double (*in)[3], int n, const double c[3], double (*out)[3], double M)
 {
     const int m = 3 * n;

@@ -6,8 +6,9 @@
  * faces' six positions (three vertices at s, three at s-1) meet
  * (ck_hulls_meet, hull.c: exact AABB reject, then boolean GJK in double).
  * On large cluttered scenes most candidates are apart, and GJK needs two or
- * three support steps to show it, some 1,500 instructions a pair.  Most of
- * them are apart along one of three directions that need no search:
+ * three support steps to show it, well over a thousand instructions a
+ * pair.  Most of them are apart along one of three directions that need no
+ * search:
  *
  *   c   the centroid difference, sum over k of (q_k - p_k):
  *       GJK's own first direction would be near it;
@@ -20,12 +21,10 @@
  *
  * Along d the hulls are apart when max_p d.p < min_q d.q or the reverse (the
  * projections of a hull are the interval of its points' projections).  On
- * cluttered spheres (1,000 x 3,024 faces, steps 1-5) the first three
- * certified 72 % of the pairs the hull test finds apart (1,730,132 of
- * 2,408,368), which left ck_hulls_meet 43 % of the tests (bench/RESULTS.md).
- * Of the apart pairs they left to GJK on 300 such spheres (10 steps), the
- * prism sides certify about four in five: ck_hulls_meet's instructions fell
- * from 1.78 G to 1.29 G, the filter's rose from 0.20 G to 0.34 G.
+ * the cluttered spheres the first three certify most of the pairs the hull
+ * test finds apart, and the prism sides most of the apart pairs those
+ * leave, for far fewer instructions than GJK spends on them
+ * (bench/RESULTS.md).
  *
  * Input.  The exact test decides on the store's doubles; the lanes are
  * those doubles translated by a per-lane origin and rounded to float32:
@@ -61,13 +60,13 @@
  * |d|_2, so the exact hulls are more than tol apart along d / |d|_2, and the
  * rest is the margin above.  (Until this term, every pair with tol > 0 went
  * to GJK: on the cluttered spheres, whose objects all turn, that was every
- * candidate, some 1,800 instructions each.)
+ * candidate.)
  *
  * Same answers as hull.c.  A pair the filter calls apart is apart by about
  * 10^10 times the double test's margin (5 DBL_EPSILON l1 M), where GJK
  * certifies it, or, when GJK stalls, the complete axis set of
  * ck_hulls_meet_ref does; the filter only skips work, never changes a
- * result (tests/test_kernels.c checks this on random and touching pairs, and
+ * result (tests/unit/test_kernels.c checks this on random and touching pairs, and
  * the pipeline's pairs checksum on the bench scenes).
  *
  * Layout: SoA across the eight pairs, p[k][c][lane] for point k = 0..5 (0..2
@@ -253,7 +252,7 @@ static inline __attribute__((always_inline)) void f8_apart(const float (*p)[3][8
 
 /* The two forms below are also compiled for AVX2 (eight lanes a register),
  * taken where the CPU has it: the same arithmetic lane by lane, so the same
- * answers (tests/test_kernels.c compares them with the reference and the
+ * answers (tests/unit/test_kernels.c compares them with the reference and the
  * portable path, and both with the exact tests). */
 static CK_TARGET_AVX2 void hulls_avx2(const float p[6][3][8], const float q[6][3][8], const float tol[8],
                                       uint8_t apart[8])

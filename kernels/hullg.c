@@ -7,11 +7,11 @@
  * six positions of two moving faces.  The float filter (hullf.c) settles
  * most pairs that are apart; most of the rest meet, and the boolean GJK of
  * hull_bool.c shows it by closing a tetrahedron of support differences
- * around the origin.  Run one pair at a time, that GJK costs some 600
- * cycles for some 1,000 instructions: each step's case (segment, triangle,
+ * around the origin.  Run one pair at a time, that GJK spends its time
+ * waiting more than working: each step's case (segment, triangle,
  * tetrahedron, which Voronoi region) is a branch the CPU guesses wrong
- * about half of the time, and each step waits on the last.  On 1,000
- * cluttered spheres of 3,024 faces it was 35 % of the run's time.
+ * about half of the time, and each step waits on the last.  On the large
+ * cluttered scenes it was a large part of the run's time.
  *
  * Here eight pairs run the same GJK side by side, one per lane of float
  * vectors: each step computes the cases its lanes are in (support, the
@@ -70,9 +70,8 @@
  * Layout as in hullf.c: SoA across the lanes, p[k][c][lane]; the lanes are
  * GCC's (and Clang's) generic vectors, so the same source compiles to
  * AVX-512 on eight lanes (VL: 32 registers, so fewer spills, and mask
- * registers for the selects: S5 some 8 % faster than with AVX2 on cluttered
- * spheres) or AVX2 where the CPU has them, and to SSE elsewhere, without
- * fused multiply-adds (the paths round alike and so steer alike).  tests/test_kernels.c
+ * registers for the selects: S5 faster than with AVX2) or AVX2 where the CPU has them, and to SSE elsewhere, without
+ * fused multiply-adds (the paths round alike and so steer alike).  tests/unit/test_kernels.c
  * checks every certified answer against ck_hulls_meet on pairs that meet,
  * touch on a grid, or lie apart by 1e-9 to 1 of their size, and the two
  * paths against each other.
@@ -182,8 +181,8 @@ G_INLINE void g_st3(float dst[3][8], const g3 *a)
 }
 
 /* Whether some lane of m is set: its two halves ORed, then two words
- * (a loop over the eight lanes compiled to eight extractions and seven
- * ORs, some 10 % of the lanes' time, four times a step). */
+ * (a loop over the eight lanes compiles to eight extractions and seven
+ * ORs, and this runs four times a GJK step). */
 typedef int32_t vi4 __attribute__((vector_size(16)));
 G_INLINE int g_any_at(const vi *m)
 {

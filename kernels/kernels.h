@@ -178,8 +178,8 @@ void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, floa
  * them again from the rows; NULL: O_org = 0. */
 void ck_rows8o_by(const float *base, const int32_t idx[8], const float org[3][8], float out[24][8]);
 /* The float after / before v (v not NaN, v below +inf / above -inf: what
- * nextafterf(v, +/-INFINITY) gives, by the bits: no call into libm, whose
- * nextafterf cost the octree descent 1% of a swept step's instructions). */
+ * nextafterf(v, +/-INFINITY) gives, by the bits: no call into libm, which
+ * the octree descent would make for every face it rounds). */
 static inline float ck_f32_next_up(float v)
 {
     uint32_t u;
@@ -241,7 +241,7 @@ void ck_transform_d(int64_t i0, int64_t i1, int64_t step, const double R[9], dou
                     const double *const L[3], double *const W[3], float *const F[3]);
 
 /* ck_gathers_slow: 1 where an 8-lane vgatherdps is slower than eight scalar
- * loads (AMD: on Zen 3 it issues about once in 9 cycles), so the kernels
+ * loads (AMD's cores issue it slowly), so the kernels
  * that read through index lists (boxes.c, cells.c) build their lanes from
  * loads there; the same values either way. */
 int ck_gathers_slow(void);

@@ -10,8 +10,8 @@
  * eight orientations and a few branches.  But one pair at a time those
  * branches (which vertex is alone on its side, which pair of vertices to
  * swap) are data-dependent and mispredicted, and the exact fallback inlined
- * into every call keeps the compiler from keeping anything in registers:
- * about 600 instructions a call on the graded torus (bench/RESULTS.md).
+ * into every call keeps the compiler from keeping anything in registers
+ * (bench/RESULTS.md has the cost a call).
  *
  * Here the same test runs in lanes, branch-free, in double:
  *   1. the three vertices of each triangle against the other's plane
@@ -32,7 +32,7 @@
  * left to ck_tritri.  Every sign used is the exact sign (the determinant is
  * tt_orient3's expression, operation for operation, and its bound holds for
  * it; this file is built without fused multiply-adds), so every answer is
- * ck_tritri's: tests/test_tritri8.c compares the two on random, touching,
+ * ck_tritri's: tests/unit/test_tritri8.c compares the two on random, touching,
  * coplanar, degenerate and grid pairs.
  *
  * Layout as hullf.c's filter: p[k][c][lane], point k = 0..2, coordinate c;

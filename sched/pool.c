@@ -20,8 +20,8 @@
  * process) finds the slots of its generation taken, or a newer generation,
  * and claims nothing: with the pool's threads busy or descheduled a call
  * costs what one thread's work costs, not a scheduler's time slice per
- * call (under CPU contention a step of two cows, about 15 calls,
- * took 0.1 s at 2 threads against 2 ms at 1).  Every slot still runs
+ * call (under CPU contention, waiting for a descheduled worker made a
+ * small step at 2 threads far slower than at 1).  Every slot still runs
  * exactly once with its own number, so per-worker results stay where the
  * caller expects them; a slot's function must not wait for another slot
  * (none does: the strategies' queues let the producer, slot 0, consume).

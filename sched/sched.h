@@ -29,6 +29,8 @@
 
 #include <stdint.h>
 
+#include "base/tuning.h"
+
 #define CLASH_CACHE_LINE 64
 
 typedef struct clash_pool clash_pool;
@@ -57,10 +59,9 @@ typedef struct clash_exec {
  * on two 968-face meshes; below CLASH_SMALL_WORK items of the
  * cheapest kind (a vertex, a face box, a face culled) a team is not woken.
  * Every worker's share is still run, with the team's worker numbers, so
- * results and per-worker layouts are those of the team.  4096: at 2 threads
- * suzanne's step went from 23-58 us to 28-32 us with the other core busy,
- * and cow and teapot did not move (16384 made teapot slower). */
-enum { CLASH_SMALL_WORK = 4096 };
+ * results and per-worker layouts are those of the team.  The threshold,
+ * CLASH_TUNE_SMALL_WORK, says in base/tuning.h how it was chosen. */
+enum { CLASH_SMALL_WORK = CLASH_TUNE_SMALL_WORK };
 static inline clash_exec clash_exec_sized(const clash_exec *ex, int64_t work)
 {
     clash_exec e = *ex;

@@ -103,8 +103,7 @@ void clash_spmd(const clash_exec *ex, clash_spmd_fn fn, void *ctx)
     /* Worker times only for a team that runs as one: a team of one, or the
      * shares of small work run in turn on the caller, is the caller's own
      * serial time (the stage's), and its two clock reads a worker cost more
-     * than such a share (some 40 ns each here: 1.2 us of a 12 us step of
-     * two 968-face meshes). */
+     * than such a share (a measurable part of a step of two small meshes). */
     if (ex->worker_seconds && T > 1 && !ex->inline_team) {
         tc = (timed_ctx){fn, ctx, ex->worker_seconds};
         fn = timed_worker, ctx = &tc;

@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "clash/clash.h"
 #include "kernels/cpu.h"
+#include "stages/mid/midphase.h"
 
 typedef struct opt_enum {
     const char *name;
@@ -42,8 +43,6 @@ static const char *const BACKENDS[] = {"omp", "pthreads", NULL};
 static const char *const PARTITIONS[] = {"chunk", "stride", NULL};
 static const char *const SCHEDULES[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer", "stealing",
                                         NULL};
-static const char *const MIDPHASES[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical", "boxtree",
-                                        "doptree", NULL};
 static const char *const BROADS[] = {"auto", "all-pairs", "sap", "bvh", NULL};
 static const char *const REORDERS[] = {"none", "morton", NULL};
 static const char *const BINDS[] = {"none", "core", "socket", NULL};
@@ -55,7 +54,7 @@ static const opt_enum ENUMS[] = {
     {"backend", offsetof(clash_config, backend), BACKENDS},
     {"partition", offsetof(clash_config, partition), PARTITIONS},
     {"schedule", offsetof(clash_config, schedule), SCHEDULES},
-    {"midphase", offsetof(clash_config, midphase), MIDPHASES},
+    {"midphase", offsetof(clash_config, midphase), clash_midphase_names}, /* midphase.c's table */
     {"broadphase", offsetof(clash_config, broadphase), BROADS},
     {"reorder", offsetof(clash_config, reorder), REORDERS},
     {"bind", offsetof(clash_config, bind), BINDS},

@@ -28,8 +28,8 @@
  *   2. the boxes are allgathered: every rank knows every object's box.
  *   3. the cells: first those of the ownership cut; cut again from the
  *      boxes' centres when the faces present on the ranks (the largest over
- *      the mean, known to all after step 4) passed RECUT_IMBALANCE (1.15),
- *      at most every RECUT_EVERY (10) steps.  A rank needs the objects
+ *      the mean, known to all after step 4) passed CLASH_TUNE_RECUT_IMBALANCE (1.15),
+ *      at most every CLASH_TUNE_RECUT_EVERY (10) steps.  A rank needs the objects
  *      whose box meets its cell (closed boxes: conservative at borders).
  *   4. a rank rebuilds its part when it needs an object its part lacks (or
  *      the cells changed): the new part holds every object whose box, grown
@@ -81,11 +81,10 @@
 #include "base/error.h"
 #include "decomposed_int.h"
 #include "pipeline.h"
+#include "base/tuning.h"
 #include "profile/profile.h"
 #include "sched/ranks.h"
 
-enum { RECUT_EVERY = 10 };
-static const double RECUT_IMBALANCE = 1.15;
 
 
 /* ---- boxes ----------------------------------------------------------------------------- */
@@ -339,8 +338,8 @@ static int plan_step(clash_run *run, int *rebuild, clash_error *err)
 {
     clash_dist *D = run->dist;
     const clash_scene *sc = run->sc;
-    int rc = CLASH_OK, cut = D->recut_pending ||
-                             (D->imbalance > RECUT_IMBALANCE && run->dist_state - D->last_cut >= RECUT_EVERY);
+    int rc = CLASH_OK, cut = D->recut_pending || (D->imbalance > CLASH_TUNE_RECUT_IMBALANCE &&
+                                                  run->dist_state - D->last_cut >= CLASH_TUNE_RECUT_EVERY);
     if (cut) { /* every rank decides alike: from the same numbers */
         for (int o = 0; o < D->n; ++o)
             for (int d = 0; d < 3; ++d) D->centre[o][d] = 0.5 * (D->blo[o][d] + D->bhi[o][d]);

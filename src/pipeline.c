@@ -101,11 +101,7 @@ void clash_pipe_destroy(clash_run *run)
     clash_pages_free(run->korig, run->cap_korig, sizeof *run->korig, 0);
     free(run->fplace);
     free(run->wsec);
-    clash_octree_free(run);
-    clash_midphase_free(run);
-    clash_objoct_free(run);
-    clash_sphoct_free(run);
-    clash_rigidtree_free(run);
+    clash_midphases_free(run);
     clash_stage_ccd_free(run);
     if (run->trial) clash_store_trial_free(run->trial);
     free(run->trial);
@@ -126,10 +122,15 @@ int clash_pipe_check_config(clash_scene *sc, clash_config *cfg, clash_error *err
         clash_fail(err, CLASH_EINPUT, "mode: must be static or swept");
         return CLASH_EINPUT;
     }
-    if (c.midphase < CLASH_MID_OCTREE || c.midphase > CLASH_MID_DOPTREE) {
-        clash_fail(err, CLASH_EINPUT,
-                   "midphase: unknown (octree, bvh, bboxpipe, objoctree, spherical, boxtree, doptree, or brute for "
-                   "the oracle)");
+    if (!clash_midphase_of(c.midphase)) { /* the names from the table, the oracle last */
+        char list[256] = "";
+        size_t n = 0;
+        for (int pass = 0; pass < 2; ++pass)
+            for (int k = 0; k < CLASH_NMIDPHASES && n + 1 < sizeof list; ++k)
+                if (clash_midphases[k].skips_broad == pass)
+                    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s%s%s", n ? ", " : "", pass ? "or " : "",
+                                          clash_midphases[k].name, pass ? " for the oracle" : "");
+        clash_fail(err, CLASH_EINPUT, "midphase: unknown (%s)", list);
         return CLASH_EINPUT;
     }
     if (c.chunk < 0) {
@@ -267,7 +268,10 @@ size_t clash_run_work_bytes(const clash_run *run)
                + (run->hbox[0] ? 2 * nobj * sizeof(clash_box) : 0)
                + (run->hdop[0] ? 2 * nobj * (CLASH_HDOP * sizeof(float) + 1) : 0);
     for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
-    b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run) + run->mid_bytes;
+    /* (the face octree's scratch whatever the midphase: it is the rigid-only ones' fallback) */
+    const clash_midphase_ops *mp = clash_midphase_of(run->cfg.midphase);
+    b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run);
+    if (mp && mp->id != CLASH_MID_OCTREE && mp->bytes) b += mp->bytes(run);
     return b;
 }
 
@@ -317,19 +321,22 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     st->vertices = sc->nv;
     region_close(run, st, CLASH_S0_MOTION, t0), t0 = region_open(run, CLASH_S1_BOXES);
     /* S1 */
+    /* (the configured midphase's row, midphase.c: a rigid-only one on a
+     * deforming scene falls back to the face octree in S3 and S4 only) */
+    const clash_midphase_ops *mp = clash_midphase_of(run->cfg.midphase);
     /* (--midphase bvh: once its trees exist, their refit computes the boxes) */
-    const int fg = run->cfg.midphase == CLASH_MID_BVH ? clash_bvh_stage_boxes(run) : 1;
+    const int fg = mp->build ? mp->build(run) : 1;
     /* (the face octree reads the kept faces' boxes alone: S3 makes those,
      * stages/deferred.c; not with self-collision, where an object's own box
      * is a region and every face is kept) */
-    run->boxes_deferred = !run->eager_boxes && run->cfg.midphase == CLASH_MID_OCTREE && !run->cfg.self_collision;
+    run->boxes_deferred = !run->eager_boxes && mp->defers_boxes && !run->cfg.self_collision;
     if (fg < 0 || clash_stage_boxes(run, fg)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
     st->faces_boxed = run->boxes_deferred ? 0 : sc->nf;
     region_close(run, st, CLASH_S1_BOXES, t0);
     run->cand_places = run->rows_ready = run->dops_ready = 0; /* (S4's face octree sets them) */
-    if (run->cfg.midphase == CLASH_MID_BRUTE) {
+    if (mp->skips_broad) {
         t0 = region_open(run, CLASH_S4_MID);
-        if (clash_brute_candidates(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the oracle");
+        if ((rc = mp->candidates(run, err))) return rc;
         st->faces_kept = sc->nf;
     } else {
         /* S2 */
@@ -341,11 +348,9 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         /* S3 (the bvh, bboxpipe and object-tree midphases cull inside S4 with their own
          * boxes; the object trees are for rigid objects: a deforming scene falls back to
          * the face octree) */
-        const int mid = run->cfg.midphase;
-        const int otree = mid == CLASH_MID_OBJOCTREE || mid == CLASH_MID_SPHERICAL || mid == CLASH_MID_BOXTREE ||
-                          mid == CLASH_MID_DOPTREE;
-        if (otree && sc->has_deforming) st->mid_fallback_objects = sc->nobj;
-        const int own_cull = mid == CLASH_MID_BVH || mid == CLASH_MID_BBOXPIPE || (otree && !sc->has_deforming);
+        const clash_midphase_ops *m4 = clash_midphase_for(run);
+        if (m4 != mp) st->mid_fallback_objects = sc->nobj;
+        const int own_cull = m4->culls_itself;
         if (!own_cull && clash_stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
         st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
         if (run->boxes_deferred) st->faces_boxed = run->nboxed;
@@ -355,18 +360,9 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         run->cand_local = 0;
         run->rank_units = 0;
         run->cand_unsorted = 0;
-        if (run->cfg.midphase == CLASH_MID_BVH) rc = clash_bvh_candidates(run, err);
-        else if (run->cfg.midphase == CLASH_MID_BBOXPIPE) rc = clash_bboxpipe_candidates(run, err);
-        else if (otree && !sc->has_deforming)
-            rc = mid == CLASH_MID_OBJOCTREE  ? clash_objoct_candidates(run, err)
-                 : mid == CLASH_MID_SPHERICAL ? clash_sphoct_candidates(run, err)
-                 : mid == CLASH_MID_BOXTREE   ? clash_boxtree_candidates(run, err)
-                                              : clash_doptree_candidates(run, err);
-        else if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) rc = clash_octree_prodcons(run, &run->pc_tested, err);
-        else rc = clash_octree_candidates(run, err);
-        if (rc) return rc;
+        if ((rc = m4->candidates(run, err))) return rc;
         st->octree_level = run->level_used;
-        if (otree && !sc->has_deforming) {
+        if (m4->rigid_only) { /* (the object trees report their structure's build and update) */
             st->mid_build_s = run->mid_build_s, st->mid_bytes = (int64_t)run->mid_bytes;
             st->mid_update_s = run->mid_update_s, st->mid_interfering = run->mid_interfering;
         }

@@ -6,7 +6,7 @@
 //
 // Object 0 is the mesh as read; object 1 the same mesh at position (X, Y, Z)
 // (default 0.02 0.01 0) and rotation_deg (A, B, C) (default 10 20 30),
-// R = Rz(C) Ry(B) Rx(A): the two-bunny scene of tests/test_bunny.c.  The
+// R = Rz(C) Ry(B) Rx(A): the two-bunny scene of tests/data/test_bunny.c.  The
 // OBJ reader takes v and f lines (polygons fanned, v/vt/vn and negative
 // indices), as clash does.  FCL's build (two BVHModels) is timed apart
 // from its query (collide), which is what the issue compares against;

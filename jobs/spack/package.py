@@ -9,7 +9,7 @@
 # Each variant switches one CMake option CLASH_WITH_<NAME> of the top-level
 # CMakeLists.txt; a variant that is off turns its option OFF, so the build
 # never picks up a library Spack did not provide.  The CTest
-# `spack_recipe` (tests/check_spack_recipe.py) checks that every variant
+# `spack_recipe` (tests/packaging/check_spack_recipe.py) checks that every variant
 # maps to an option(CLASH_WITH_...) that exists.
 from spack.package import *
 

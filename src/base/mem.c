@@ -11,7 +11,7 @@
 
 /* ThreadSanitizer does not follow mremap: a block moved away leaves the
  * history of its old range behind, and another run's later mmap of that
- * range then reads as a race (tests/test_threads: two runs in two host
+ * range then reads as a race (tests/property/test_threads.c: two runs in two host
  * threads).  Under it the page-mapped blocks are clash_renew's. */
 #if defined(__SANITIZE_THREAD__)
 #define CLASH_TSAN 1

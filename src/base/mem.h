@@ -31,8 +31,9 @@ static inline size_t clash_cap_for(size_t n) { return n + n / 4; }
  * already of 32 MiB or more is realloc'ed instead: glibc maps it by itself
  * and moves it with mremap, its pages and their contents, without copying,
  * so that only the new quarter is faulted in; freed and taken anew, S4's
- * rows and DOPs (some 150 MB on 1,000 x 3,024 spheres) cost 30 to 40 ms in
- * page faults on each step that grew them (bench/RESULTS.md).  0, or -1
+ * rows and DOPs (a hundred megabytes and more on the large cluttered
+ * scenes) would be faulted in again on each step that grew them
+ * (bench/RESULTS.md).  0, or -1
  * with *p NULL and *cap 0 when out of memory. */
 int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
 /* clash_renew for a per-step array that a stage fills in parallel, in its
@@ -46,9 +47,8 @@ int clash_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);
  * a third longer in S4; bench/RESULTS.md.)  A block of 4 MiB or more
  * is offered to transparent huge pages (madvise MADV_HUGEPAGE, where the
  * kernel has them; Linux's default "madvise" mode uses them only so): one
- * fault fills 2 MiB, a fifth of the cost of 512 faults of 4 KiB here
- * (the 3.0 M scene's steps 2-20 at 2 threads, 64 k faults down to 45 k,
- * the steps' sum 2-5 % lower; bench/RESULTS.md, 2026-11-29).  Elsewhere,
+ * fault fills 2 MiB, far cheaper than 512 faults of 4 KiB (fewer faults
+ * and shorter steps on the largest scenes; bench/RESULTS.md).  Elsewhere,
  * and under ThreadSanitizer (mem.c), it is clash_renew.  Free such a block
  * with clash_pages_free (cap and size as renewed), never free(). */
 int clash_pages_renew(void **p, size_t *cap, size_t n, size_t size, size_t extra);

@@ -46,6 +46,7 @@
 #include "out/report.h"
 #include "sched/bind.h"
 #include "sched/sched.h"
+#include "stages/mid/midphase.h"
 
 static double now(void)
 {
@@ -189,6 +190,181 @@ static int emit_rows(void *ctx, const uint64_t *keys, int64_t m)
     return rc;
 }
 
+/* The epochs so far: their measured imbalance, and this rank's time
+ * planning and building parts. */
+typedef struct epoch_log {
+    double epoch_s;          /* this rank's time in the steps of the current epoch */
+    double imb_max, imb_sum; /* over the epochs ended */
+    double build_s;          /* planning and building parts */
+    uint64_t faces_max;      /* the most faces a part of this rank held */
+    int epochs, recut;       /* epochs ended; whether the next one cuts the cells again */
+} epoch_log;
+
+/* Ends an epoch: its imbalance (a collective) into the log, and returned. */
+static double epoch_end(const clash_ranks *W, epoch_log *L)
+{
+    const double imb = epoch_imbalance(W, L->epoch_s);
+    L->imb_max = fmax(L->imb_max, imb), L->imb_sum += imb, ++L->epochs;
+    return imb;
+}
+
+/* Starts the epoch at step s: ends the last one (the cells cut again when
+ * it was more imbalanced than --imbalance), plans steps s..s1, and builds
+ * this rank's part and its one-rank run in *sc and *run (the last part's
+ * destroyed first). */
+static int epoch_start(const clash_cli *cli, const clash_ranks *W, clash_decomp *D, const clash_config *cfg, int s,
+                       epoch_log *L, keep_ctx *kc, clash_scene **sc, clash_run **run, clash_error *err)
+{
+    if (s > 1) L->recut = epoch_end(W, L) > cli->imbalance;
+    const double tb = now();
+    clash_run_destroy(*run), clash_scene_destroy(*sc);
+    *run = NULL, *sc = NULL;
+    const int s1 = cfg->steps - s + 1 > cli->rebalance_every ? s + cli->rebalance_every - 1 : cfg->steps;
+    int rc = clash_decomp_epoch(D, s, s1, L->recut) ? clash_fail(err, CLASH_EFAIL, "out of memory planning") : 0;
+    if (!rc) *sc = clash_decomp_build(D, &rc, err);
+    if (!rc && *sc && !(*run = clash_run_create(*sc, cfg, err))) rc = err->code ? err->code : CLASH_EFAIL;
+    if (*run) (*run)->op_keep = keep_pair, (*run)->op_keep_ctx = kc;
+    if ((uint64_t)D->faces > L->faces_max) L->faces_max = (uint64_t)D->faces;
+    L->epoch_s = 0;
+    L->build_s += now() - tb;
+    return rc;
+}
+
+/* The pairs of step s this rank reports (clash_decomp_reports), as sorted
+ * keys of global face numbers in (*keys)[0..*nk). */
+static int reported_keys(clash_decomp *D, const clash_pairs *lp, int s, uint64_t **keys, size_t *cap, size_t *nk,
+                         clash_error *err)
+{
+    *nk = 0;
+    if (lp->count > *cap) {
+        uint64_t *k = realloc(*keys, lp->count * sizeof *k);
+        if (!k) return clash_fail(err, CLASH_EFAIL, "out of memory");
+        *keys = k, *cap = lp->count;
+    }
+    int la = -1, lb = -1, mine = 0;
+    for (size_t i = 0; i < lp->count; ++i) {
+        const clash_pair *p = &lp->pairs[i];
+        const int ga = D->present[p->obj_a], gb = D->present[p->obj_b];
+        if ((int)p->obj_a != la || (int)p->obj_b != lb) { /* pairs come grouped by objects */
+            la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_decomp_reports(D, ga, gb, s);
+            if (mine < 0) return clash_fail(err, CLASH_EFAIL, "out of memory");
+        }
+        if (mine > 0)
+            (*keys)[(*nk)++] = (uint64_t)(D->gfofs[ga] + p->face_a) << 32 | (uint64_t)(D->gfofs[gb] + p->face_b);
+    }
+    return 0;
+}
+
+/* Over the ranks (a collective): stage times and build_s become the
+ * slowest rank's; counts of the parts' work are summed (ghost pairs count
+ * on each rank).  mine: this rank's own faces boxed, kept and candidates. */
+static void totals_of_parts(const clash_ranks *W, clash_run_totals *tot, double *build_s, uint64_t mine[3])
+{
+    clash_ranks_max_f64(W, tot->stage_total, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, tot->stage_max, CLASH_NSTAGES);
+    clash_ranks_min_f64(W, tot->stage_min, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, &tot->wall_s, 1);
+    clash_ranks_max_f64(W, &tot->steps_s, 1);
+    clash_ranks_max_f64(W, build_s, 1);
+    mine[0] = (uint64_t)tot->faces_boxed, mine[1] = (uint64_t)tot->faces_kept, mine[2] = (uint64_t)tot->candidates;
+    int64_t cnt[5] = {tot->vertices, tot->faces_boxed, tot->object_pairs, tot->faces_kept, tot->candidates};
+    int64_t cnt2 = tot->tests;
+    clash_ranks_sum_i64(W, cnt, 5);
+    clash_ranks_sum_i64(W, &cnt2, 1);
+    tot->vertices = cnt[0], tot->faces_boxed = cnt[1], tot->object_pairs = cnt[2], tot->faces_kept = cnt[3];
+    tot->candidates = cnt[4], tot->tests = cnt2;
+}
+
+/* Rank 0's report (--report): the run's, with the decomposition section
+ * `extra`; sc is the last part (NULL: a scene of that name stands in). */
+static int write_report(const clash_cli *cli, const clash_decomp *D, const clash_scene_desc *d, clash_scene *sc,
+                        const clash_config *cfg, int threads, int ranks, const clash_run_totals *tot, char *extra,
+                        clash_error *err)
+{
+    int rc = 0;
+    clash_scene *rep_sc = sc ? sc : clash_store_new(d->name ? d->name : "scene");
+    if (cli->report_path && rep_sc) {
+        clash_outfile rep;
+        clash_report_info ri = {rep_sc, cfg, threads, ranks, clash_bind_name(cfg->bind), NULL,
+                                D->nobj, D->nv, D->gfofs[D->nobj], extra, NULL, NULL};
+        clash_isa(&ri.isa, NULL, NULL);
+        ri.midphase = clash_midphase_name(cfg->midphase);
+        if (!(rc = clash_outfile_open(&rep, cli->report_path, err))) {
+            if (clash_report_write_yaml(rep.f, &ri, tot)) {
+                clash_outfile_abort(&rep);
+                rc = clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->report_path);
+            } else rc = clash_outfile_commit(&rep, err);
+        }
+    }
+    if (rep_sc != sc) clash_scene_destroy(rep_sc);
+    return rc;
+}
+
+/* The scene's description (the file's or the preset's), the plan's
+ * state for it, and the configuration with the description's defaults;
+ * every motion law checked over the steps before any part is built. */
+static int load_plan(const clash_cli *cli, const clash_ranks *W, clash_scene_desc *d, clash_decomp *D,
+                     clash_config *cfg, clash_error *err)
+{
+    int rc = cli->scene ? clash_scene_desc_parse_file(cli->scene, d, err)
+                        : clash_scene_desc_preset(cli->preset ? cli->preset : "default", &cli->preset_params, d, err);
+    if (!rc && cli->scene) d->source = cli->scene;
+    if (!rc) rc = clash_decomp_init(D, d, W, cli->cfg.min_separation > 0 ? cli->cfg.min_separation : 0, err);
+    *cfg = cli->cfg;
+    if (cfg->steps < 0) cfg->steps = d->steps > 0 ? d->steps : 1;
+    if (cfg->mode < 0) cfg->mode = d->mode;
+    if (cfg->self_collision < 0) cfg->self_collision = d->self_collision;
+    for (int o = 0; !rc && !d->nframes && o < d->nobjects; ++o) {
+        char what[1100];
+        snprintf(what, sizeof what, "%.1000s: objects[%d]", cli->scene ? cli->scene : d->name ? d->name : "scene", o);
+        rc = clash_check_law(&D->pose[o], D->mrad[d->objects[o].mesh], cfg->steps, what, err);
+    }
+    cfg->mpi_comm = (void *)clash_ranks_self_comm(); /* each part its own one-rank run (read only) */
+    return rc;
+}
+
+/* Step s into the totals: its stage statistics, with the report's hits
+ * the ng merged pairs (rank 0), and the run's working memory. */
+static int tally_step(const clash_run *run, clash_run_totals *tot, int s, clash_step_stats *st, size_t ng,
+                      clash_error *err)
+{
+    if (run) {
+        const size_t wb = clash_run_work_bytes(run);
+        if (wb > tot->work_bytes) tot->work_bytes = wb;
+    }
+    const clash_pairs none = {NULL, 0};
+    st->hits = (int64_t)ng;
+    if (clash_totals_add(tot, s, &none, st)) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    if (ng && tot->first_collision_step < 0) tot->first_collision_step = s, tot->first_collision = *st;
+    return 0;
+}
+
+/* Every rank's figures for the report's section (a collective; rank 0
+ * gets them all in *figs, malloc'd): objects owned and ghosted, faces held
+ * (now and at most), bytes sent, peak resident set, time in the steps and
+ * waiting, and its own counts `mine`.  Non-zero when out of memory. */
+static int gather_figures(const clash_ranks *W, const clash_decomp *D, const epoch_log *L, uint64_t bytes,
+                          double steps_s, double wait_s, const uint64_t mine[3], uint64_t **figs)
+{
+    uint64_t fig[F_NFIG] = {(uint64_t)D->nowned, (uint64_t)(D->npresent - D->nowned), (uint64_t)D->faces,
+                            L->faces_max, bytes, (uint64_t)peak_rss(), 0, 0, mine[0], mine[1], mine[2]};
+    memcpy(&fig[F_STEPS_S], &steps_s, sizeof steps_s);
+    memcpy(&fig[F_WAIT_S], &wait_s, sizeof wait_s);
+    int64_t nfig = 0;
+    return clash_ranks_gather_u64(W, fig, F_NFIG, figs, &nfig);
+}
+
+/* Rank 0's one-line summary on stderr. */
+static void print_summary(const clash_cli *cli, const clash_decomp *D, const clash_scene_desc *d,
+                          const clash_config *cfg, const clash_run_totals *tot, int threads, int ranks)
+{
+    const clash_summary sum = {d->name ? d->name : "scene", D->nobj, (long long)D->gfofs[D->nobj], tot->steps_run,
+                               cfg->mode == CLASH_MODE_SWEPT, cfg->self_collision,
+                               (unsigned long long)tot->pairs_total, tot->first_collision_step, tot->steps_s,
+                               tot->output_s, !!cli->pairs_path, threads, ranks};
+    clash_summary_print(stderr, &sum);
+}
+
 int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interrupted)
 {
 #ifdef __GLIBC__
@@ -196,8 +372,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
      * are mapped on their own and go back to the system when freed.  By
      * default glibc raises that threshold as large blocks are freed (up to
      * 32 MiB), after which the parts' per-epoch arrays and the steps'
-     * growing buffers come from the heap and stay resident: 8 % more peak
-     * memory on the largest rank (bench/RESULTS.md). */
+     * growing buffers come from the heap and stay resident, which raises the
+     * largest rank's peak memory (bench/RESULTS.md). */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
     clash_ranks world;
@@ -209,20 +385,8 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     memset(&d, 0, sizeof d);
     clash_decomp D;
     memset(&D, 0, sizeof D);
-    int rc = cli->scene ? clash_scene_desc_parse_file(cli->scene, &d, &err)
-                        : clash_scene_desc_preset(cli->preset ? cli->preset : "default", &cli->preset_params, &d, &err);
-    if (!rc && cli->scene) d.source = cli->scene;
-    if (!rc) rc = clash_decomp_init(&D, &d, W, cli->cfg.min_separation > 0 ? cli->cfg.min_separation : 0, &err);
-    clash_config cfg = cli->cfg;
-    if (cfg.steps < 0) cfg.steps = d.steps > 0 ? d.steps : 1;
-    if (cfg.mode < 0) cfg.mode = d.mode;
-    if (cfg.self_collision < 0) cfg.self_collision = d.self_collision;
-    for (int o = 0; !rc && !d.nframes && o < d.nobjects; ++o) { /* every law over the steps, before any part */
-        char what[1100];
-        snprintf(what, sizeof what, "%.1000s: objects[%d]", cli->scene ? cli->scene : d.name ? d.name : "scene", o);
-        rc = clash_check_law(&D.pose[o], D.mrad[d.objects[o].mesh], cfg.steps, what, &err);
-    }
-    cfg.mpi_comm = (void *)clash_ranks_self_comm(); /* each part its own one-rank run (read only) */
+    clash_config cfg;
+    int rc = load_plan(cli, W, &d, &D, &cfg, &err);
     const int threads = clash_sched_threads(cfg.threads);
     clash_outfile pairs_out = {0};
     if (!rc && cli->pairs_path && root && !(rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err)))
@@ -249,29 +413,15 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
     clash_run *run = NULL;
     uint64_t *keys = NULL;
     size_t cap_keys = 0;
-    uint64_t bytes = 0, faces_max = 0;
-    double epoch_s = 0, imb_max = 0, imb_sum = 0, my_steps_s = 0, my_wait_s = 0, build_s = 0; /* build_s: planning and building parts */
-    int epochs = 0, recut = 1, s, stop_sig = 0;
+    uint64_t bytes = 0;
+    double my_steps_s = 0, my_wait_s = 0;
+    epoch_log L = {0, 0, 0, 0, 0, 0, 1};
+    int s, stop_sig = 0;
     keep_ctx kc = {&D, 0};
     const double t0 = now();
     for (s = 1; s <= cfg.steps; ++s) {
         if (s == 1 || s > D.s1) { /* a new epoch: measure, maybe re-cut, build this rank's part */
-            if (s > 1) {
-                const double imb = epoch_imbalance(W, epoch_s);
-                imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
-                recut = imb > cli->imbalance;
-            }
-            const double tb = now();
-            clash_run_destroy(run), clash_scene_destroy(sc);
-            run = NULL, sc = NULL;
-            const int s1 = cfg.steps - s + 1 > cli->rebalance_every ? s + cli->rebalance_every - 1 : cfg.steps;
-            rc = clash_decomp_epoch(&D, s, s1, recut) ? clash_fail(&err, CLASH_EFAIL, "out of memory planning") : 0;
-            if (!rc) sc = clash_decomp_build(&D, &rc, &err);
-            if (!rc && sc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
-            if (run) run->op_keep = keep_pair, run->op_keep_ctx = &kc;
-            if ((uint64_t)D.faces > faces_max) faces_max = (uint64_t)D.faces;
-            epoch_s = 0;
-            build_s += now() - tb;
+            rc = epoch_start(cli, W, &D, &cfg, s, &L, &kc, &sc, &run, &err);
             if ((code = clash_ranks_max_int(W, rc))) goto fail;
         }
         const double ts = now();
@@ -281,24 +431,9 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         kc.s = s;
         if (run) rc = clash_step(run, s, &lp, &st, &err);
         size_t nk = 0;
-        if (!rc && lp.count > cap_keys) {
-            uint64_t *k = realloc(keys, lp.count * sizeof *k);
-            if (k) keys = k, cap_keys = lp.count;
-            else rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
-        }
-        int la = -1, lb = -1, mine = 0;
-        for (size_t i = 0; !rc && i < lp.count; ++i) {
-            const clash_pair *p = &lp.pairs[i];
-            const int ga = D.present[p->obj_a], gb = D.present[p->obj_b];
-            if ((int)p->obj_a != la || (int)p->obj_b != lb) { /* pairs come grouped by objects */
-                la = (int)p->obj_a, lb = (int)p->obj_b, mine = clash_decomp_reports(&D, ga, gb, s);
-                if (mine < 0) rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
-            }
-            if (mine > 0)
-                keys[nk++] = (uint64_t)(D.gfofs[ga] + p->face_a) << 32 | (uint64_t)(D.gfofs[gb] + p->face_b);
-        }
+        if (!rc) rc = reported_keys(&D, &lp, s, &keys, &cap_keys, &nk, &err);
         const double tw = now();
-        epoch_s += tw - ts;
+        L.epoch_s += tw - ts;
         /* one agreement a step: an error on any rank (code << 8), else a signal asking to stop */
         const int agreed = clash_ranks_max_int(W, rc ? rc << 8 : (int)(*interrupted & 0xff));
         if (agreed >= 256) { /* every rank stops here, with nothing written */
@@ -321,49 +456,19 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         const double te = now();
         tot.steps_s += te - ts - write_s, my_steps_s += te - ts - write_s, my_wait_s += te - tw - write_s;
         tot.output_s += write_s;
-        if (run) {
-            const size_t wb = clash_run_work_bytes(run);
-            if (wb > tot.work_bytes) tot.work_bytes = wb;
-        }
-        const clash_pairs none = {NULL, 0};
-        st.hits = (int64_t)ng; /* the report's hits: the merged pairs (rank 0) */
-        if (clash_totals_add(&tot, s, &none, &st)) {
-            rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
-            goto fail_alone;
-        }
-        if (ng && tot.first_collision_step < 0) tot.first_collision_step = s, tot.first_collision = st;
+        if ((rc = tally_step(run, &tot, s, &st, ng, &err))) goto fail_alone;
         if (progress)
             fprintf(stderr, "\rstep %d/%d, %llu pairs, %.1f s", s, cfg.steps, (unsigned long long)tot.pairs_total,
                     now() - t0);
         if (cfg.stop_at_first && clash_ranks_bcast_int(W, ng > 0)) break;
     }
-    if (!stop_sig) { /* the last epoch's imbalance */
-        const double imb = epoch_imbalance(W, epoch_s);
-        imb_max = fmax(imb_max, imb), imb_sum += imb, ++epochs;
-    }
+    if (!stop_sig) epoch_end(W, &L); /* the last epoch's imbalance */
     tot.wall_s = now() - t0;
     if (progress) fputc('\n', stderr);
-    /* stage times: the slowest rank's; counts of the parts' work: summed (ghost pairs count on each rank) */
-    clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
-    clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
-    clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
-    clash_ranks_max_f64(W, &tot.wall_s, 1);
-    clash_ranks_max_f64(W, &tot.steps_s, 1);
-    clash_ranks_max_f64(W, &build_s, 1);
-    const uint64_t mine[3] = {(uint64_t)tot.faces_boxed, (uint64_t)tot.faces_kept, (uint64_t)tot.candidates};
-    int64_t cnt[5] = {tot.vertices, tot.faces_boxed, tot.object_pairs, tot.faces_kept, tot.candidates};
-    int64_t cnt2 = tot.tests;
-    clash_ranks_sum_i64(W, cnt, 5);
-    clash_ranks_sum_i64(W, &cnt2, 1);
-    tot.vertices = cnt[0], tot.faces_boxed = cnt[1], tot.object_pairs = cnt[2], tot.faces_kept = cnt[3];
-    tot.candidates = cnt[4], tot.tests = cnt2;
-    uint64_t fig[F_NFIG] = {(uint64_t)D.nowned, (uint64_t)(D.npresent - D.nowned), (uint64_t)D.faces, faces_max,
-                            bytes, (uint64_t)peak_rss(), 0, 0, mine[0], mine[1], mine[2]};
-    memcpy(&fig[F_STEPS_S], &my_steps_s, sizeof my_steps_s);
-    memcpy(&fig[F_WAIT_S], &my_wait_s, sizeof my_wait_s);
+    uint64_t mine[3];
+    totals_of_parts(W, &tot, &L.build_s, mine);
     uint64_t *figs = NULL;
-    int64_t nfig = 0;
-    if (clash_ranks_gather_u64(W, fig, F_NFIG, &figs, &nfig)) {
+    if (gather_figures(W, &D, &L, bytes, my_steps_s, my_wait_s, mine, &figs)) {
         rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
         goto fail_alone;
     }
@@ -375,36 +480,18 @@ int clash_cmd_run_decomposed(const clash_cli *cli, volatile sig_atomic_t *interr
         goto out;
     }
     if (root) {
-        char *extra = section(cli, &D, figs, tot.steps_run, epochs, imb_max, epochs ? imb_sum / epochs : 1.0, build_s);
+        char *extra = section(cli, &D, figs, tot.steps_run, L.epochs, L.imb_max, L.epochs ? L.imb_sum / L.epochs : 1.0,
+                              L.build_s);
         free(figs);
         stop_tmp[0] = 0; /* from here the file is the run's result */
         if ((rc = clash_outfile_commit(&pairs_out, &err))) {
             free(extra);
             goto fail_alone;
         }
-        clash_scene *rep_sc = sc ? sc : clash_store_new(d.name ? d.name : "scene");
-        if (cli->report_path && rep_sc) {
-            clash_outfile rep;
-            clash_report_info ri = {rep_sc, &cfg, threads, W->size, clash_bind_name(cfg.bind), NULL,
-                                    D.nobj, D.nv, D.gfofs[D.nobj], extra, NULL};
-            clash_isa(&ri.isa, NULL, NULL);
-            if (!(rc = clash_outfile_open(&rep, cli->report_path, &err))) {
-                if (clash_report_write_yaml(rep.f, &ri, &tot)) {
-                    clash_outfile_abort(&rep);
-                    rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
-                } else rc = clash_outfile_commit(&rep, &err);
-            }
-        }
-        if (rep_sc != sc) clash_scene_destroy(rep_sc);
+        rc = write_report(cli, &D, &d, sc, &cfg, threads, W->size, &tot, extra, &err);
         free(extra);
         if (rc) goto fail_alone;
-        if (!cli->quiet) {
-            const clash_summary sum = {d.name ? d.name : "scene", D.nobj, (long long)D.gfofs[D.nobj], tot.steps_run,
-                                       cfg.mode == CLASH_MODE_SWEPT, cfg.self_collision,
-                                       (unsigned long long)tot.pairs_total, tot.first_collision_step, tot.steps_s,
-                                       tot.output_s, !!cli->pairs_path, threads, W->size};
-            clash_summary_print(stderr, &sum);
-        }
+        if (!cli->quiet) print_summary(cli, &D, &d, &cfg, &tot, threads, W->size);
     }
     code = 0;
 out:

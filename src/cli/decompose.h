@@ -58,6 +58,7 @@
 
 #include <stdint.h>
 
+#include "base/tuning.h"
 #include "dist/rcb.h"
 #include "io/scene_desc.h"
 #include "sched/ranks.h"
@@ -65,11 +66,8 @@
 
 /* The cells' work model (decomp_plan.c): a face boxed and culled (S0-S3,
  * every face of a present object) weighs this much against one face the
- * model places in an overlap region.  Measured (bench/RESULTS.md):
- * 16.5 ns a face in S0-S3 against 950 ns a kept face in S4/S5, and the
- * model finds 2.8 times fewer faces in the overlaps than S3 keeps:
- * 16.5 / 950 x 2.8 = 0.05. */
-#define CLASH_DECOMP_FACE_COST 0.05
+ * model places in an overlap region (base/tuning.h says how it is derived). */
+#define CLASH_DECOMP_FACE_COST CLASH_TUNE_DECOMP_FACE_COST
 
 typedef struct clash_decomp {
     const clash_scene_desc *d;

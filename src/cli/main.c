@@ -38,6 +38,7 @@
 #include "cli/geometry_csv.h"
 #include "io/scene_desc.h"
 #include "profile/profile.h"
+#include "stages/mid/midphase.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
  * the step loop stops cleanly and the command exits with 128 + signal. */
@@ -197,6 +198,118 @@ static char *rank_section(const clash_ranks *W, int64_t *rk, const double *rt)
     return s;
 }
 
+/* The files a run writes (rank 0 only): open while the steps run, each
+ * committed at the end or removed, so that nothing is left half-written. */
+typedef struct run_outputs {
+    clash_outfile pairs, steps, contacts;
+    clash_vtk *vtk;
+} run_outputs;
+
+static void outputs_abort(run_outputs *o)
+{
+    clash_outfile_abort(&o->pairs);
+    clash_outfile_abort(&o->contacts);
+    clash_outfile_abort(&o->steps);
+    clash_vtk_abort(o->vtk);
+    o->vtk = NULL;
+}
+
+/* Opens the outputs the options name (on rank 0: root) and writes their headers. */
+static int outputs_open(const clash_cli *cli, clash_scene *sc, int root, run_outputs *o, clash_error *err)
+{
+    int rc;
+    memset(o, 0, sizeof *o);
+    if (!root) return 0;
+    if (cli->pairs_path) {
+        if ((rc = clash_outfile_open(&o->pairs, cli->pairs_path, err))) return rc;
+        if (cli->cfg.geometry) clash_geom_pairs_header(o->pairs.f);
+        else clash_pairs_csv_header(o->pairs.f);
+    }
+    if (cli->contacts_path) {
+        if ((rc = clash_outfile_open(&o->contacts, cli->contacts_path, err))) return rc;
+        if (cli->cfg.geometry) clash_geom_contacts_header(o->contacts.f);
+        else clash_contacts_csv_header(o->contacts.f);
+    }
+    if (cli->steps_csv) {
+        if ((rc = clash_outfile_open(&o->steps, cli->steps_csv, err))) return rc;
+        steps_csv_header(o->steps.f);
+    }
+    if (cli->vtk_dir && !(o->vtk = clash_vtk_open(cli->vtk_dir, sc, err))) return err->code;
+    if (o->vtk) clash_vtk_set_format(o->vtk, cli->vtk_format);
+    return 0;
+}
+
+/* Step s's rows in every output: its pairs, its contacts, its VTK frame
+ * (as --vtk-steps says) and its line of the steps CSV (step_s: its time). */
+static int outputs_step(const clash_cli *cli, const clash_ranks *W, clash_run *run, run_outputs *o, int s,
+                        const clash_pairs *pairs, const clash_step_stats *st, double step_s, clash_error *err)
+{
+    int rc;
+    const int geom = cli->cfg.geometry; /* --geometry: the rows gain the step's geometry columns */
+    if (o->pairs.f &&
+        (geom ? clash_geom_pairs_rows(o->pairs.f, s, run, pairs) : clash_pairs_csv_rows(o->pairs.f, s, pairs)))
+        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+    clash_contacts contacts;
+    if (o->contacts.f && (rc = clash_run_contacts(run, &contacts, err))) return rc;
+    if (o->contacts.f && (geom ? clash_geom_contacts_rows(o->contacts.f, s, run, &contacts)
+                              : clash_contacts_csv_rows(o->contacts.f, s, &contacts)))
+        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
+    const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs->count > 0; /* --vtk-steps */
+    if (o->vtk && vtk_this && (rc = clash_vtk_step(o->vtk, s, pairs, err))) return rc;
+    if (cli->steps_csv && steps_csv_row(W, o->steps.f, s, st, step_s, pairs->count))
+        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->steps_csv);
+    return 0;
+}
+
+/* Commits every output (the VTK series is gone from o afterwards, whatever the result). */
+static int outputs_commit(run_outputs *o, clash_error *err)
+{
+    int rc;
+    if ((rc = clash_outfile_commit(&o->pairs, err))) return rc;
+    if ((rc = clash_outfile_commit(&o->contacts, err))) return rc;
+    if ((rc = clash_outfile_commit(&o->steps, err))) return rc;
+    if (o->vtk) {
+        rc = clash_vtk_commit(o->vtk, err);
+        o->vtk = NULL;
+    }
+    return rc;
+}
+
+/* Over several ranks (a collective): the stage times become the slowest
+ * rank's (as REFERENCE.md says), the counts of shared work are summed. */
+static void totals_across_ranks(const clash_ranks *W, clash_run_totals *tot)
+{
+    clash_ranks_max_f64(W, tot->stage_total, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, tot->stage_max, CLASH_NSTAGES);
+    clash_ranks_min_f64(W, tot->stage_min, CLASH_NSTAGES);
+    clash_ranks_max_f64(W, &tot->wall_s, 1);
+    clash_ranks_max_f64(W, &tot->steps_s, 1);
+    int64_t shared[2] = {tot->candidates, tot->tests};
+    clash_ranks_sum_i64(W, shared, 2);
+    tot->candidates = shared[0], tot->tests = shared[1];
+    int64_t ccd[6] = {tot->ccd_tests,      tot->ccd_vf_tests,    tot->ccd_filter_no,
+                      tot->ccd_filter_yes, tot->ccd_exact_calls, tot->ccd_hull_no};
+    clash_ranks_sum_i64(W, ccd, 6);
+    tot->ccd_tests = ccd[0], tot->ccd_vf_tests = ccd[1], tot->ccd_filter_no = ccd[2], tot->ccd_filter_yes = ccd[3];
+    tot->ccd_exact_calls = ccd[4], tot->ccd_hull_no = ccd[5];
+    clash_ranks_max_f64(W, &tot->ccd_s, 1);
+}
+
+/* More threads than the cores this process may run on (its affinity, set
+ * by taskset, a batch system or mpirun's binding): they take turns, and
+ * rank 0 says so unless quiet (a collective over several ranks). */
+static void warn_oversubscribed(const clash_ranks *W, int threads, int quiet)
+{
+    const int cores = clash_sched_cores();
+    int oversubscribed = threads > cores;
+    if (W->size > 1) oversubscribed = clash_ranks_any(W, oversubscribed);
+    if (oversubscribed && W->rank == 0 && !quiet) {
+        char cb[64];
+        fprintf(stderr, "clash: warning: --threads %d exceeds the %s of %s binding; threads will share cores\n",
+                threads, clash_plural(cb, sizeof cb, cores, "core"), W->size > 1 ? "a rank's" : "this process's");
+    }
+}
+
 static int cmd_run(const clash_cli *cli)
 {
     clash_ranks world; /* the command's ranks, to agree on exit codes and totals (the run has its own) */
@@ -228,48 +341,16 @@ static int cmd_run(const clash_cli *cli)
     const int threads = clash_sched_threads(cfg.threads);
     /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
     const int root = W->rank == 0, ranks = W->size;
-    clash_outfile pairs_out = {0}, steps_out = {0}, contacts_out = {0};
-    clash_vtk *vtk = NULL;
-    if (cli->pairs_path && root) {
-        if ((rc = clash_outfile_open(&pairs_out, cli->pairs_path, &err))) goto setup_done;
-        if (cfg.geometry) clash_geom_pairs_header(pairs_out.f);
-        else clash_pairs_csv_header(pairs_out.f);
-    }
-    if (cli->contacts_path && root) {
-        if ((rc = clash_outfile_open(&contacts_out, cli->contacts_path, &err))) goto setup_done;
-        if (cfg.geometry) clash_geom_contacts_header(contacts_out.f);
-        else clash_contacts_csv_header(contacts_out.f);
-    }
-    if (cli->steps_csv && root) {
-        if ((rc = clash_outfile_open(&steps_out, cli->steps_csv, &err))) goto setup_done;
-        steps_csv_header(steps_out.f);
-    }
-    if (cli->vtk_dir && root && !(vtk = clash_vtk_open(cli->vtk_dir, sc, &err))) {
-        rc = err.code;
-        goto setup_done;
-    }
-    if (vtk) clash_vtk_set_format(vtk, cli->vtk_format);
-setup_done:
+    run_outputs out;
+    rc = outputs_open(cli, sc, root, &out, &err);
     if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
-        clash_outfile_abort(&pairs_out);
-        clash_outfile_abort(&contacts_out);
-        clash_outfile_abort(&steps_out);
-        clash_vtk_abort(vtk);
+        outputs_abort(&out);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
         const int st = clash_say_refusal(W, &err, rc);
         return rc ? st : code;
     }
-    /* More threads than the cores this process may run on (its affinity, set
-     * by taskset, a batch system or mpirun's binding): they take turns. */
-    const int cores = clash_sched_cores();
-    int oversubscribed = cfg.threads > cores;
-    if (ranks > 1) oversubscribed = clash_ranks_any(W, oversubscribed);
-    if (oversubscribed && root && !cli->quiet) {
-        char cb[64];
-        fprintf(stderr, "clash: warning: --threads %d exceeds the %s of %s binding; threads will share cores\n",
-                cfg.threads, clash_plural(cb, sizeof cb, cores, "core"), ranks > 1 ? "a rank's" : "this process's");
-    }
+    warn_oversubscribed(W, cfg.threads, cli->quiet);
     const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
@@ -304,24 +385,7 @@ setup_done:
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
         }
-        if (pairs_out.f && (cfg.geometry ? clash_geom_pairs_rows(pairs_out.f, s, run, &pairs)
-                                         : clash_pairs_csv_rows(pairs_out.f, s, &pairs))) {
-            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
-            goto fail;
-        }
-        clash_contacts contacts;
-        if (contacts_out.f && (rc = clash_run_contacts(run, &contacts, &err))) goto fail;
-        if (contacts_out.f && (cfg.geometry ? clash_geom_contacts_rows(contacts_out.f, s, run, &contacts)
-                                            : clash_contacts_csv_rows(contacts_out.f, s, &contacts))) {
-            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
-            goto fail;
-        }
-        const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs.count > 0; /* --vtk-steps */
-        if (vtk && vtk_this && (rc = clash_vtk_step(vtk, s, &pairs, &err))) goto fail;
-        if (cli->steps_csv && steps_csv_row(W, steps_out.f, s, &st, te - ts, pairs.count)) {
-            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->steps_csv);
-            goto fail;
-        }
+        if ((rc = outputs_step(cli, W, run, &out, s, &pairs, &st, te - ts, &err))) goto fail;
         if (outputs) tot.output_s += now() - te;
         /* the first step, the last, and at most ten lines a second between
          * (a line a step of a small scene wrote megabytes a second into a
@@ -335,22 +399,7 @@ setup_done:
     tot.wall_s = now() - t0;
     in_steps = 0;
     if (ranks > 1 && !stop_sig) rank_yaml = rank_section(W, rk, rt); /* (before the times are maxed) */
-    if (ranks > 1) { /* stage times: the slowest rank's (as REFERENCE.md says); counts of shared work: summed */
-        clash_ranks_max_f64(W, tot.stage_total, CLASH_NSTAGES);
-        clash_ranks_max_f64(W, tot.stage_max, CLASH_NSTAGES);
-        clash_ranks_min_f64(W, tot.stage_min, CLASH_NSTAGES);
-        clash_ranks_max_f64(W, &tot.wall_s, 1);
-        clash_ranks_max_f64(W, &tot.steps_s, 1);
-        int64_t shared[2] = {tot.candidates, tot.tests};
-        clash_ranks_sum_i64(W, shared, 2);
-        tot.candidates = shared[0], tot.tests = shared[1];
-        int64_t ccd[6] = {tot.ccd_tests,      tot.ccd_vf_tests,    tot.ccd_filter_no,
-                          tot.ccd_filter_yes, tot.ccd_exact_calls, tot.ccd_hull_no};
-        clash_ranks_sum_i64(W, ccd, 6);
-        tot.ccd_tests = ccd[0], tot.ccd_vf_tests = ccd[1], tot.ccd_filter_no = ccd[2], tot.ccd_filter_yes = ccd[3];
-        tot.ccd_exact_calls = ccd[4], tot.ccd_hull_no = ccd[5];
-        clash_ranks_max_f64(W, &tot.ccd_s, 1);
-    }
+    if (ranks > 1) totals_across_ranks(W, &tot);
     clash_counters_finish(&ctr);
     clash_run_set_counters(run, NULL);
     if (progress) fputc('\n', stderr);
@@ -366,20 +415,15 @@ setup_done:
         goto fail;
     }
     const double tc = now();
-    if ((rc = clash_outfile_commit(&pairs_out, &err))) goto fail;
-    if ((rc = clash_outfile_commit(&contacts_out, &err))) goto fail;
-    if ((rc = clash_outfile_commit(&steps_out, &err))) goto fail;
-    if (vtk) {
-        rc = clash_vtk_commit(vtk, &err);
-        vtk = NULL;
-        if (rc) goto fail;
-    }
+    if ((rc = outputs_commit(&out, &err))) goto fail;
     tot.output_s += now() - tc;  /* the report's own writing comes after it and is not counted */
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0, rank_yaml, NULL};
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0,
+                                rank_yaml, NULL, NULL};
         clash_isa(&ri.isa, NULL, NULL);
+        ri.midphase = clash_midphase_name(cfg.midphase);
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
             rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
@@ -403,19 +447,13 @@ setup_done:
 fail:
     if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
         die(&err);
-        clash_outfile_abort(&pairs_out);
-        clash_outfile_abort(&contacts_out);
-        clash_outfile_abort(&steps_out);
-        clash_vtk_abort(vtk);
+        outputs_abort(&out);
         clash_ranks_abort(W, rc);
     }
     clash_counters_close(&ctr);
     clash_totals_free(&tot);
     free(rank_yaml);
-    clash_outfile_abort(&pairs_out);
-    clash_outfile_abort(&contacts_out);
-    clash_outfile_abort(&steps_out);
-    clash_vtk_abort(vtk);
+    outputs_abort(&out);
     clash_run_destroy(run);
     clash_scene_destroy(sc);
     rc = die(&err);

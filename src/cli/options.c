@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "cli/suggest.h"
 #include "profile/profile.h"
+#include "stages/mid/midphase.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -140,17 +141,211 @@ static int check_known(const char *a, clash_error *err)
     return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
 }
 
-int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *version, clash_error *err)
+/* What clash_cli_parse remembers between options, for the checks at the end. */
+typedef struct parse_state {
+    const char *dec_opt;   /* --rebalance-every or --imbalance, which need --decompose objects */
+    const char *param_opt; /* the last of --objects/--seed/--density/--detail given */
+    const char *vtk_opt;   /* --vtk-format or --vtk-steps, which need --vtk */
+} parse_state;
+
+/* Option a with value v, when it configures the run (cli->cfg); *matched = 0
+ * when a is none of those. */
+static int parse_config_value(clash_cli *cli, const char *a, const char *v, int *matched, clash_error *err)
 {
     static const char *const modes[] = {"static", "swept", NULL};
     static const char *const backends[] = {"omp", "pthreads", NULL};
     static const char *const partitions[] = {"chunk", "stride", NULL};
     static const char *const schedules[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                             "stealing", NULL};
-    static const char *const midphases[] = {"octree", "bvh",       "bboxpipe", "brute", "objoctree",
-                                            "spherical", "boxtree", "doptree", NULL};
     static const char *const reorders[] = {"none", "morton", NULL};
     static const char *const broads[] = {"auto", "all-pairs", "sap", "bvh", NULL};
+    int rc = 0, e = 0;
+    long x = 0;
+    *matched = 1;
+    if (!strcmp(a, "--steps")) {
+        if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->cfg.steps = (int)x;
+    } else if (!strcmp(a, "--mode")) {
+        if (!(rc = parse_enum(a, v, modes, &e, err))) cli->cfg.mode = e;
+    } else if (!strcmp(a, "--threads")) {
+        if (!(rc = parse_int(a, v, 1, 4096, &x, err))) cli->cfg.threads = (int)x;
+    } else if (!strcmp(a, "--backend")) {
+        if (!(rc = parse_enum(a, v, backends, &e, err))) cli->cfg.backend = e;
+    } else if (!strcmp(a, "--partition")) {
+        if (!(rc = parse_enum(a, v, partitions, &e, err))) cli->cfg.partition = e;
+    } else if (!strcmp(a, "--chunk")) {
+        if (!(rc = parse_int(a, v, 0, 1L << 40, &x, err))) cli->cfg.chunk = x;
+    } else if (!strcmp(a, "--batch")) {
+        if (!(rc = parse_int(a, v, 1, 1L << 30, &x, err))) cli->cfg.batch = x;
+    } else if (!strcmp(a, "--bind")) {
+        static const char *const binds[] = {"none", "core", "socket", NULL};
+        if (!(rc = parse_enum(a, v, binds, &e, err))) cli->cfg.bind = e;
+    } else if (!strcmp(a, "--schedule")) {
+        if (!(rc = parse_enum(a, v, schedules, &e, err))) cli->cfg.schedule = e;
+    } else if (!strcmp(a, "--reorder")) {
+        if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
+    } else if (!strcmp(a, "--midphase")) {
+        if (!(rc = parse_enum(a, v, clash_midphase_names, &e, err))) cli->cfg.midphase = e;
+    } else if (!strcmp(a, "--broadphase")) {
+        if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
+    } else if (!strcmp(a, "--octree-level")) {
+        if (!(rc = parse_int(a, v, 1, 16, &x, err))) cli->cfg.octree_level = (int)x;
+    } else if (!strcmp(a, "--ccd-tolerance") || !strcmp(a, "--min-separation")) {
+        rc = clash_config_set(&cli->cfg, a + 2, v, err); /* the library's own check of the value */
+        if (rc) { /* named as the command's option */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            snprintf(err->msg, sizeof err->msg, "--%.1000s", msg);
+        }
+    } else {
+        *matched = 0;
+    }
+    return rc;
+}
+
+/* Option a with value v, when it picks the scene (a preset and its
+ * parameters) or the decomposition; *matched = 0 when a is none of those. */
+static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, const char *v, int *matched,
+                             clash_error *err)
+{
+    int rc = 0, e = 0;
+    long x = 0;
+    *matched = 1;
+    if (!strcmp(a, "--preset")) {
+        if (!(rc = parse_enum(a, v, clash_preset_names(), &e, err))) cli->preset = v;
+    } else if (!strcmp(a, "--objects")) {
+        if (!(rc = parse_int(a, v, 1, 100000000, &x, err))) cli->preset_params.objects = (int)x;
+        cli->have_preset_params = 1, st->param_opt = a;
+    } else if (!strcmp(a, "--seed")) {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (!*v || *end || errno || v[0] == '-')
+            rc = clash_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
+        cli->preset_params.seed = s;
+        cli->have_preset_params = 1, st->param_opt = a;
+    } else if (!strcmp(a, "--density")) {
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        if (!*v || *end || errno || !(d > 0 && d <= 0.3))
+            rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
+        cli->preset_params.density = d;
+        cli->have_preset_params = 1, st->param_opt = a;
+    } else if (!strcmp(a, "--detail")) {
+        /* the preset checks it again (the API's way in); here for the option's own message */
+        if (!(rc = parse_int(a, v, 8, 4000000, &x, err))) cli->preset_params.detail = (int)x;
+        cli->have_preset_params = 1, st->param_opt = a;
+    } else if (!strcmp(a, "--decompose")) {
+        static const char *const decs[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
+        if (!(rc = parse_enum(a, v, decs, &e, err))) cli->decompose = e;
+    } else if (!strcmp(a, "--rebalance-every")) {
+        if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->rebalance_every = (int)x;
+        st->dec_opt = a;
+    } else if (!strcmp(a, "--imbalance")) {
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        if (!*v || *end || errno || !(d >= 1 && d < 1e9))
+            rc = clash_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
+                            v);
+        cli->imbalance = d;
+        st->dec_opt = a;
+    } else {
+        *matched = 0;
+    }
+    return rc;
+}
+
+/* Option a with value v, when it names an output (files, counters, the
+ * cache simulation, the VTK series); *matched = 0 when a is none of those. */
+static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, const char *v, int *matched,
+                              clash_error *err)
+{
+    int rc = 0, e = 0;
+    long x = 0;
+    *matched = 1;
+    if (!strcmp(a, "--contacts")) {
+        cli->contacts_path = v;
+    } else if (!strcmp(a, "--pairs")) {
+        cli->pairs_path = v;
+    } else if (!strcmp(a, "--report")) {
+        cli->report_path = v;
+    } else if (!strcmp(a, "--counters")) {
+        if (!(rc = parse_enum(a, v, clash_counter_source_names, &e, err))) cli->counters = e;
+    } else if (!strcmp(a, "--sim-ll")) {
+        unsigned long sz, as, ln;
+        char tail;
+        if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
+            sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
+            rc = clash_fail(err, CLASH_EINPUT,
+                            "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                            "set count (e.g. 2097152,16,64), got '%s'", v);
+        cli->sim_ll = v;
+    } else if (!strcmp(a, "--vtk")) {
+        cli->vtk_dir = v;
+    } else if (!strcmp(a, "--vtk-format")) {
+        static const char *const formats[] = {"binary", "ascii", NULL}; /* as CLASH_VTK_BINARY, _ASCII */
+        if (!(rc = parse_enum(a, v, formats, &e, err))) cli->vtk_format = e;
+        st->vtk_opt = a;
+    } else if (!strcmp(a, "--vtk-steps")) {
+        if (!strcmp(v, "all")) cli->vtk_every = 1;
+        else if (!strcmp(v, "colliding")) cli->vtk_every = 0;
+        else if (!strncmp(v, "every:", 6)) {
+            char opt[32];
+            snprintf(opt, sizeof opt, "%s every:N", a);
+            if (!(rc = parse_int(opt, v + 6, 1, INT_MAX, &x, err))) cli->vtk_every = (int)x;
+        } else {
+            static const char *const kinds[] = {"all", "colliding", "every:", NULL};
+            char hint[64];
+            rc = clash_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
+                            clash_suggest_hint(v, kinds, hint, sizeof hint));
+        }
+        st->vtk_opt = a;
+    } else if (!strcmp(a, "--steps-csv")) {
+        cli->steps_csv = v;
+    } else {
+        *matched = 0;
+    }
+    return rc;
+}
+
+/* The options that only make sense together, once all are read. */
+static int check_combinations(clash_cli *cli, const parse_state *st, clash_error *err)
+{
+    if (!strcmp(cli->command, "info")) return 0;
+    if (cli->counters < 0)
+        cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
+    if (cli->sim_ll && strcmp(cli->command, "profile"))
+        return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
+    if (st->vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);
+    /* what only the replicated run does (decompose.c does not do it yet) */
+    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
+                     : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
+                     : cli->steps_csv ? "--steps-csv"
+                     : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
+    if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
+        cli->decompose = no ? 0 : -1;
+    if (st->dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
+        return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", st->dec_opt);
+    if (cli->decompose == 1 && no) /* refused, not ignored */
+        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
+    if (cli->contacts_path && !cli->cfg.ccd)
+        return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
+    if (cli->scene && cli->preset)
+        return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
+    if (cli->have_preset_params && cli->scene)
+        return clash_fail(err, CLASH_EINPUT,
+                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
+    if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
+        return clash_fail(err, CLASH_EINPUT,
+                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                          "--density and --detail (add --preset cluttered)",
+                          st->param_opt, cli->preset ? cli->preset : "default");
+    return 0;
+}
+
+int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *version, clash_error *err)
+{
     memset(cli, 0, sizeof *cli);
     cli->cfg = clash_config_default();
     cli->progress = -1;
@@ -159,10 +354,8 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->rebalance_every = 10;
     cli->imbalance = 1.2;
     cli->decompose = -1; /* not given */
-    const char *dec_opt = NULL; /* --rebalance-every or --imbalance, which need --decompose objects */
     *help = *version = 0;
-    const char *param_opt = "--objects";  /* the last of --objects/--seed/--density/--detail given */
-    const char *vtk_opt = NULL;           /* --vtk-format or --vtk-steps, which need --vtk */
+    parse_state st = {NULL, "--objects", NULL};
     int i = 1;
     if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return *help = 1, 0;
@@ -198,153 +391,12 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if ((rc = check_known(a, err))) return rc;
         if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value", a);
         const char *v = argv[++i];
-        long x;
-        int e;
-        if (!strcmp(a, "--steps")) {
-            if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->cfg.steps = (int)x;
-        } else if (!strcmp(a, "--mode")) {
-            if (!(rc = parse_enum(a, v, modes, &e, err))) cli->cfg.mode = e;
-        } else if (!strcmp(a, "--threads")) {
-            if (!(rc = parse_int(a, v, 1, 4096, &x, err))) cli->cfg.threads = (int)x;
-        } else if (!strcmp(a, "--backend")) {
-            if (!(rc = parse_enum(a, v, backends, &e, err))) cli->cfg.backend = e;
-        } else if (!strcmp(a, "--partition")) {
-            if (!(rc = parse_enum(a, v, partitions, &e, err))) cli->cfg.partition = e;
-        } else if (!strcmp(a, "--chunk")) {
-            if (!(rc = parse_int(a, v, 0, 1L << 40, &x, err))) cli->cfg.chunk = x;
-        } else if (!strcmp(a, "--batch")) {
-            if (!(rc = parse_int(a, v, 1, 1L << 30, &x, err))) cli->cfg.batch = x;
-        } else if (!strcmp(a, "--bind")) {
-            static const char *const binds[] = {"none", "core", "socket", NULL};
-            if (!(rc = parse_enum(a, v, binds, &e, err))) cli->cfg.bind = e;
-        } else if (!strcmp(a, "--schedule")) {
-            if (!(rc = parse_enum(a, v, schedules, &e, err))) cli->cfg.schedule = e;
-        } else if (!strcmp(a, "--reorder")) {
-            if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
-        } else if (!strcmp(a, "--midphase")) {
-            if (!(rc = parse_enum(a, v, midphases, &e, err))) cli->cfg.midphase = e;
-        } else if (!strcmp(a, "--broadphase")) {
-            if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
-        } else if (!strcmp(a, "--octree-level")) {
-            if (!(rc = parse_int(a, v, 1, 16, &x, err))) cli->cfg.octree_level = (int)x;
-        } else if (!strcmp(a, "--preset")) {
-            if (!(rc = parse_enum(a, v, clash_preset_names(), &e, err))) cli->preset = v;
-        } else if (!strcmp(a, "--objects")) {
-            if (!(rc = parse_int(a, v, 1, 100000000, &x, err))) cli->preset_params.objects = (int)x;
-            cli->have_preset_params = 1, param_opt = a;
-        } else if (!strcmp(a, "--seed")) {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (!*v || *end || errno || v[0] == '-')
-                rc = clash_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
-            cli->preset_params.seed = s;
-            cli->have_preset_params = 1, param_opt = a;
-        } else if (!strcmp(a, "--density")) {
-            char *end;
-            errno = 0;
-            double d = strtod(v, &end);
-            if (!*v || *end || errno || !(d > 0 && d <= 0.3))
-                rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
-            cli->preset_params.density = d;
-            cli->have_preset_params = 1, param_opt = a;
-        } else if (!strcmp(a, "--detail")) {
-            /* the preset checks it again (the API's way in); here for the option's own message */
-            if (!(rc = parse_int(a, v, 8, 4000000, &x, err))) cli->preset_params.detail = (int)x;
-            cli->have_preset_params = 1, param_opt = a;
-        } else if (!strcmp(a, "--ccd-tolerance") || !strcmp(a, "--min-separation")) {
-            rc = clash_config_set(&cli->cfg, a + 2, v, err); /* the library's own check of the value */
-            if (rc) { /* named as the command's option */
-                char msg[sizeof err->msg];
-                snprintf(msg, sizeof msg, "%s", err->msg);
-                snprintf(err->msg, sizeof err->msg, "--%.1000s", msg);
-            }
-        } else if (!strcmp(a, "--decompose")) {
-            static const char *const decs[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
-            if (!(rc = parse_enum(a, v, decs, &e, err))) cli->decompose = e;
-        } else if (!strcmp(a, "--rebalance-every")) {
-            if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->rebalance_every = (int)x;
-            dec_opt = a;
-        } else if (!strcmp(a, "--imbalance")) {
-            char *end;
-            errno = 0;
-            double d = strtod(v, &end);
-            if (!*v || *end || errno || !(d >= 1 && d < 1e9))
-                rc = clash_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
-                                v);
-            cli->imbalance = d;
-            dec_opt = a;
-        } else if (!strcmp(a, "--contacts")) {
-            cli->contacts_path = v;
-        } else if (!strcmp(a, "--pairs")) {
-            cli->pairs_path = v;
-        } else if (!strcmp(a, "--report")) {
-            cli->report_path = v;
-        } else if (!strcmp(a, "--counters")) {
-            if (!(rc = parse_enum(a, v, clash_counter_source_names, &e, err))) cli->counters = e;
-        } else if (!strcmp(a, "--sim-ll")) {
-            unsigned long sz, as, ln;
-            char tail;
-            if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
-                sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
-                rc = clash_fail(err, CLASH_EINPUT,
-                                "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
-                                "set count (e.g. 2097152,16,64), got '%s'", v);
-            cli->sim_ll = v;
-        } else if (!strcmp(a, "--vtk")) {
-            cli->vtk_dir = v;
-        } else if (!strcmp(a, "--vtk-format")) {
-            static const char *const formats[] = {"binary", "ascii", NULL}; /* as CLASH_VTK_BINARY, _ASCII */
-            if (!(rc = parse_enum(a, v, formats, &e, err))) cli->vtk_format = e;
-            vtk_opt = a;
-        } else if (!strcmp(a, "--vtk-steps")) {
-            if (!strcmp(v, "all")) cli->vtk_every = 1;
-            else if (!strcmp(v, "colliding")) cli->vtk_every = 0;
-            else if (!strncmp(v, "every:", 6)) {
-                char opt[32];
-                snprintf(opt, sizeof opt, "%s every:N", a);
-                if (!(rc = parse_int(opt, v + 6, 1, INT_MAX, &x, err))) cli->vtk_every = (int)x;
-            } else {
-                static const char *const kinds[] = {"all", "colliding", "every:", NULL};
-                char hint[64];
-                rc = clash_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
-                                clash_suggest_hint(v, kinds, hint, sizeof hint));
-            }
-            vtk_opt = a;
-        } else if (!strcmp(a, "--steps-csv")) {
-            cli->steps_csv = v;
-        } else {
+        int matched = 0;
+        if (!(rc = parse_config_value(cli, a, v, &matched, err)) && !matched &&
+            !(rc = parse_scene_value(cli, &st, a, v, &matched, err)) && !matched &&
+            !(rc = parse_output_value(cli, &st, a, v, &matched, err)) && !matched)
             return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);  /* not reached */
-        }
         if (rc) return rc;
     }
-    if (!strcmp(cli->command, "info")) return 0;
-    if (cli->counters < 0) cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
-    if (cli->sim_ll && strcmp(cli->command, "profile"))
-        return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
-    if (vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", vtk_opt);
-    /* what only the replicated run does (decompose.c does not do it yet) */
-    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
-                     : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
-                     : cli->steps_csv ? "--steps-csv"
-                     : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
-    if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
-        cli->decompose = no ? 0 : -1;
-    if (dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
-        return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", dec_opt);
-    if (cli->decompose == 1 && no) /* refused, not ignored */
-        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
-    if (cli->contacts_path && !cli->cfg.ccd)
-        return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
-    if (cli->scene && cli->preset)
-        return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
-    if (cli->have_preset_params && cli->scene)
-        return clash_fail(err, CLASH_EINPUT,
-                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
-    if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
-        return clash_fail(err, CLASH_EINPUT,
-                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
-                          "--density and --detail (add --preset cluttered)",
-                          param_opt, cli->preset ? cli->preset : "default");
-    return 0;
+    return check_combinations(cli, &st, err);
 }

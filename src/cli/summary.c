@@ -50,7 +50,7 @@ const char *clash_plural(char *buf, size_t n, long long count, const char *noun)
 
 const char *clash_duration(char *buf, size_t n, double seconds)
 {
-    if (seconds >= 0.9995) snprintf(buf, n, "%.3g s", seconds); /* 999.6 ms would print as "1e+03 ms" */
+    if (seconds >= 0.9995) snprintf(buf, n, "%.3g s", seconds); /* from here %.3g of the milliseconds is "1e+03" */
     else snprintf(buf, n, "%.3g ms", 1e3 * seconds);
     return buf;
 }

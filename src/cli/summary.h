@@ -34,7 +34,7 @@ int clash_say_refusal(const clash_ranks *W, const clash_error *err, int rc);
 
 /* "1 step", "2 steps": count and noun, the noun plural unless count is 1. */
 const char *clash_plural(char *buf, size_t n, long long count, const char *noun);
-/* A duration in milliseconds below one second, else in seconds: "5.21 ms", "1.5 s". */
+/* A duration in milliseconds below one second, else in seconds, three significant digits ("ms", "s"). */
 const char *clash_duration(char *buf, size_t n, double seconds);
 /* The summary line, e.g.
  * "two-spheres: 2 objects, 336 faces, 200 steps (swept), 1 colliding pair, first at step 93;

@@ -15,10 +15,10 @@ int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[
         const double glo[3] = {lo[0] - d, lo[1] - d, lo[2] - d}, ghi[3] = {hi[0] + d, hi[1] + d, hi[2] + d};
         return ck_tribox(p[0], p[1], p[2], glo, ghi);
     }
-    /* (ck_tribox of the face at s and at s-1 first settled most of the
-     * octree's leaf tests on the cluttered spheres, 2.7 % fewer instructions
-     * there, but made the oracle's random scenes 24 % slower, where faces
-     * are coarse and move far: not kept; bench/RESULTS.md) */
+    /* (ck_tribox of the face at s and at s-1 first settles most of the
+     * octree's leaf tests on the cluttered spheres, slightly fewer
+     * instructions there, but it makes the oracle's random scenes much
+     * slower, where faces are coarse and move far: not kept; bench/RESULTS.md) */
     const double m = run->sc->nturning ? clash_face_margin(run, f) : 0;
     return ck_hull_box((const double(*)[3])p, np, lo, hi, d + m);
 }

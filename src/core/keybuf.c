@@ -16,8 +16,8 @@ int clash_keybuf_grow(clash_keybuf *b)
     /* by half again: the buffers are kept from step to step, so the few
      * more copies while they grow cost little, and the capacity left
      * unused (up to a half of it, not all of it) is memory every later
-     * step holds: on 3.0 M faces the workers' buffers hold some 9 M keys a
-     * step at the end of the 20 steps */
+     * step holds (on the largest scenes the workers' buffers hold millions
+     * of keys) */
     size_t cap = b->cap ? b->cap + b->cap / 2 : 1024;
     uint64_t *v = realloc(b->v, cap * sizeof *v);
     if (!v) return -1;

@@ -121,7 +121,7 @@ struct clash_run {
     int level_used;
     struct clash_finegrain *fg;    /* S1/S3 per-worker slots (finegrain.c) */
     double *wsec;                  /* per-worker stage timers (profile.h), exec.worker_seconds */
-    /* BVH midphase (mid_bvh.c): per-object BVHs kept between steps, built on
+    /* BVH midphase (stages/mid/bvh.c): per-object BVHs kept between steps, built on
      * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
     struct clash_bvh *bvh;
     int bvh_built, bvh_builder;

@@ -77,6 +77,125 @@ static int parse_counts(const char *path, long line, char *p, long long *nv, lon
     return CLASH_OK;
 }
 
+/* The header: the keyword ([ST][C][N]OFF; max_extra: the values a vertex
+ * line may carry after x y z for the keyword's texture, colour and normal)
+ * and the counts, on the keyword's line or the next one. */
+static int read_header(const char *path, mio_lines *L, long long *nv, long long *nf, int *max_extra,
+                       clash_error *err)
+{
+    char q[64], *s;
+    int r;
+    if ((r = next_data_line(L, &s)) <= 0)
+        return clash_fail(err, CLASH_EINPUT, "%s:%ld: %s", path, L->line,
+                          r < 0 ? "NUL byte in text" : "no OFF header (only comments)");
+    char *p = mio_skip_blank(s);
+    size_t kl = mio_token_len(p);
+    size_t i = 0;
+    *max_extra = 0;
+    if (kl >= 2 && p[0] == 'S' && p[1] == 'T') i += 2, *max_extra += 2;
+    if (i < kl && p[i] == 'C') ++i, *max_extra += 4;
+    if (i < kl && p[i] == 'N') ++i, *max_extra += 3;
+    if (!mio_token_is(p + i, kl - i, "OFF", 0)) {
+        int variant = kl >= 3 && mio_token_is(p + kl - 3, 3, "OFF", 0);
+        return clash_fail(err, CLASH_EINPUT, "%s:%ld: %s '%s'", path, L->line,
+                          variant ? "unsupported OFF variant" : "not an OFF file: expected 'OFF', got",
+                          mio_quote(p, kl, q, sizeof q));
+    }
+    p += kl;
+    if (mio_line_empty(p)) { /* counts on a line of their own */
+        if ((r = next_data_line(L, &s)) <= 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: %s", path, L->line,
+                              r < 0 ? "NUL byte in text" : "file ends before the counts line");
+        p = s;
+    } else if (mio_token_is(mio_skip_blank(p), mio_token_len(mio_skip_blank(p)), "BINARY", 0)) {
+        return clash_fail(err, CLASH_EINPUT, "%s:%ld: binary OFF is not supported", path, L->line);
+    }
+    return parse_counts(path, L->line, p, nv, nf, err);
+}
+
+/* Vertex k's line s: x y z, then at most max_extra more numbers. */
+static int read_vertex(const char *path, long line, char *s, long long k, int max_extra, mio_vec *xyz,
+                       clash_error *err)
+{
+    char q[64], *p = s;
+    double c[3], extra;
+    for (int i = 0; i < 3; ++i) {
+        int pr = mio_parse_double(&p, &c[i]);
+        if (pr == 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld has %d coordinates, need 3", path, line, k,
+                              i);
+        if (pr < 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: '%s' is not a number", path, line, k,
+                              mio_quote(p, mio_token_len(p), q, sizeof q));
+        if (!isfinite(c[i]))
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: coordinate %c is not finite", path, line,
+                              k, "xyz"[i]);
+    }
+    for (int i = 0;; ++i) {
+        int pr = mio_parse_double(&p, &extra);
+        if (pr == 0) break;
+        if (pr < 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: '%s' is not a number", path, line, k,
+                              mio_quote(p, mio_token_len(p), q, sizeof q));
+        if (i == max_extra)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld has more than %d values", path, line, k,
+                              3 + max_extra);
+    }
+    if (mio_push3d(xyz, c[0], c[1], c[2])) return mio_oom(path, err);
+    return CLASH_OK;
+}
+
+/* Face k's line s: its vertex count n, n indices below nv (a fan of
+ * triangles), then at most 4 more numbers (a colour). */
+static int read_face(const char *path, long line, char *s, long long k, long long nv, mio_vec *tri,
+                     clash_error *err)
+{
+    char q[64], *p = s;
+    long long n = 0;
+    int pr = mio_parse_int(&p, &n);
+    if (pr < 0)
+        return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: vertex count '%s' is not an integer", path,
+                          line, k, mio_quote(p, mio_token_len(p), q, sizeof q));
+    if (n < 3)
+        return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has %lld vertices, need at least 3", path, line,
+                          k, n);
+    int32_t first = 0, prev = 0;
+    for (long long m = 0; m < n; ++m) {
+        long long idx = 0;
+        const char *at = mio_skip_blank(p);
+        pr = mio_parse_int(&p, &idx);
+        if (pr == 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has %lld of its %lld indices", path, line, k,
+                              m, n);
+        if (pr == -1)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: index '%s' is not an integer", path, line,
+                              k, mio_quote(p, mio_token_len(p), q, sizeof q));
+        if (pr == -2 || idx < 0 || idx >= nv)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: vertex index '%s' out of range (%lld "
+                              "vertices)", path, line, k, mio_quote(at, mio_token_len(at), q, sizeof q), nv);
+        if (m == 0) first = (int32_t)idx;
+        else if (m >= 2) {
+            if ((int64_t)(tri->n / 3) >= MIO_MAX_COUNT)
+                return clash_fail(err, CLASH_EINPUT, "%s:%ld: more than %ld triangles", path, line,
+                                  (long)MIO_MAX_COUNT);
+            if (mio_push3i(tri, first, prev, (int32_t)idx)) return mio_oom(path, err);
+        }
+        prev = (int32_t)idx;
+    }
+    double extra;
+    for (int i = 0;; ++i) {
+        pr = mio_parse_double(&p, &extra);
+        if (pr == 0) break;
+        if (pr < 0)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: '%s' is not a number", path, line, k,
+                              mio_quote(p, mio_token_len(p), q, sizeof q));
+        if (i == 4)
+            return clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has more than 4 values after its %lld "
+                              "indices", path, line, k, n);
+    }
+    return CLASH_OK;
+}
+
 int clash_mesh_load_off(const char *path, clash_mesh *out, clash_error *err)
 {
     if (out) memset(out, 0, sizeof *out);
@@ -88,7 +207,6 @@ int clash_mesh_load_off(const char *path, clash_mesh *out, clash_error *err)
     mio_vec xyz, tri;
     mio_vec_init(&xyz, sizeof(double));
     mio_vec_init(&tri, sizeof(int32_t));
-    char q[64];
     if (f.size == 0) {
         rc = clash_fail(err, CLASH_EINPUT, "%s:1: empty file", path);
         goto fail;
@@ -99,44 +217,9 @@ int clash_mesh_load_off(const char *path, clash_mesh *out, clash_error *err)
     if (f.size >= 3 && !memcmp(begin, "\xEF\xBB\xBF", 3)) begin += 3;
     mio_lines_init(&L, begin, f.data + f.size);
     char *s;
-    int r;
-
-    /* ---- header keyword ---- */
-    if ((r = next_data_line(&L, &s)) <= 0) {
-        rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s", path, L.line,
-                        r < 0 ? "NUL byte in text" : "no OFF header (only comments)");
-        goto fail;
-    }
-    char *p = mio_skip_blank(s);
-    size_t kl = mio_token_len(p);
-    int max_extra = 0;
-    {
-        size_t i = 0;
-        if (kl >= 2 && p[0] == 'S' && p[1] == 'T') i += 2, max_extra += 2;
-        if (i < kl && p[i] == 'C') ++i, max_extra += 4;
-        if (i < kl && p[i] == 'N') ++i, max_extra += 3;
-        if (!mio_token_is(p + i, kl - i, "OFF", 0)) {
-            int variant = kl >= 3 && mio_token_is(p + kl - 3, 3, "OFF", 0);
-            rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s '%s'", path, L.line,
-                            variant ? "unsupported OFF variant" : "not an OFF file: expected 'OFF', got",
-                            mio_quote(p, kl, q, sizeof q));
-            goto fail;
-        }
-    }
-    p += kl;
+    int r, max_extra = 0;
     long long nv = 0, nf = 0;
-    if (mio_line_empty(p)) { /* counts on a line of their own */
-        if ((r = next_data_line(&L, &s)) <= 0) {
-            rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s", path, L.line,
-                            r < 0 ? "NUL byte in text" : "file ends before the counts line");
-            goto fail;
-        }
-        p = s;
-    } else if (mio_token_is(mio_skip_blank(p), mio_token_len(mio_skip_blank(p)), "BINARY", 0)) {
-        rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: binary OFF is not supported", path, L.line);
-        goto fail;
-    }
-    if ((rc = parse_counts(path, L.line, p, &nv, &nf, err))) goto fail;
+    if ((rc = read_header(path, &L, &nv, &nf, &max_extra, err))) goto fail;
     const long counts_line = L.line;
 
     /* Counts against the bytes left, before allocating (+1: the last line
@@ -152,118 +235,25 @@ int clash_mesh_load_off(const char *path, clash_mesh *out, clash_error *err)
         rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: no faces (face count is 0)", path, counts_line);
         goto fail;
     }
-    if (mio_vec_reserve(&xyz, 3 * (size_t)nv) || mio_vec_reserve(&tri, 3 * (size_t)nf)) goto oom;
-
-    /* ---- vertices ---- */
+    if (mio_vec_reserve(&xyz, 3 * (size_t)nv) || mio_vec_reserve(&tri, 3 * (size_t)nf)) {
+        rc = mio_oom(path, err);
+        goto fail;
+    }
     for (long long k = 0; k < nv; ++k) {
         if ((r = next_data_line(&L, &s)) <= 0) {
             rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s after %lld of %lld vertices", path, L.line,
                             r < 0 ? "NUL byte in text" : "file ends", k, nv);
             goto fail;
         }
-        double c[3], extra;
-        p = s;
-        for (int i = 0; i < 3; ++i) {
-            int pr = mio_parse_double(&p, &c[i]);
-            if (pr == 0) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld has %d coordinates, need 3", path,
-                                L.line, k, i);
-                goto fail;
-            }
-            if (pr < 0) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: '%s' is not a number", path, L.line,
-                                k, mio_quote(p, mio_token_len(p), q, sizeof q));
-                goto fail;
-            }
-            if (!isfinite(c[i])) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: coordinate %c is not finite", path,
-                                L.line, k, "xyz"[i]);
-                goto fail;
-            }
-        }
-        for (int i = 0;; ++i) {
-            int pr = mio_parse_double(&p, &extra);
-            if (pr == 0) break;
-            if (pr < 0) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld: '%s' is not a number", path, L.line,
-                                k, mio_quote(p, mio_token_len(p), q, sizeof q));
-                goto fail;
-            }
-            if (i == max_extra) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: vertex %lld has more than %d values", path,
-                                L.line, k, 3 + max_extra);
-                goto fail;
-            }
-        }
-        if (mio_push3d(&xyz, c[0], c[1], c[2])) goto oom;
+        if ((rc = read_vertex(path, L.line, s, k, max_extra, &xyz, err))) goto fail;
     }
-
-    /* ---- faces ---- */
     for (long long k = 0; k < nf; ++k) {
         if ((r = next_data_line(&L, &s)) <= 0) {
             rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s after %lld of %lld faces", path, L.line,
                             r < 0 ? "NUL byte in text" : "file ends", k, nf);
             goto fail;
         }
-        p = s;
-        long long n = 0;
-        int pr = mio_parse_int(&p, &n);
-        if (pr < 0) {
-            rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: vertex count '%s' is not an integer", path,
-                            L.line, k, mio_quote(p, mio_token_len(p), q, sizeof q));
-            goto fail;
-        }
-        if (n < 3) {
-            rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has %lld vertices, need at least 3", path,
-                            L.line, k, n);
-            goto fail;
-        }
-        int32_t first = 0, prev = 0;
-        for (long long m = 0; m < n; ++m) {
-            long long idx = 0;
-            const char *at = mio_skip_blank(p);
-            pr = mio_parse_int(&p, &idx);
-            if (pr == 0) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has %lld of its %lld indices", path,
-                                L.line, k, m, n);
-                goto fail;
-            }
-            if (pr == -1) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: index '%s' is not an integer", path,
-                                L.line, k, mio_quote(p, mio_token_len(p), q, sizeof q));
-                goto fail;
-            }
-            if (pr == -2 || idx < 0 || idx >= nv) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: vertex index '%s' out of range (%lld "
-                                "vertices)", path, L.line, k, mio_quote(at, mio_token_len(at), q, sizeof q), nv);
-                goto fail;
-            }
-            if (m == 0) first = (int32_t)idx;
-            else if (m >= 2) {
-                if ((int64_t)(tri.n / 3) >= MIO_MAX_COUNT) {
-                    rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: more than %ld triangles", path, L.line,
-                                    (long)MIO_MAX_COUNT);
-                    goto fail;
-                }
-                if (mio_push3i(&tri, first, prev, (int32_t)idx)) goto oom;
-            }
-            prev = (int32_t)idx;
-        }
-        double extra;
-        for (int i = 0;; ++i) {
-            pr = mio_parse_double(&p, &extra);
-            if (pr == 0) break;
-            if (pr < 0) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld: '%s' is not a number", path, L.line, k,
-                                mio_quote(p, mio_token_len(p), q, sizeof q));
-                goto fail;
-            }
-            if (i == 4) {
-                rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: face %lld has more than 4 values after its %lld "
-                                "indices", path, L.line, k, n);
-                goto fail;
-            }
-        }
+        if ((rc = read_face(path, L.line, s, k, nv, &tri, err))) goto fail;
     }
     if ((r = next_data_line(&L, &s)) != 0) {
         rc = clash_fail(err, CLASH_EINPUT, "%s:%ld: %s", path, L.line,
@@ -275,8 +265,6 @@ int clash_mesh_load_off(const char *path, clash_mesh *out, clash_error *err)
     mio_file_free(&f);
     return CLASH_OK;
 
-oom:
-    rc = mio_oom(path, err);
 fail:
     mio_vec_free(&xyz);
     mio_vec_free(&tri);

@@ -290,6 +290,57 @@ static int by_radius_desc(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Whether a sphere of radius ri at p, in grid cell `cell` of the g^3 grid
+ * (cell_head/next: the objects placed so far, listed by cell), keeps
+ * CLUTTER_GAP clear of every placed object's sphere.  A neighbour can only
+ * lie in the 27 cells around, each cell being at least CLUTTER_GAP * 2 *
+ * rmax wide. */
+static int clutter_free(const clash_scene_desc *d, const double *rad, const int *cell_head, const int *next,
+                        long g, const long cell[3], const double p[3], double ri)
+{
+    for (long cx = cell[0] - 1; cx <= cell[0] + 1; ++cx)
+        for (long cy = cell[1] - 1; cy <= cell[1] + 1; ++cy)
+            for (long cz = cell[2] - 1; cz <= cell[2] + 1; ++cz) {
+                if (cx < 0 || cy < 0 || cz < 0 || cx >= g || cy >= g || cz >= g) continue;
+                for (int j = cell_head[(cx * g + cy) * g + cz]; j >= 0; j = next[j]) {
+                    const double *q = d->objects[j].position;
+                    double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+                    double m = CLUTTER_GAP * (ri + rad[j]);
+                    if (dx * dx + dy * dy + dz * dz < m * m) return 0;
+                }
+            }
+    return 1;
+}
+
+/* Each object's motion, drawn in object order after all positions are
+ * known: a velocity towards a random target within a quarter of the cube's
+ * side of its centre, covering 0.3 to 0.7 of the side over the run, a random
+ * orientation and a spin of up to CLUTTER_SPIN degrees per step per axis. */
+static void clutter_motions(clash_scene_desc *d, rng *r, double side, int steps)
+{
+    for (int i = 0; i < d->nobjects; ++i) {
+        clash_object_desc *o = &d->objects[i];
+        double t[3], len2;
+        do {
+            for (int a = 0; a < 3; ++a) t[a] = rng_range(r, -0.25 * side, 0.25 * side);
+            len2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+        } while (len2 > 0.0625 * side * side);
+        double dir[3] = {t[0] - o->position[0], t[1] - o->position[1], t[2] - o->position[2]};
+        double dl = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        if (!(dl > 1e-12 * side)) {
+            dir[0] = 1.0;
+            dir[1] = dir[2] = 0.0;
+            dl = 1.0;
+        }
+        double speed = rng_range(r, 0.3, 0.7) * side / (double)steps;
+        for (int a = 0; a < 3; ++a) {
+            o->velocity[a] = dir[a] / dl * speed;
+            o->rotation_deg[a] = rng_range(r, 0.0, 360.0);
+            o->angular_velocity_deg[a] = rng_range(r, -CLUTTER_SPIN, CLUTTER_SPIN);
+        }
+    }
+}
+
 static int build_cluttered(const char *name, int n, uint64_t seed, double density, int detail, int steps,
                            clash_scene_desc *d, clash_error *err)
 {
@@ -390,21 +441,7 @@ static int build_cluttered(const char *name, int n, uint64_t seed, double densit
                 long ca = (long)((p[a] + half) / cs);
                 cell[a] = ca < 0 ? 0 : ca >= g ? g - 1 : ca;
             }
-            ok = 1;
-            for (long cx = cell[0] - 1; cx <= cell[0] + 1 && ok; ++cx)
-                for (long cy = cell[1] - 1; cy <= cell[1] + 1 && ok; ++cy)
-                    for (long cz = cell[2] - 1; cz <= cell[2] + 1 && ok; ++cz) {
-                        if (cx < 0 || cy < 0 || cz < 0 || cx >= g || cy >= g || cz >= g) continue;
-                        for (int j = cell_head[(cx * g + cy) * g + cz]; j >= 0; j = next[j]) {
-                            const double *q = d->objects[j].position;
-                            double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-                            double m = CLUTTER_GAP * (ri + rad[j]);
-                            if (dx * dx + dy * dy + dz * dz < m * m) {
-                                ok = 0;
-                                break;
-                            }
-                        }
-                    }
+            ok = clutter_free(d, rad, cell_head, next, g, cell, p, ri);
         }
         if (!ok) {
             rc = clash_fail(err, CLASH_EINPUT,
@@ -419,28 +456,7 @@ static int build_cluttered(const char *name, int n, uint64_t seed, double densit
         for (int a = 0; a < 3; ++a) d->objects[i].position[a] = p[a];
     }
 
-    /* Motion, drawn in object order after all positions are known. */
-    for (int i = 0; i < n; ++i) {
-        clash_object_desc *o = &d->objects[i];
-        double t[3], len2;
-        do {
-            for (int a = 0; a < 3; ++a) t[a] = rng_range(&r, -0.25 * side, 0.25 * side);
-            len2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
-        } while (len2 > 0.0625 * side * side);
-        double dir[3] = {t[0] - o->position[0], t[1] - o->position[1], t[2] - o->position[2]};
-        double dl = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-        if (!(dl > 1e-12 * side)) {
-            dir[0] = 1.0;
-            dir[1] = dir[2] = 0.0;
-            dl = 1.0;
-        }
-        double speed = rng_range(&r, 0.3, 0.7) * side / (double)steps;
-        for (int a = 0; a < 3; ++a) {
-            o->velocity[a] = dir[a] / dl * speed;
-            o->rotation_deg[a] = rng_range(&r, 0.0, 360.0);
-            o->angular_velocity_deg[a] = rng_range(&r, -CLUTTER_SPIN, CLUTTER_SPIN);
-        }
-    }
+    clutter_motions(d, &r, side, steps);
 
 done:
     free(kind);

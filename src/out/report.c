@@ -202,8 +202,6 @@ static const char *const backend_names[] = {"omp", "pthreads"};
 static const char *const partition_names[] = {"chunk", "stride"};
 static const char *const schedule_names[] = {"static-chunk", "static-stride", "dynamic", "producer-consumer",
                                              "stealing"};
-static const char *const midphase_names[] = {"octree", "bvh", "bboxpipe", "brute", "objoctree", "spherical",
-                                             "boxtree", "doptree"};
 static const char *const broad_names[] = {"auto", "all-pairs", "sap", "bvh"};
 
 static void yaml_str(FILE *f, const char *s)
@@ -343,6 +341,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
             (long long)(whole ? ri->whole_vertices : clash_scene_vertices(sc)),
             (long long)(whole ? ri->whole_faces : clash_scene_faces(sc)), clash_scene_memory_bytes(sc),
             whole ? ", memory_note: \"memory_bytes: rank 0's part\"" : "");
+    const char *mid = ri->midphase ? ri->midphase : "?";
     char lvl[16];
     if (c->octree_level > 0) snprintf(lvl, sizeof lvl, "%d", c->octree_level);
     else snprintf(lvl, sizeof lvl, "auto");
@@ -350,7 +349,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
             "config: {mode: %s, self_collision: %s, backend: %s, partition: %s, schedule: %s, midphase: %s, "
             "broadphase: %s, octree_level: %s, stop_at_first: %s, reorder: %s}\n",
             mode_name(c->mode), c->self_collision ? "true" : "false", backend_names[c->backend],
-            partition_names[c->partition], schedule_names[c->schedule], midphase_names[c->midphase],
+            partition_names[c->partition], schedule_names[c->schedule], mid,
             broad_names[c->broadphase], lvl,
             c->stop_at_first ? "true" : "false", c->reorder == CLASH_REORDER_MORTON ? "morton" : "none");
     fprintf(f, "steps: %d\n", t->steps_run);
@@ -410,7 +409,7 @@ int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_ru
         fprintf(f,
                 "midphase: {name: %s, build_s: %.6g, bytes: %lld, update_s: %.6g, mean_update_step_s: %.6g, "
                 "interfering: %lld}\n",
-                midphase_names[c->midphase], t->mid_build_s, (long long)t->mid_bytes, t->mid_update_s,
+                mid, t->mid_build_s, (long long)t->mid_bytes, t->mid_update_s,
                 t->mid_update_s / n, (long long)t->mid_interfering);
     if (t->mid_fallback_objects > 0)
         fprintf(f, "midphase_fallback: {objects: %lld, reason: deforming, to: octree}\n",

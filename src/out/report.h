@@ -79,6 +79,7 @@ typedef struct clash_report_info {
     int64_t whole_vertices, whole_faces;
     const char *extra_yaml;
     const char *isa;           /* the kernels' instruction-set level (clash_isa); NULL: not known */
+    const char *midphase;      /* cfg->midphase's name (the midphases' table, clash_midphase_name) */
 } clash_report_info;
 int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t);
 

@@ -26,7 +26,7 @@ static int push_objpair(clash_run *run, int a, int b)
          * (of its hull grown by its margin) in box(a) within D of box(b),
          * on each axis within D of their intersection; grown by delta
          * alone it lost such pairs where D was a good part of the faces'
-         * size (tests/test_pipeline_oracle.c, D 0.15 to 0.3). */
+         * size (tests/property/test_pipeline_oracle.c, D 0.15 to 0.3). */
         r.lo[k] -= d, r.hi[k] += d;
     }
     if (run->op_keep && !run->op_keep(run->op_keep_ctx, a, b)) return 0;

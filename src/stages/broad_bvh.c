@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/tuning.h"
 #include "stages/broad.h"
 
 typedef struct qctx {
@@ -82,7 +83,7 @@ int clash_broad_bvh(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float g
     free(ids);
     if (!rc) {
         qctx c = {&t, bx, grow, out, 0};
-        rc = clash_par_tasks(ex, n, 1024, query_range, &c) < 0 || c.failed ? -1 : 0;
+        rc = clash_par_tasks(ex, n, CLASH_TUNE_BROAD_TASK, query_range, &c) < 0 || c.failed ? -1 : 0;
     }
     clash_bvh_free(&t);
     return rc;

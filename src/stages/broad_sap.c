@@ -19,7 +19,7 @@
  *      the boxes after it until lo_x exceeds its hi_x; compare y and z;
  *      (sorting every box once by lo_x before the distribution, so that the
  *      columns came out sorted, cost a radix sort of n keys and one random
- *      read per box: 0.31 s of 10^6 boxes spent mostly there;
+ *      read per box, where most of the time of a million boxes went;
  *      bench/RESULTS.md)
  *   3. a pair seen in several columns is reported only by the column that
  *      holds the point (max lo_y, max lo_z) of the two boxes (the

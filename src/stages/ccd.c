@@ -35,11 +35,11 @@
  * The other pairs, and every pair of a step where nothing turns, take the
  * linear kernel as before, bit for bit.
  *
- * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) once
- * set apart 69% of armadillo-rollers' primitive pairs before the kernel,
- * but since the kernel's root finder clears a pair that does not touch in a
- * few boxes, the hulls cost more than they spare (0.42 s of CPU for the
- * hulls against 0.2 s more in the kernel, one thread).  So every primitive
+ * No prefilter of its own: the primitives' swept hulls (ck_hulls_meet) set
+ * apart most of armadillo-rollers' primitive pairs before the kernel, but
+ * since the kernel's root finder clears a pair that does not touch in a
+ * few boxes, the hulls cost more than they spare (bench/RESULTS.md).  So
+ * every primitive
  * pair goes to ck_ccd_batch, whose float filter runs first, in blocks; the
  * report's hull_no stays 0.
  *
@@ -58,6 +58,7 @@
 
 #include "base/error.h"
 #include "base/sort.h"
+#include "base/tuning.h"
 #include "core/edges.h"
 #include "kernels/ccd.h"
 #include "kernels/ccd_motion.h"
@@ -124,8 +125,8 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 /* Neighbouring hits give the same primitive pairs again and again (a vertex
  * lies in ~6 faces, an edge in 2), and hits come in store order, which is
  * spatial.  So each worker remembers the keys it pushed lately in a small
- * direct-mapped table and skips a key found there: 3-4 times fewer keys to
- * sort on real meshes.  It only thins duplicates; the sort removes the rest,
+ * direct-mapped table and skips a key found there: several times fewer keys
+ * to sort on real meshes.  It only thins duplicates; the sort removes the rest,
  * so the result does not depend on what the table caught. */
 enum { CCD_RECENT_BITS = 12, CCD_RECENT = 1 << CCD_RECENT_BITS };
 
@@ -208,7 +209,7 @@ typedef struct test_ctx {
     ck_ccd_opts opts;
 } test_ctx;
 
-enum { CCD_BLOCK = 32 };
+/* (pairs go to the kernel CLASH_TUNE_CCD_BLOCK at a time: base/tuning.h) */
 
 /* The 4 store vertices of primitive pair i, in the kernel's order (ccd.h). */
 static void pair_verts(const clash_run *run, size_t i, uint32_t v[4])
@@ -315,8 +316,8 @@ static void flush(test_ctx *t, int kind, int n, const double (*x0)[4][3], const 
                   const size_t *idx, int worker)
 {
     struct clash_ccd *c = t->run->ccd;
-    uint8_t h[CCD_BLOCK];
-    double toi[CCD_BLOCK];
+    uint8_t h[CLASH_TUNE_CCD_BLOCK];
+    double toi[CLASH_TUNE_CCD_BLOCK];
     ck_ccd_counts k = {0};
     ck_ccd_batch(kind, n, x0, x1, &t->opts, h, toi, &k);
     for (int j = 0; j < n; ++j) c->hit[idx[j]] = h[j], c->toi[idx[j]] = toi[j];
@@ -330,14 +331,14 @@ static void test_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     test_ctx *t = p;
     struct clash_ccd *c = t->run->ccd;
     const size_t nvf = c->nvf;
-    double x0[CCD_BLOCK][4][3], x1[CCD_BLOCK][4][3];
-    size_t idx[CCD_BLOCK];
+    double x0[CLASH_TUNE_CCD_BLOCK][4][3], x1[CLASH_TUNE_CCD_BLOCK][4][3];
+    size_t idx[CLASH_TUNE_CCD_BLOCK];
     int n = 0, kind = CK_CCD_VF;
     ck_ccd_counts turned = {0};
     for (int64_t i = begin; i < end; i += step) {
         const int k = (size_t)i < nvf ? CK_CCD_VF : CK_CCD_EE;
         if (c->turning && turning_pair(t->run, k, (size_t)i, &c->hit[i], &c->toi[i], &t->opts, &turned)) continue;
-        if (n == CCD_BLOCK || (n && k != kind)) {
+        if (n == CLASH_TUNE_CCD_BLOCK || (n && k != kind)) {
             flush(t, kind, n, (const double(*)[4][3])x0, (const double(*)[4][3])x1, idx, worker);
             n = 0;
         }

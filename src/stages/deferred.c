@@ -22,7 +22,7 @@
  * every result after them, are the eager path's (boxing more faces than
  * needed, as for a block inside a region, changes nothing but the time).  The widening: S0's
  * world vertex differs from the exact image of its local one by the double
- * arithmetic (within 1e-12 (|t|_1 + 3 s radius), as bvh_frames.c bounds
+ * arithmetic (within 1e-12 (|t|_1 + 3 * s * radius), as bvh_frames.c bounds
  * it) and its float rounding, and S1 rounds a face box outward by one more
  * float ulp; the block's world box is grown by that bound and 2^-20 of its
  * magnitude (eight float ulps) beyond.  An object's box from its vertices is
@@ -39,10 +39,10 @@
  * face box of the block.  The object boxes can then be larger than the
  * union of their face boxes by the margins' differences (a few thousandths
  * on the cluttered spheres, which changed no region there): S3 may keep a
- * few more faces, the pairs stay the same (tests/test_deferred_swept.c
- * checks both against the eager path, step by step).  On 1,000 spheres of
- * 3,024 faces (steps 2-8, 1 thread) S1 + S3 went from 63.7 to 38.0 ms a
- * step: about 14 % of the faces are boxed.
+ * few more faces, the pairs stay the same (tests/unit/test_deferred_swept.c
+ * checks both against the eager path, step by step).  On the large
+ * cluttered scenes only a small part of the faces is boxed, and S1 + S3
+ * take much less time than eagerly (bench/RESULTS.md).
  *
  * On two grazing suzannes about half the blocks of 64 faces
  * are left out, and within those that meet a region most sub-blocks: 320

@@ -34,6 +34,7 @@
  * worker's list interleaves with the others').  So run->kept is ascending and
  * identical for every partition, chunk size, backend and team size.
  */
+#include "base/tuning.h"
 #include "core/facetest.h"
 #include "stages/finegrain.h"
 #include "stages/deferred.h"
@@ -117,17 +118,16 @@ static struct clash_finegrain *fg_get(clash_run *run)
 
 /* ---- S1 ------------------------------------------------------------------------------ */
 
-/* Streaming stores only for ranges of at least this many faces (the ends of a
- * range and its store fence cost more than they save on short blocks such as
- * --chunk 16). */
-#define FG_NT_MIN_RANGE 4096
+/* Streaming stores only for ranges of at least CLASH_TUNE_NT_MIN_RANGE
+ * faces (base/tuning.h): the ends of a range and its store fence cost more
+ * than they save on short blocks such as --chunk 16. */
 
 /* A worker's partial object boxes are live for the objects [olo, ohi] it
  * has touched this step (olo > ohi: none); widening the interval to take
  * [a, b] in empties the boxes it adds.  A worker of the chunk partition
  * touches about nobj / T objects, so neither the emptying nor the fold
- * costs T x nobj: at 16 threads and 16,000 objects that fold, reading
- * every slot written on another core, took 12 ms of a 60 ms step. */
+ * costs T x nobj (a fold over every slot, each written on another core,
+ * is a large part of a step at many threads and objects). */
 static void slot_empty(fg_slot *sl, int a, int b)
 {
     for (int o = a; o <= b; ++o)
@@ -165,7 +165,7 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
         const int64_t oe = sc->fofs[o + 1] < end ? sc->fofs[o + 1] : end;
         if (f < oe) {
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            if (step == 1 && run->fg->s1_nt && oe - f >= FG_NT_MIN_RANGE)
+            if (step == 1 && run->fg->s1_nt && oe - f >= CLASH_TUNE_NT_MIN_RANGE)
                 ck_face_boxes_nt(f, oe, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py,
                                  sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo, hi);
             else
@@ -190,9 +190,9 @@ int clash_fg_boxes(clash_run *run)
 /* run->face_r, once per run (the local vertices never change while a run
  * exists; Morton reordering happened at its creation), in parallel: each
  * vertex's squared local norm first, then each face's largest of its
- * three (serial, it was 5 ms a step, over 20 steps, of a scene of 2.4 M
- * faces on 16 threads; per face from the coordinates, 64 instructions a
- * face, each vertex's norm made six times).  Each face's radius is the same
+ * three (serial, it showed at many threads on millions of faces; per face
+ * from the coordinates, each vertex's norm would be made six times).  Each
+ * face's radius is the same
  * whoever computes it. */
 typedef struct radii_ctx {
     clash_run *run;
@@ -241,10 +241,10 @@ static int face_radii(clash_run *run)
 
 static void fold_object_boxes(clash_run *run);
 
-/* Ordinary stores by default: on the 2-vCPU development VM (Sapphire Rapids
- * guest) streaming stores made S1 on 10^7 faces 1.3-2x slower at 1 and 2
- * threads (one core's outstanding misses, not DRAM, bound it there);
- * `clash bench bbox --stores both` measures both on other machines. */
+/* Ordinary stores by default: where one core's outstanding misses rather
+ * than DRAM bound S1 (the development machine, bench/RESULTS.md) streaming
+ * stores are slower; `clash bench bbox --stores both` measures both on
+ * other machines. */
 int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
@@ -390,17 +390,16 @@ static inline int skip8(const uint8_t *c, int64_t *k)
  * apart, 1: inside, 2: straddling, exactly face_kept's comparisons), and
  * only the straddling faces take the exact test.  Most faces of a
  * cluttered scene's objects are apart or inside, and the loop has no
- * branch to mispredict. */
-enum { CULL_VEC = 256 };
+ * branch to mispredict.  CLASH_TUNE_CULL_VEC faces a pass (base/tuning.h). */
 
 static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R)
 {
     const float *S = region_slabs(run, R - run->regs);
     const float R6[6] = {R->lo[0], R->lo[1], R->lo[2], R->hi[0], R->hi[1], R->hi[2]};
     const double lo[3] = {R6[0], R6[1], R6[2]}, hi[3] = {R6[3], R6[4], R6[5]};
-    uint8_t cls[CULL_VEC];
-    for (int64_t a = f0; a < f1; a += CULL_VEC) {
-        const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
+    uint8_t cls[CLASH_TUNE_CULL_VEC];
+    for (int64_t a = f0; a < f1; a += CLASH_TUNE_CULL_VEC) {
+        const int64_t m = f1 - a < CLASH_TUNE_CULL_VEC ? f1 - a : CLASH_TUNE_CULL_VEC;
         /* (zeros up to a whole word of 8 classes, for skip8) */
         ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6,
                           cls);
@@ -417,16 +416,16 @@ static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, 
 }
 
 /* Faces [f0, f1) against nreg >= 2 regions R (face_kept's answers): the
- * boxes classed against every region, CULL_VEC faces at a time (bit 0 of
+ * boxes classed against every region, CLASH_TUNE_CULL_VEC faces at a time (bit 0 of
  * any[k]: inside some region's box, bit 1: straddling one); a face inside
  * one is kept, a face straddling some takes the exact test against those
  * in turn.  A face is kept iff some region keeps it, so the regions' order
  * does not matter, and none is tested exactly where a box already says so. */
 static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R, int64_t nreg)
 {
-    uint8_t cls[CULL_VEC], any[CULL_VEC + 8];
-    for (int64_t a = f0; a < f1; a += CULL_VEC) {
-        const int64_t m = f1 - a < CULL_VEC ? f1 - a : CULL_VEC;
+    uint8_t cls[CLASH_TUNE_CULL_VEC], any[CLASH_TUNE_CULL_VEC + 8];
+    for (int64_t a = f0; a < f1; a += CLASH_TUNE_CULL_VEC) {
+        const int64_t m = f1 - a < CLASH_TUNE_CULL_VEC ? f1 - a : CLASH_TUNE_CULL_VEC;
         memset(any, 0, (size_t)m);
         for (int64_t r = 0; r < nreg; ++r) {
             const float R6[6] = {R[r].lo[0], R[r].lo[1], R[r].lo[2], R[r].hi[0], R[r].hi[1], R[r].hi[2]};
@@ -457,8 +456,7 @@ static int cull_faces_of(clash_run *run, fg_slot *sl, int64_t f, int64_t e, int3
     return nreg == 1 ? cull_one_region(run, sl, f, e, R) : cull_regions(run, sl, f, e, R, nreg);
 }
 
-/* With boxes deferred, one object's faces are taken DEFER_PIECE at a time. */
-enum { DEFER_PIECE = 1024 };
+/* With boxes deferred, one object's faces are taken CLASH_TUNE_DEFER_PIECE at a time. */
 
 static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
@@ -481,9 +479,10 @@ static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             const int32_t o = run->face_obj[f];
             const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->reg_ofs[o + 1] - run->reg_ofs[o];
             if (nreg >= 1 && run->boxes_deferred) { /* the faces not left out, boxed, as runs */
-                for (int64_t q = f; q < e; q += DEFER_PIECE) {
-                    int64_t r[2 * (DEFER_PIECE / CLASH_SUB + 2)];
-                    const int nr = clash_defer_runs(run, o, q, q + DEFER_PIECE < e ? q + DEFER_PIECE : e, r, &sl->nboxed);
+                for (int64_t q = f; q < e; q += CLASH_TUNE_DEFER_PIECE) {
+                    int64_t r[2 * (CLASH_TUNE_DEFER_PIECE / CLASH_SUB + 2)];
+                    const int64_t qe = q + CLASH_TUNE_DEFER_PIECE < e ? q + CLASH_TUNE_DEFER_PIECE : e;
+                    const int nr = clash_defer_runs(run, o, q, qe, r, &sl->nboxed);
                     for (int i = 0; i < nr; ++i)
                         if (cull_faces_of(run, sl, r[2 * i], r[2 * i + 1], o, nreg)) return;
                 }
@@ -591,37 +590,33 @@ static void merge_worker(int w, int T, void *p)
 }
 
 /* S3 under the default partition (chunk, no --chunk): blocks of
- * CULL_BLOCK faces handed out dynamically.  A face costs a lookup when its
- * object has no overlap region, a box test per region otherwise, and the
- * exact test when it straddles one, so the cost per face is uneven and
- * moves with the scene: equal face counts left one worker 25% more work on
- * cluttered-500, and blocks cut by an estimated cost still 10-20%.  Each
- * block is one ascending segment; the segments, in block order, are
- * concatenated.  Blocks of 1024 faces (95 on cluttered-500) left the two
- * workers 0.7% apart, blocks of 4096 4% (the last block), of 256 0.9%
- * with 5% spent handing them out and merging (bench cull, worker busy
- * times).  (--chunk N and --partition stride keep the static partitions,
- * for the partition study.) */
-enum { CULL_BLOCK = 1024 };
+ * CLASH_TUNE_CULL_BLOCK faces (base/tuning.h) handed out dynamically.  A
+ * face costs a lookup when its object has no overlap region, a box test per
+ * region otherwise, and the exact test when it straddles one, so the cost
+ * per face is uneven and moves with the scene: equal face counts leave one
+ * worker much more work on the cluttered scenes, and blocks cut by an
+ * estimated cost still leave it more.  Each block is one ascending segment;
+ * the segments, in block order, are concatenated.  (--chunk N and
+ * --partition stride keep the static partitions, for the partition study.) */
 
 static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     clash_run *run = p;
     const int64_t nf = run->sc->nf;
     for (int64_t u = begin; u < end; u += step) {
-        const int64_t a = u * CULL_BLOCK, e = a + CULL_BLOCK < nf ? a + CULL_BLOCK : nf;
+        const int64_t a = u * CLASH_TUNE_CULL_BLOCK;
+        const int64_t e = a + CLASH_TUNE_CULL_BLOCK < nf ? a + CLASH_TUNE_CULL_BLOCK : nf;
         cull_range(a, e, 1, worker, run);
     }
 }
 
-enum { CULL_COPY_PAR = 32768 };
 
 /* Copies the blocks whose place falls in worker w's share of run->kept. */
 static void copy_worker(int w, int T, void *p)
 {
     clash_run *run = p;
     const struct clash_finegrain *fg = run->fg;
-    const size_t nb = (size_t)((run->sc->nf + CULL_BLOCK - 1) / CULL_BLOCK);
+    const size_t nb = (size_t)((run->sc->nf + CLASH_TUNE_CULL_BLOCK - 1) / CLASH_TUNE_CULL_BLOCK);
     const size_t lo = run->nkept * (size_t)w / (size_t)T, hi = run->nkept * (size_t)(w + 1) / (size_t)T;
     for (size_t k = 0; k < nb; ++k) {
         const seg_ref *b = &fg->blk[k];
@@ -651,7 +646,7 @@ static int cull_faces(clash_run *run, struct clash_finegrain *fg)
     if (run->exec.partition == CLASH_PART_CHUNK && run->exec.chunk == 0 && fg->T > 1) {
         clash_exec dyn = ex;
         dyn.schedule = CLASH_SCHED_DYNAMIC;
-        const size_t nb = (size_t)((nf + CULL_BLOCK - 1) / CULL_BLOCK);
+        const size_t nb = (size_t)((nf + CLASH_TUNE_CULL_BLOCK - 1) / CLASH_TUNE_CULL_BLOCK);
         if (nb > fg->blkcap) {
             seg_ref *b = realloc(fg->blk, nb * sizeof *b);
             if (!b) return -1;
@@ -662,17 +657,15 @@ static int cull_faces(clash_run *run, struct clash_finegrain *fg)
             if (fg->slot[w].oom) return -1;
             for (size_t k = 0; k < fg->slot[w].nseg; ++k) {
                 const fg_seg *g = &fg->slot[w].seg[k];
-                fg->blk[g->begin / CULL_BLOCK] = (seg_ref){fg->slot[w].kept + g->ofs, g->n, 0};
+                fg->blk[g->begin / CLASH_TUNE_CULL_BLOCK] = (seg_ref){fg->slot[w].kept + g->ofs, g->n, 0};
             }
         }
         size_t total = 0;
         for (size_t k = 0; k < nb; ++k) fg->blk[k].at = total, total += fg->blk[k].n;
         run->nkept = total;
         /* the copy in parallel when it is long (with --self every face is
-         * kept: serial, it was 12% of S3 on cluttered-500; in parallel the
-         * 2-thread speed-up of S3 --self went from 1.57-1.65 to 1.61-1.89,
-         * three paired runs of bench cull) */
-        if (total >= CULL_COPY_PAR) clash_spmd(&dyn, copy_worker, run);
+         * kept; base/tuning.h) */
+        if (total >= CLASH_TUNE_CULL_COPY_PAR) clash_spmd(&dyn, copy_worker, run);
         else copy_worker(0, 1, run);
         return 0;
     }

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/mem.h"
 #include "base/sort.h"
+#include "base/tuning.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
 
@@ -26,8 +27,8 @@
  * first face (cand_cut); then, after a merge of the sorted runs where they
  * are not in order already, make the pairs.  The keys and the pairs are those of the
  * serial loop below whatever the team (the runs are contiguous and merged
- * in order).  On the 3-million-face scene the serial loop took
- * 5-7 % of a step at 2 threads, the one stage that did not scale.
+ * in order).  On the largest scenes the serial loop was the one stage
+ * that did not scale (bench/RESULTS.md).
  *
  * The shares are pieces, eight a worker (at most S6_MAXT), handed out as
  * the workers ask: a worker on a slower CPU takes fewer, and no pass waits
@@ -63,7 +64,7 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     int64_t i = g->first + (g->last - g->first) * w / T;
     if (i <= g->first || i >= g->last) return i;
     const clash_run *run = g->run;
-    const int64_t lim = i + 4096 + (g->last - g->first) / (8 * (int64_t)T);
+    const int64_t lim = i + CLASH_TUNE_GATHER_CUT_REACH + (g->last - g->first) / (8 * (int64_t)T);
     const int32_t o = run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
         if (run->face_obj[clash_cand_faces(run, run->cand[j]) >> 32] != o) return j;
@@ -207,8 +208,8 @@ static uint64_t *merge_runs(uint64_t *a, uint64_t *t, int64_t *off, int T)
  * worker w takes the keys of every run in [split[w], split[w + 1]) (found
  * by bisection), writes them from the count of smaller keys on and merges
  * its T pieces with a small heap.  The result is the one sorted order,
- * whatever the team.  merge_runs's log2 T rounds on the calling thread took
- * 7.6 ms of an 88 ms step at 16 threads (3.0 M faces, 0.67 M hits). */
+ * whatever the team.  (merge_runs's log2 T rounds on the calling thread
+ * are serial, which shows at many threads on many hits.) */
 enum { S6_MAXT = 64 };
 typedef struct s6m {
     const uint64_t *a;

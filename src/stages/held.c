@@ -4,10 +4,10 @@
  * step over x, [1] is the step before's over its x, valid for the
  * positions of content number hbox_gen[1] / hdop_gen[1].
  *
- * On 1,000 cluttered spheres of 3,024 faces (3.0 M faces) the
- * pass over px was half of S1 with boxes deferred and half of the
- * objects' DOPs in S2: a pass over 1.5 M vertices each, about 2 ms of a
- * 100 ms step at 2 threads (bench/RESULTS.md, 2026-11-29).
+ * On the large cluttered scenes the pass over px was about half of S1 with
+ * boxes deferred and half of the objects' DOPs in S2: a pass over every
+ * vertex each (bench/RESULTS.md), which keeping the last step's bounds
+ * spares.
  */
 #include "stages/held.h"
 

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/tuning.h"
 #include "core/facetest.h"
 #include "stages/stages.h"
 
@@ -118,7 +119,7 @@ int clash_rows_places(clash_run *run)
     if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
     if (clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
-    clash_par_for_blocks(&ex, (int64_t)n, 4096, places_range, run);
+    clash_par_for_blocks(&ex, (int64_t)n, CLASH_TUNE_ROWS_BLOCK, places_range, run);
     return 0;
 }
 
@@ -141,18 +142,16 @@ int clash_rows_make_some(clash_run *run, int dops, const uint8_t *need)
         else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, CLASH_ROWS_PAD);
     }
     run->dops_ready = dops;
-    /* Under the default partition (chunk, no --chunk), blocks of 4096
-     * faces as the workers ask, as S3 does (each row and DOP is its face's
-     * alone): a worker on a slowed CPU takes fewer instead of holding S4
-     * for its fixed half.  With a busy loop pinned beside the second
-     * worker, S4 at 2 threads took 0.78-0.89 of its time with the halves
-     * in one set of rounds, and about the same in two later sets; with
-     * both CPUs free, the same (bench/RESULTS.md).  --chunk N and
+    /* Under the default partition (chunk, no --chunk), blocks of
+     * CLASH_TUNE_ROWS_BLOCK faces (base/tuning.h) as the workers ask, as S3
+     * does (each row and DOP is its face's alone): a worker on a slowed CPU
+     * takes fewer instead of holding S4 for its fixed half (with both CPUs
+     * free it costs nothing; bench/RESULTS.md).  --chunk N and
      * --partition stride keep their static partitions, for the partition
      * study. */
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     rows_ctx rc = {run, need};
-    clash_par_for_blocks(&ex, (int64_t)n, 4096, rows_range, &rc);
+    clash_par_for_blocks(&ex, (int64_t)n, CLASH_TUNE_ROWS_BLOCK, rows_range, &rc);
     run->rows_ready = 1;
     return 0;
 }

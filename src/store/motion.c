@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/tuning.h"
 #include "kernels/ccd_motion.h"
 #include "kernels/kernels.h"
 #include "store/scene.h"
@@ -171,7 +172,7 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
     }
     state_ctx c = {.sc = sc, .src = src, .W = {sc->dx, sc->dy, sc->dz}, .F = {sc->x, sc->y, sc->z}};
     const clash_exec e = clash_exec_sized(ex, sc->nv); /* few vertices: on the caller */
-    clash_par_for_blocks(&e, sc->nv, 16384, state_range, &c); /* (see the top) */
+    clash_par_for_blocks(&e, sc->nv, CLASH_TUNE_VERTEX_BLOCK, state_range, &c); /* (see the top) */
     free(src);
     sc->xgen = ++sc->gen_last;
     return 0;
@@ -179,9 +180,9 @@ static int compute(clash_scene *sc, int initial, const clash_exec *ex)
 
 /* The per-object work of a step (the laws' poses, the turns and their arc
  * margins: a few sines and cosines each) runs over the objects in parallel
- * too; serial, it was 3.5 ms of a 60 ms step of 16,000 objects on 16
- * threads.  Each object's result depends on that object alone. */
-enum { CLASH_OBJ_WORK = 32 }; /* an object's cost, in vertices transformed (clash_exec_sized) */
+ * too (serial, it shows on scenes of many objects at many threads).  Each
+ * object's result depends on that object alone. */
+enum { CLASH_OBJ_WORK = CLASH_TUNE_OBJ_WORK }; /* an object's cost, in vertices transformed (clash_exec_sized) */
 
 static void turn_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {

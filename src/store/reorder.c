@@ -18,7 +18,7 @@
  * pair back and re-sorts, the VTK writer writes points and faces in input
  * order and clash_scene_vertex_at takes input vertex numbers.  So the pairs,
  * their checksum and the VTK files are byte-identical with and without
- * reordering (tests/test_reorder.c).
+ * reordering (tests/unit/test_reorder.c).
  */
 #include <stdlib.h>
 #include <string.h>

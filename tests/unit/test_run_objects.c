@@ -29,7 +29,7 @@
 
 #include "check.h"
 #include "clash/clash.h"
-#include "unit/objects_scenario.h"
+#include "objects_scenario.h"
 
 static int names(const clash_error *e, const char *what)
 {

@@ -1,5 +1,5 @@
 /*
- * mid_bboxpipe.c — stage S4 as Zachmann's bounding-box pipeline
+ * bboxpipe.c — stage S4 as Zachmann's bounding-box pipeline
  * (`--midphase bboxpipe`, [Zachmann00] §3.3), the structure-free path for small or
  * deforming objects: nothing is built or kept between steps.
  *

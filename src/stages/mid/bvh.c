@@ -1,5 +1,5 @@
 /*
- * mid_bvh.c — stage S4 as BVH x BVH traversal (`--midphase bvh`).
+ * bvh.c — stage S4 as BVH x BVH traversal (`--midphase bvh`).
  *
  * Every object keeps a wide BVH over its faces (bvh.h) in the run.  The
  * first step builds it from the S1 face boxes (binned SAH, or Morton with

@@ -44,8 +44,8 @@
  * exact test on the pairs it leaves, eight at a time too), while the
  * faces' vertices are in cache, and only the hits are kept, as
  * producer-consumer does (run->pc_tested counts the tests; S6
- * sorts the hits).  On the graded torus the step took 7 % fewer
- * instructions and 3-5 % less time than with S5 apart (bench/RESULTS.md).
+ * sorts the hits).  On the graded torus the step takes fewer
+ * instructions and less time than with S5 apart (bench/RESULTS.md).
  *
  * S1.  No face boxes: each object's box is its root box carried into the
  * world by its pose (rounded outward, plus the double arithmetic's relative
@@ -64,6 +64,7 @@
 
 #include "base/error.h"
 #include "base/mem.h"
+#include "base/tuning.h"
 #include "core/bvh.h"
 #include "kernels/kernels.h"
 #include "stages/mid/bvh_leaf.h"
@@ -219,9 +220,9 @@ typedef struct lpair {
     int32_t ca, cb;
 } lpair;
 
-/* leaf_queue's: LQ_REC + LQ_VTX pairs deep, for units of LQ_MIN_FACES
+/* leaf_queue's: LQ_REC + LQ_VTX pairs deep, for units of CLASH_TUNE_LQ_MIN_FACES
  * faces or more (two cows were slower with it; bench/RESULTS.md). */
-enum { LQ_REC = 6, LQ_VTX = 6, LQ = 16, LQ_MIN_FACES = 65536 };
+enum { LQ_REC = 6, LQ_VTX = 6, LQ = 16 };
 
 /* S5 inside S4 (fused: one rank, no self-collision): per worker, the face
  * pairs waiting for the filter's eight lanes, and the tests made. */
@@ -407,7 +408,7 @@ static int test_pending(const clash_run *run, pend *p, clash_keybuf *kb)
 /* The face pairs of two leaves: first their unions, then each face pair
  * (bvh_leaf_pairs), both grown by 2*delta.  Every face box lies in its
  * leaf's union, so a pair of unions apart has no candidate: the candidates
- * are the same, and on the graded torus 57 % of the leaf pairs the
+ * are the same, and on the graded torus most of the leaf pairs the
  * traversal reaches stop there. */
 static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
 {
@@ -490,8 +491,8 @@ static int leaf_queue_drain(const ctx *c, pend *p, clash_keybuf *kb)
 
 /* a's leaf (place qa, count ca, box in a's frame) against the subtree of
  * b's node nb, whose boxes are carried into a's frame on the way down.
- * (The test from b's side too, as step_item makes it, cost more here than
- * it saved: 3 % more instructions in S4 on the graded torus.) */
+ * (The test from b's side too, as step_item makes it, costs more here than
+ * it saves: more instructions in S4 on the graded torus.) */
 static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, const float box[6], int32_t nb)
 {
     const clash_bvh *tb = &c->run->bvh[u->b];
@@ -658,7 +659,7 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
         const double g = 2 * p[k].grow;
         x->a = p[k].a, x->b = p[k].b;
         const int64_t *fofs = run->sc->fofs;
-        x->queue = fofs[x->a + 1] - fofs[x->a] + fofs[x->b + 1] - fofs[x->b] >= LQ_MIN_FACES;
+        x->queue = fofs[x->a + 1] - fofs[x->a] + fofs[x->b + 1] - fofs[x->b] >= CLASH_TUNE_LQ_MIN_FACES;
         set_view(&x->ab, v->V, v->o, g);
         if (x->a != x->b) { /* a's frame into b's: x_b = V^-1 (x_a - o), the margin stretched by at most |V^-1| */
             double Vi[9], oi[3];

@@ -16,11 +16,10 @@
  * home: the leaf whose cube holds its centroid.  A leaf's bounding volume
  * is then enlarged to enclose its home faces whole, so any contact point —
  * static, or in a swept hull — lies in the moved volumes of the two faces'
- * homes.  On two spot meshes passing through each other (40 steps) the
- * spherical octrees' intersecting leaf pairs fell from 171,496 to 116,910
- * (static) and from 1,907,491 to 182,346 (swept; there the f-lists had to
- * take the leaves' whole faces), and S4 took about 40% (static) and 7%
- * (swept) of its time (side by side, one thread).
+ * homes.  On two spot meshes passing through each other the spherical
+ * octrees' intersecting leaf pairs are far fewer than with the leaves'
+ * own cubes, in swept mode most of all (there the f-lists had to take the
+ * leaves' whole faces), and S4 takes much less time (bench/RESULTS.md).
  */
 #include <stdlib.h>
 #include <string.h>

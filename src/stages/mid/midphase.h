@@ -33,6 +33,46 @@
 
 #include "core/run.h"
 
+/* ---- the table of midphases (midphase.c) ------------------------------------------------ */
+
+/* One midphase: what the pipeline asks of it and calls.  The pipeline's S1
+ * and S4, the run's memory account and destruction, the configuration's
+ * names (config.c), `--midphase` (cli/options.c) and the report's name all
+ * come from clash_midphases[], indexed by CLASH_MID_* (clash.h). */
+typedef struct clash_midphase_ops {
+    const char *name;     /* the config value and `--midphase NAME` */
+    int id;               /* CLASH_MID_* */
+    int rigid_only;       /* needs every object rigid: a scene with a deforming one runs the face octree
+                             instead (the report's midphase_fallback) */
+    int culls_itself;     /* skips S3: culls inside S4 with its own boxes, every face counted kept */
+    int skips_broad;      /* skips S2 and S3 too (the oracle: every eligible face pair) */
+    int defers_boxes;     /* reads the kept faces' boxes alone, so S1 may leave the others to S3
+                             (stages/deferred.c; not with self-collision) */
+    /* S1's hook (NULL: none): builds or refits its structure from the vertices and makes the object
+     * boxes; 0 done (no face boxes needed), 1 not this step (S1 as usual), -1 out of memory. */
+    int (*build)(clash_run *run);
+    /* S4: the sorted unique candidate keys in run->cand / run->ncand (or, producer-consumer, the hits). */
+    int (*candidates)(clash_run *run, clash_error *err);
+    size_t (*bytes)(const clash_run *run); /* its memory kept in the run (NULL: none) */
+    void (*free)(clash_run *run);          /* frees its state and leaves it NULL (NULL: nothing kept) */
+    size_t state;                          /* offsetof(clash_run, its state pointer); 0: none */
+} clash_midphase_ops;
+
+enum { CLASH_NMIDPHASES = CLASH_MID_DOPTREE + 1 };
+extern const clash_midphase_ops clash_midphases[CLASH_NMIDPHASES];
+/* The names in table order, NULL-terminated (for the option parsers and their hints). */
+extern const char *const clash_midphase_names[CLASH_NMIDPHASES + 1];
+/* Midphase id's row, NULL when id is none; its name, "?" when none. */
+const clash_midphase_ops *clash_midphase_of(int id);
+const char *clash_midphase_name(int id);
+/* The row this run's S4 takes: its configured midphase, or the face octree
+ * where that one is rigid-only and the scene has a deforming object. */
+const clash_midphase_ops *clash_midphase_for(const clash_run *run);
+/* Its state pointer in the run (NULL: none kept, or not built yet). */
+void *clash_midphase_state(const clash_run *run, const clash_midphase_ops *m);
+/* Every midphase's free (clash_run_destroy). */
+void clash_midphases_free(clash_run *run);
+
 /* The face-octree midphase (octree.c): fills run->cand with the sorted,
  * unique candidate pairs among run->kept faces.  Returns the level used. */
 int clash_octree_candidates(clash_run *run, clash_error *err);

@@ -69,11 +69,12 @@
 #include "base/error.h"
 #include "base/mem.h"
 #include "base/sort.h"
+#include "base/tuning.h"
 #include "kernels/kernels.h"
 #include "stages/mid/localtree.h"
 #include "stages/mid/midphase.h"
 
-enum { WBITS = 21, WBIAS = 1 << 20, UNIT_MIN = 512 };
+enum { WBITS = 21, WBIAS = 1 << 20 };
 
 typedef struct oo_obj {
     int depth, wlevel, klevel;  /* octree level; world level (built), level this step */
@@ -565,7 +566,8 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     run->mid_update_s = lt_now() - t1;
     size_t total = 0;
     for (size_t i = 0; i < run->nop; ++i) total += S->o[run->op[i].a].nent;
-    const size_t chunk = T > 1 ? (total / (8 * T) > UNIT_MIN ? total / (8 * T) : UNIT_MIN) : (size_t)-1 / 2;
+    const size_t share = total / (8 * T) > CLASH_TUNE_OBJOCT_UNIT_MIN ? total / (8 * T) : CLASH_TUNE_OBJOCT_UNIT_MIN;
+    const size_t chunk = T > 1 ? share : (size_t)-1 / 2;
     for (size_t i = 0; i < run->nop; ++i)
         if (add_units(&u, &nu, &capu, S, run->op[i].a, run->op[i].b, chunk)) goto oom;
     if (run->cfg.self_collision)

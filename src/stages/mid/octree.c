@@ -22,9 +22,9 @@
  * fewer tests (on two bunnies, under 75,000 per step for 99,512 kept faces
  * at level 7).  In swept mode a face is in a voxel when its swept box is
  * (the box of its six positions): the exact test there, the hull of the six
- * positions against the voxel (a GJK), passed 91 % of the faces it tested
- * and removed 0.8 % of the candidates on 300 cluttered spheres of 3,024
- * faces (10 steps) for 12 % of the run's instructions (bench/RESULTS.md);
+ * positions against the voxel (a GJK), passes nearly every face it tests
+ * and removes very few candidates for a large share of the run's
+ * instructions on the cluttered spheres (bench/RESULTS.md);
  * the report (§4) does not say how a swept face meets a voxel.
  *
  * Swept mode tests more than the boxes: a pair must also overlap in ten
@@ -32,9 +32,9 @@
  * before the descent, stages/rows.c), widened by the face's share of the
  * tolerance S5 tests with, so that a pair dropped there is one S5 would
  * find apart.  A swept face is a long slanted prism when its object moves
- * far in a step, and its box mostly empty: on 1,000 spheres of 3,024 faces
- * (20 steps) the candidates fell from 57.3 M to 22.6 M, the same pairs,
- * and the step from about 211 to 189 ms at 2 threads (bench/RESULTS.md).
+ * far in a step, and its box mostly empty: on the large cluttered scenes
+ * the slabs drop most of the box test's candidates, with the same pairs,
+ * and the step is shorter (bench/RESULTS.md).
  *
  * Swept mode also makes each pair once, in one leaf of one unit.  A face
  * carries, per axis, whether it also meets the cell below its cell (set
@@ -55,9 +55,9 @@
  * leaf column they share here is there too.  The pair is made in the
  * lowest such unit and nowhere else; a unit split further (big units,
  * octree_units.c's split_cell) passes the bits on as a descent does.  On
- * 1,000 x 3,024 swept spheres some 14 % of the keys had been repeats
- * across units; on 300 such spheres (6 steps) S4 went from 158.7 M to
- * 143.8 M instructions (bench/RESULTS.md).  The report puts a pair in the
+ * the swept cluttered spheres a good part of the keys had been repeats
+ * across units, and S4 spends fewer instructions without them
+ * (bench/RESULTS.md).  The report puts a pair in the
  * check list "only if it was not previously put there"; here each worker
  * appends to its own buffer and the buffers are merged (octree_merge.c):
  * grouped by first face, and in static mode, under MPI and for
@@ -114,13 +114,9 @@
  * 32-voxel world: leaf 0.5, face edge ~0.4).  Coarser leaves hold more
  * faces, but a leaf compares a face with all the others eight at a time
  * (ck_leaf_overlaps) and makes each pair once (swept mode), so the shorter
- * descent pays: once the edge, then twice it (S4+S5 a fifth fewer
- * instructions on two bunnies and the cluttered preset), then on
- * 2026-11-28 four times it: S4's median time 0.57-0.70 of twice's on two
- * cows, teapots and spots, 0.68-0.76 on two bunnies, 0.84-0.97 on the
- * 124 k-face torus and refined bunny, 0.68-0.94 on the frames and
- * 0.76-1.03 (medians 0.88 and 0.94) on cluttered scenes of 440- and
- * 3,024-face spheres, with the same pairs; eight times it was no better or
+ * descent pays: four times the mean edge gives S4 the shortest times on
+ * every mesh pair, frames scene and cluttered scene measured, with the same
+ * pairs, against once and twice the edge; eight times is no better or
  * slower (bench/RESULTS.md).
  */
 #include <float.h>
@@ -130,6 +126,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/tuning.h"
 #include "kernels/kernels.h"
 #include "core/facetest.h"
 #include "core/run.h"
@@ -168,7 +165,7 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
                            run->hiy[f] <= hi[1] && run->loz[f] >= lo[2] && run->hiz[f] <= hi[2];
         /* (the full test: a leaf cube is small, few faces have a point in
          * it, and the in-line prefix of clash_face_meets_box costs more here
-         * than it saves: +7% S4 instructions on 300 x 3,024 swept spheres) */
+         * than it saves: more S4 instructions on the swept spheres) */
         *st = inside || clash_face_meets_box_full(run, f, lo, hi) ? LEAF_MEETS : LEAF_MISSES;
     }
     return *st == LEAF_MEETS;
@@ -179,8 +176,8 @@ static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3
  * compared with all its possible partners in a vector loop that writes a
  * bitmap of the overlaps; only the overlapping pairs, its set bits, then
  * take the branches of the lazy exact tests.  (Tested pair by pair, with
- * the boxes read through the face numbers, the box test was 40% of the
- * octree's time on two bunnies: loads from across the box arrays and a
+ * the boxes read through the face numbers, the box test was a large part
+ * of the octree's time on two bunnies: loads from across the box arrays and a
  * mispredicted branch each; a byte flag a box, tested one by one, was a
  * fifth of S4 on 300 x 3,024 swept spheres.)  The comparisons are
  * clash_faceboxes_overlap's, operand for operand. */
@@ -505,8 +502,7 @@ oom:
 }
 
 /* ---- producer-consumer: S4 and S5 together ----------------------------------------------- */
-
-enum { PC_BATCH = 2048, PC_QUEUE = 64 };
+/* (batches of CLASH_TUNE_PC_BATCH candidates, CLASH_TUNE_PC_QUEUE in the queue: base/tuning.h) */
 
 typedef struct pc_batch {
     size_t n;
@@ -546,8 +542,8 @@ static void pc_produce(clash_pcq *q, void *p)
             atomic_store(&c->oc.failed, 1);
             return;
         }
-        for (size_t b = 0; b < n; b += PC_BATCH) {
-            const size_t m = n - b < PC_BATCH ? n - b : PC_BATCH;
+        for (size_t b = 0; b < n; b += CLASH_TUNE_PC_BATCH) {
+            const size_t m = n - b < CLASH_TUNE_PC_BATCH ? n - b : CLASH_TUNE_PC_BATCH;
             pc_batch *item = malloc(sizeof *item + m * sizeof(uint64_t));
             if (!item) {
                 atomic_store(&c->oc.failed, 1);
@@ -579,7 +575,8 @@ int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
     c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
     c.oc.order_n = run->rank_units = us.norder;
     for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    if (clash_par_prodcons(&run->exec, PC_QUEUE, pc_produce, pc_consume, &c) < 0 || atomic_load(&c.oc.failed))
+    if (clash_par_prodcons(&run->exec, CLASH_TUNE_PC_QUEUE, pc_produce, pc_consume, &c) < 0 ||
+        atomic_load(&c.oc.failed))
         goto oom;
     rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, 0, &run->cand, &run->cap_cand, &run->ncand);
     if (rc == -2) {

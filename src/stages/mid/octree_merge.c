@@ -11,8 +11,8 @@
  * here for the kept faces, unless swept mode's rows did this step,
  * stages/rows.c): a bucket holds one face's keys, some 20 on the
  * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
- * (4096 over the face numbers) held a thousand keys on 3.0 M faces, and
- * sorting them was 9 % of a swept step's instructions (bench/RESULTS.md).
+ * over the face numbers held a thousand keys each on the largest scenes,
+ * and sorting them was a visible part of a swept step (bench/RESULTS.md).
  * Beyond 8 workers, 2^s consecutive places share a bucket, so the count
  * tables (a 32-bit count per worker and bucket) stay under 8 counts a kept
  * face; so do they where the keys are fewer than the kept faces (static
@@ -205,13 +205,12 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
                    .place = run->fplace, .placed = run->rows_ready, .sorted = sorted, .unique = unique,
                    .pk = run->cand_places};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
-    /* Few keys for the kept faces (static scenes: 54 k keys for 190 k kept
-     * faces on two graded tori, 23 k for 99.5 k on two bunnies, under half
-     * of them): 2^shift places a bucket, about a key a bucket, every bucket
-     * sorted (on two cows, 6 k keys for 7.7 k faces, that cost 5 % more).  The
-     * tables' passes per kept face (clearing, offsets, stamps) cost more than
-     * the keys' own: the merge fell from 13.4 M to 7.6 M instructions a
-     * step on the tori (bench/RESULTS.md). */
+    /* Fewer than half as many keys as kept faces (static scenes such as two
+     * graded tori or two bunnies): 2^shift places a bucket, about a key a
+     * bucket, every bucket sorted (where keys and faces are about as many,
+     * as on two cows, that costs more).  The tables' passes per kept face
+     * (clearing, offsets, stamps) would cost more than the keys' own
+     * (bench/RESULTS.md). */
     if (m.nkept > 2 * total)
         while ((m.nkept >> m.shift) > total && m.shift < 16) ++m.shift;
     if (m.shift) m.sorted = 1; /* a stamp tells one first face's repeats */

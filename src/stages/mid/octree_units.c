@@ -25,6 +25,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/tuning.h"
 #include "kernels/kernels.h"
 #include "sched/ranks.h"
 #include "sched/sched.h"
@@ -97,10 +98,10 @@ void clash_oct_unitset_free(unitset *us)
 
 /* ---- binning the kept faces into the cells of the unit level --------------------------- */
 
-/* Phase 0 works on fixed blocks of the kept list, whatever the team: the
- * mean edge (which picks the level) is summed block by block and the block
- * sums in block order, so it is the same number for every team size. */
-enum { BIN_BLOCK = 4096 };
+/* Phase 0 works on fixed blocks of the kept list (CLASH_TUNE_OCT_BIN_BLOCK
+ * faces, base/tuning.h), whatever the team: the mean edge (which picks the
+ * level) is summed block by block and the block sums in block order, so it
+ * is the same number for every team size. */
 
 typedef struct bin_stat {
     float lo[3], hi[3];
@@ -126,7 +127,7 @@ static inline void cell_add(cell_count *e, int32_t o)
 typedef struct bin_ctx {
     clash_run *run;
     int phase;
-    bin_stat *stat;       /* phase 0: per block of BIN_BLOCK kept faces */
+    bin_stat *stat;       /* phase 0: per block of CLASH_TUNE_OCT_BIN_BLOCK kept faces */
     size_t nblock;
     double lo[3], cs;     /* grid: origin, cell edge, G cells a side */
     int G, g;             /* G = 2^g */
@@ -144,8 +145,7 @@ typedef struct bin_ctx {
 /* A face in more than one cell: its cell ranges r (ck_cell_codes), 1 to 4
  * cells a side in practice.  Plain loops: GCC vectorized the inner one
  * over x, whose checks and tails cost more than the 1-2 cells it updates
- * (bin_worker was 28k instructions a step for the 136 kept faces of two
- * suzannes). */
+ * (bin_worker cost far more instructions that way on two grazing suzannes). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR_LOOPS __attribute__((noinline, optimize("no-tree-vectorize")))
 #else
@@ -182,7 +182,7 @@ static SCALAR_LOOPS void scatter_multi(uint32_t r, size_t G, uint32_t f, const u
 /* A face in exactly two cells, neighbours along one axis (on two graded
  * tori, most of the faces in more than one cell): the stride from the
  * lower cell to the other, else 0.  In line, it spares those faces the
- * loops' set-up, some 70 instructions a face and pass. */
+ * loops' set-up, dozens of instructions a face and pass. */
 static inline size_t two_cells(uint32_t r, size_t G, size_t *c0)
 {
     const cell_range b = range_of(r);
@@ -202,9 +202,9 @@ static void bin_worker(int w, int T, void *p)
     const float *const lo[3] = {run->lox, run->loy, run->loz}, *const hi[3] = {run->hix, run->hiy, run->hiz};
     if (b->phase == 0) {
         for (size_t k = b->nblock * (size_t)w / (size_t)T; k < b->nblock * (size_t)(w + 1) / (size_t)T; ++k) {
-            const size_t e = (k + 1) * BIN_BLOCK < nk ? (k + 1) * BIN_BLOCK : nk;
-            ck_gather_bounds(e - k * BIN_BLOCK, run->kept + k * BIN_BLOCK, lo, hi, b->stat[k].lo, b->stat[k].hi,
-                             &b->stat[k].edge);
+            const size_t s = k * CLASH_TUNE_OCT_BIN_BLOCK;
+            const size_t e = s + CLASH_TUNE_OCT_BIN_BLOCK < nk ? s + CLASH_TUNE_OCT_BIN_BLOCK : nk;
+            ck_gather_bounds(e - s, run->kept + s, lo, hi, b->stat[k].lo, b->stat[k].hi, &b->stat[k].edge);
         }
         return;
     }
@@ -214,7 +214,7 @@ static void bin_worker(int w, int T, void *p)
     if (b->phase == 1) {
         /* Counts, and for "may pair" whether two objects came to a cell,
          * without a branch per face but for the faces in more than one
-         * cell (30%).  The cells of the G^3 grid that each face's grown
+         * cell (a minority).  The cells of the G^3 grid that each face's grown
          * box touches: b->widef, see build_units. */
         cell_count *restrict cc = b->cc + (size_t)w * b->ncell;
         for (size_t c = 0; c < b->ncell; ++c) cc[c] = (cell_count){0, CELL_EMPTY};
@@ -272,6 +272,41 @@ size_t clash_oct_cc_bytes(size_t n) { return n * sizeof(cell_count); }
 
 static int order_units(clash_run *run, unitset *us);
 
+/* Splits, breadth-first, every unit of a level below unit_min, and every
+ * one below level - 1 holding more than `big` faces, into those of its eight
+ * children that may pair (the children appended, the unit replaced by the
+ * last).  Returns 0, or -1 when out of memory. */
+static int split_units(clash_run *run, unitset *us, int unit_min, int level, size_t big, int swept)
+{
+    for (size_t u = 0; u < us->n;) {
+        unit un = us->u[u];
+        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
+        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
+            ++u;
+            continue;
+        }
+        /* replace unit u by its children (appended), breadth-first */
+        us->u[u] = us->u[--us->n];
+        const double h = un.size * 0.5;
+        size_t at[8], cnt[8];
+        if (scratch_bytes(us->faces, un.n) ||
+            split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, swept, at, cnt))
+            return -1;
+        for (int ch = 0; ch < 8; ++ch) {
+            if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
+            if (us->n == us->cap) {
+                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
+                if (!nu) return -1;
+                us->u = nu;
+            }
+            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
+                                   un.lo[2] + ((ch & 4) ? h : 0)};
+            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
+        }
+    }
+    return 0;
+}
+
 /* Root cube, level, units (see the top of this file) and this rank's share
  * of them.  Returns 0, 1 when there is nothing to do, -1 when out of memory. */
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
@@ -285,7 +320,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     us->faces = &W->uf;
     W->uf.n = 0;
     bin_ctx b = {.run = run};
-    b.nblock = (nk + BIN_BLOCK - 1) / BIN_BLOCK;
+    b.nblock = (nk + CLASH_TUNE_OCT_BIN_BLOCK - 1) / CLASH_TUNE_OCT_BIN_BLOCK;
     if (ws_grow(&W->stat, &W->statcap, b.nblock, sizeof(bin_stat))) return -1;
     b.stat = W->stat;
     clash_exec ex = clash_exec_sized(&run->exec, (int64_t)nk); /* few kept faces: on the caller */
@@ -312,7 +347,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     /* Few kept faces (their units would be descended on the caller anyway,
      * clash_octree_candidates): one unit, the root cube, whose descent
      * splits them as the binning and the unit splits would.  Binning the
-     * 136 kept faces of two grazing suzannes into a 4^3 grid took more
+     * few kept faces of two grazing suzannes into a 4^3 grid took more
      * instructions than their whole descent. */
     const int ranks = run->ranks.size > 1; /* (see below) */
     if (4 * nk < CLASH_SMALL_WORK && !ranks) {
@@ -328,7 +363,8 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
      * further down (level - 1, where a unit's descent is one split), and
      * the binning even for few kept faces. */
     const int unit_min = level <= 3 ? level : (level - 2 + ranks < 5 ? level - 2 + ranks : 5);
-    const size_t big = nk / 32 > 256 ? nk / 32 : 256;
+    const size_t big_share = nk / CLASH_TUNE_OCT_BIG_DIV;
+    const size_t big = big_share > CLASH_TUNE_OCT_BIG_MIN ? big_share : CLASH_TUNE_OCT_BIG_MIN;
     b.g = unit_min, b.G = 1 << unit_min;
     b.ncell = (size_t)b.G * (size_t)b.G * (size_t)b.G;
     b.cs = size / b.G;
@@ -398,32 +434,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     rc = 0;
 out:
     if (rc) return rc;
-    for (size_t u = 0; u < us->n;) {
-        unit un = us->u[u];
-        const int split = un.level < unit_min || (un.level < level - 1 && un.n > big);
-        if (!split || !node_may_pair(run, us->faces->v + un.ofs, un.n)) {
-            ++u;
-            continue;
-        }
-        /* replace unit u by its children (appended), breadth-first */
-        us->u[u] = us->u[--us->n];
-        const double h = un.size * 0.5;
-        size_t at[8], cnt[8];
-        if (scratch_bytes(us->faces, un.n) ||
-            split_cell(run, us->faces, un.ofs, un.n, un.lo, h, us->faces->st, swept, at, cnt))
-            return -1;
-        for (int ch = 0; ch < 8; ++ch) {
-            if (!node_may_pair(run, us->faces->v + at[ch], cnt[ch])) continue;
-            if (us->n == us->cap) {
-                unit *nu = realloc(us->u, sizeof(unit) * (us->cap *= 2));
-                if (!nu) return -1;
-                us->u = nu;
-            }
-            const double clo[3] = {un.lo[0] + ((ch & 1) ? h : 0), un.lo[1] + ((ch & 2) ? h : 0),
-                                   un.lo[2] + ((ch & 4) ? h : 0)};
-            us->u[us->n++] = (unit){{clo[0], clo[1], clo[2]}, h, un.level + 1, at[ch], cnt[ch]};
-        }
-    }
+    if (split_units(run, us, unit_min, level, big, swept)) return -1;
     return order_units(run, us);
 }
 
