@@ -3,7 +3,7 @@
  * the folder CLASH_SCCD_DIR names at configure time; none of its code is in this tree) on the two frames of
  * one step, as its own driver runs them, for `clash bench ccd-run --peer`.
  *
- *   clash-peer-sccd F0.ply F1.ply [--tol X] [--threads T] [--repeat R] [--warmup W] [--double]
+ *   clash-peer-sccd F0.ply F1.ply [--tol X] [--threads T] [--repeat R] [--warmup W] [--float-positions] [--double-boxes]
  *
  * The frames are read through clash's C API (clash_mesh_read); both must have the same faces in the same
  * order (else exit 2, naming the file).  The edge list (every distinct vertex pair of a face, i < j, sorted)
@@ -17,11 +17,12 @@
  *           pair against the best bound so far, so the second call starts from the first one's result
  * Pairs sharing a vertex are dropped by SCCD's broad phase itself.  The tolerance is SCCD's SCCD_TOL (set in
  * the environment before each narrow phase; default 1e-12), the thread count tbb::global_control's
- * max_allowed_parallelism (default: TBB's).  The boxes and the positions are float, as in SCCD's own driver
- * (geom_t; its narrow phase promotes them to double, so it runs on the float-rounded positions), the boxes
- * rounded outward.  --double keeps the frames' doubles instead; it is refused in a build with AVX2 or AVX-512
- * (this one is built with -march=native), where SCCD's double box test stores 64-bit lanes into its 32-bit
- * lane mask and writes past it.
+ * max_allowed_parallelism (default: TBB's).  The boxes are float, as in SCCD's own driver (geom_t), rounded
+ * outward from the frames' doubles; the narrow phase gets the frames' double positions (its arithmetic is
+ * double either way), so its earliest toi is that of the same motion clash tests.  --float-positions gives it
+ * float-rounded positions instead, exactly as SCCD's driver does.  --double-boxes makes the boxes double; it is
+ * refused in a build with AVX2 or AVX-512 (this one is built with -march=native), where SCCD's double box test
+ * stores 64-bit lanes into its 32-bit lane mask and writes past it.
  *
  * Output: one line per counted repetition, then the medians:
  *   rep=K boxes_ms=.. broad_ms=.. narrow_ms=.. total_ms=.. vf=N ee=N toi=T
@@ -126,12 +127,12 @@ struct Result {
     double toi;
 };
 
-// One repetition of SCCD's pipeline with geometry type T (double, or float as SCCD's driver).
-template <typename T>
+// One repetition of SCCD's pipeline with box type T and position type P (float, float in SCCD's driver).
+template <typename T, typename P>
 struct Pipeline {
     const Frames &fr;
     ptrdiff_t nv, ne, nf;
-    std::vector<T> pos[6];                         // x0 y0 z0 x1 y1 z1, SoA
+    std::vector<P> pos[6];                         // x0 y0 z0 x1 y1 z1, SoA
     std::vector<T> vbox[6], ebox[6], fbox[6];      // minx miny minz maxx maxy maxz
     std::vector<idx_t> vidx, eidx, fidx, foverlap, voverlap, e0overlap, e1overlap;
     std::vector<ptrdiff_t> ccdptr;
@@ -143,7 +144,7 @@ struct Pipeline {
             pos[d].resize(nv), vbox[d].resize(nv), ebox[d].resize(ne), fbox[d].resize(nf);
         }
         for (ptrdiff_t i = 0; i < nv; ++i)
-            for (int d = 0; d < 3; ++d) pos[d][i] = (T)fr.x0[3 * i + d], pos[3 + d][i] = (T)fr.x1[3 * i + d];
+            for (int d = 0; d < 3; ++d) pos[d][i] = (P)fr.x0[3 * i + d], pos[3 + d][i] = (P)fr.x1[3 * i + d];
         vidx.resize(nv), eidx.resize(ne), fidx.resize(nf);
         ccdptr.resize(std::max(nf, ne) + 1);
         scratch.resize(std::max(nf, std::max(ne, nv)));
@@ -227,16 +228,16 @@ struct Pipeline {
 
     double narrow()
     {
-        T *v0[3] = {pos[0].data(), pos[1].data(), pos[2].data()};
-        T *v1[3] = {pos[3].data(), pos[4].data(), pos[5].data()};
+        P *v0[3] = {pos[0].data(), pos[1].data(), pos[2].data()};
+        P *v1[3] = {pos[3].data(), pos[4].data(), pos[5].data()};
         idx_t *soafaces[3] = {&fr_faces()[0], &fr_faces()[1], &fr_faces()[2]};
         idx_t *soaedges[2] = {&fr_edges()[0], &fr_edges()[1]};
-        const T toi_vf = voverlap.empty() ? (T)1
-                                          : sccd::narrow_phase_vf<3, T, idx_t>(voverlap.size(), voverlap.data(),
+        const P toi_vf = voverlap.empty() ? (P)1
+                                          : sccd::narrow_phase_vf<3, P, idx_t>(voverlap.size(), voverlap.data(),
                                                                                foverlap.data(), v0, v1, 3, soafaces,
-                                                                               (T)1);
-        const T toi_ee = e0overlap.empty() ? toi_vf
-                                           : sccd::narrow_phase_ee<T, idx_t>(e0overlap.size(), e0overlap.data(),
+                                                                               (P)1);
+        const P toi_ee = e0overlap.empty() ? toi_vf
+                                           : sccd::narrow_phase_ee<P, idx_t>(e0overlap.size(), e0overlap.data(),
                                                                              e1overlap.data(), v0, v1, 2, soaedges,
                                                                              toi_vf);
         return (double)std::min(toi_vf, toi_ee);
@@ -262,10 +263,10 @@ struct Pipeline {
     }
 };
 
-template <typename T>
+template <typename T, typename P>
 int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const char *precision)
 {
-    Pipeline<T> p(fr);
+    Pipeline<T, P> p(fr);
     std::vector<double> bx, br, na, to;
     ptrdiff_t vf = -1, ee = -1;
     double toi = -1;
@@ -295,7 +296,7 @@ int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const
 int usage(const char *bad)
 {
     std::fprintf(stderr, "clash-peer-sccd: error: bad argument '%s'\nusage: clash-peer-sccd F0.ply F1.ply [--tol X > 0] "
-                 "[--threads T >= 1] [--repeat R >= 1] [--warmup W >= 0] [--double]\n", bad);
+                 "[--threads T >= 1] [--repeat R >= 1] [--warmup W >= 0] [--float-positions] [--double-boxes]\n", bad);
     return 2;
 }
 
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
 {
     const char *files[2] = {nullptr, nullptr};
     double tol = 1e-12;
-    int threads = 0, repeat = 3, warmup = 1, use_double = 0, nfiles = 0;
+    int threads = 0, repeat = 3, warmup = 1, use_double = 0, float_pos = 0, nfiles = 0;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         char *end = nullptr;
@@ -323,9 +324,11 @@ int main(int argc, char **argv)
             warmup = std::atoi(v);
             if (warmup < 0 || (warmup == 0 && std::strcmp(v, "0"))) return usage(v);
             ++i;
-        } else if (!std::strcmp(argv[i], "--double")) {
+        } else if (!std::strcmp(argv[i], "--float-positions")) {
+            float_pos = 1;
+        } else if (!std::strcmp(argv[i], "--double-boxes")) {
 #if defined(__AVX2__) || defined(__AVX512F__)
-            std::fprintf(stderr, "clash-peer-sccd: error: --double: SCCD's double box test overruns its lane mask "
+            std::fprintf(stderr, "clash-peer-sccd: error: --double-boxes: SCCD's double box test overruns its lane mask "
                          "under AVX2/AVX-512; rebuild without -march=native to use it\n");
             return 2;
 #endif
@@ -348,6 +351,7 @@ int main(int argc, char **argv)
     setenv("SCCD_TOL", buf, 1);  // SCCD's narrow phase reads its tolerance from the environment on each call
     const int nthreads = threads ? threads : (int)tbb::info::default_concurrency();
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, (size_t)nthreads);
-    return use_double ? run<double>(fr, tol, nthreads, repeat, warmup, "double")
-                      : run<float>(fr, tol, nthreads, repeat, warmup, "float");
+    if (use_double) return run<double, double>(fr, tol, nthreads, repeat, warmup, "boxes:double,positions:double");
+    return float_pos ? run<float, float>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:float")
+                     : run<float, double>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:double");
 }
