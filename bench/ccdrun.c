@@ -207,7 +207,8 @@ static int run_peer(const char *peer, const ccd_scene *s, double tol, int thread
     while (f && fgets(line, sizeof line, f))
         if (!strncmp(line, "sccd ", 5)) {
             *out = (peer_row){field(line, "boxes_ms="), field(line, "broad_ms="), field(line, "narrow_ms="),
-                              field(line, "total_ms="), field(line, " vf="), field(line, " ee="), field(line, " toi=")};
+                              field(line, "total_ms="), field(line, " vf="), field(line, " ee="),
+                              field(line, " toi=")};
             found = 1;
         }
     const int st = f ? pclose(f) : -1;

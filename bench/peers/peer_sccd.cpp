@@ -3,7 +3,8 @@
  * the folder CLASH_SCCD_DIR names at configure time; none of its code is in this tree) on the two frames of
  * one step, as its own driver runs them, for `clash bench ccd-run --peer`.
  *
- *   clash-peer-sccd F0.ply F1.ply [--tol X] [--threads T] [--repeat R] [--warmup W] [--float-positions] [--double-boxes]
+ *   clash-peer-sccd F0.ply F1.ply [--tol X] [--threads T] [--repeat R] [--warmup W] [--float-positions]
+ *                   [--double-boxes]
  *
  * The frames are read through clash's C API (clash_mesh_read); both must have the same faces in the same
  * order (else exit 2, naming the file).  The edge list (every distinct vertex pair of a face, i < j, sorted)
@@ -295,7 +296,8 @@ int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const
 
 int usage(const char *bad)
 {
-    std::fprintf(stderr, "clash-peer-sccd: error: bad argument '%s'\nusage: clash-peer-sccd F0.ply F1.ply [--tol X > 0] "
+    std::fprintf(stderr, "clash-peer-sccd: error: bad argument '%s'\nusage: clash-peer-sccd F0.ply F1.ply "
+                 "[--tol X > 0] "
                  "[--threads T >= 1] [--repeat R >= 1] [--warmup W >= 0] [--float-positions] [--double-boxes]\n", bad);
     return 2;
 }
@@ -328,7 +330,8 @@ int main(int argc, char **argv)
             float_pos = 1;
         } else if (!std::strcmp(argv[i], "--double-boxes")) {
 #if defined(__AVX2__) || defined(__AVX512F__)
-            std::fprintf(stderr, "clash-peer-sccd: error: --double-boxes: SCCD's double box test overruns its lane mask "
+            std::fprintf(stderr, "clash-peer-sccd: error: --double-boxes: SCCD's double box test overruns its "
+                         "lane mask "
                          "under AVX2/AVX-512; rebuild without -march=native to use it\n");
             return 2;
 #endif
