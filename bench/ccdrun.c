@@ -28,9 +28,11 @@
  * narrow phase), their ratios clash / SCCD, clash's primitive pairs into
  * the kernel (vf + ee) and contacts, SCCD's vf and ee candidates, each
  * one's earliest toi (1: none; clash's never later than the truth), and
- * the peer's stage medians at 1e-12.  "late" marks a scene where clash's
- * earliest toi is later than SCCD's at 1e-12.  The contacts must be the
- * same in every round and at every thread count.
+ * the peer's stage medians at 1e-12.  "after-sccd12" marks a scene where
+ * clash's earliest toi is later than SCCD's at 1e-12 (both may be below
+ * the truth: SCCD's tolerance is not one in time; clash_peer_sccd --which
+ * names SCCD's earliest pair).  The contacts must be the same in every
+ * round and at every thread count.
  *
  * Scenes: the two ccd-frames scenes by name, or a frames scene file
  * (--scene FILE, repeatable: its first two frames, one swept step with
@@ -293,7 +295,7 @@ static int peer_scene(const ccd_scene *s, const char *peer, int repeat, const in
         memcpy(tmp, cl, (size_t)repeat * sizeof *tmp);
         printf("%-18s %2d %10.2f %10.2f %10.2f %6.3f %6.3f %9lld %8zu %9.0f %9.0f %14.10g %14.10g %14.10g %9.2f %9.2f "
                "%9.2f%s\n", s->name, threads[ti], c, s12, s6, c / s12, c / s6, (long long)prim, nc, a.vf, a.ee, toi,
-               a.toi, b.toi, median(bx, repeat), median(br, repeat), median(na, repeat), toi > a.toi ? " late" : "");
+               a.toi, b.toi, median(bx, repeat), median(br, repeat), median(na, repeat), toi > a.toi ? " after-sccd12" : "");
         fflush(stdout);
     }
     free(v);

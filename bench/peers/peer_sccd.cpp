@@ -4,7 +4,7 @@
  * one step, as its own driver runs them, for `clash bench ccd-run --peer`.
  *
  *   clash-peer-sccd F0.ply F1.ply [--tol X] [--threads T] [--repeat R] [--warmup W] [--float-positions]
- *                   [--double-boxes]
+ *                   [--double-boxes] [--which | --which-below T]
  *
  * The frames are read through clash's C API (clash_mesh_read); both must have the same faces in the same
  * order (else exit 2, naming the file).  The edge list (every distinct vertex pair of a face, i < j, sorted)
@@ -28,7 +28,9 @@
  * Output: one line per counted repetition, then the medians:
  *   rep=K boxes_ms=.. broad_ms=.. narrow_ms=.. total_ms=.. vf=N ee=N toi=T
  *   sccd boxes_ms=.. broad_ms=.. narrow_ms=.. total_ms=.. vf=N ee=N toi=T tol=X threads=T precision=P
- * toi is 1 when no pair has an impact in the step.  The candidates and toi must agree over the repetitions
+ * toi is 1 when no pair has an impact in the step.  --which then lists the candidates that attain the earliest
+ * toi (within 1e-9), each run alone through SCCD's narrow phase (--which-below T: those with a toi below T),
+ * as "vf VERTEX FACE TOI" and "ee A0 A1 B0 B1 TOI" (vertex ids of the files).  The candidates and toi must agree
  * (the broad phase is exact on the boxes; the earliest toi of the narrow phase may depend on the order in
  * which TBB's threads reach the pairs, as SCCD's pruning does): a differing candidate count is an error
  * (exit 1), a differing toi is reported on stderr.
@@ -244,6 +246,31 @@ struct Pipeline {
         return (double)std::min(toi_vf, toi_ee);
     }
 
+    // The candidates whose own earliest toi (each one alone through SCCD's narrow phase, pruned against toi
+    // as SCCD prunes against its best bound) is below toi: "vf VERTEX FACE TOI" and "ee A0 A1 B0 B1 TOI"
+    // (vertex ids).  Diagnostic, after the timed repetitions.
+    void which(double toi)
+    {
+        const P bound = (P)toi;
+        P *v0[3] = {pos[0].data(), pos[1].data(), pos[2].data()};
+        P *v1[3] = {pos[3].data(), pos[4].data(), pos[5].data()};
+        idx_t *soafaces[3] = {&fr_faces()[0], &fr_faces()[1], &fr_faces()[2]};
+        idx_t *soaedges[2] = {&fr_edges()[0], &fr_edges()[1]};
+        for (size_t i = 0; i < voverlap.size(); ++i) {
+            const double t = (double)sccd::narrow_phase_vf<3, P, idx_t>(1, &voverlap[i], &foverlap[i], v0, v1, 3,
+                                                                        soafaces, bound);
+            if (t < (double)bound) std::printf("vf %d %d %.17g\n", voverlap[i], foverlap[i], t);
+        }
+        for (size_t i = 0; i < e0overlap.size(); ++i) {
+            const double t = (double)sccd::narrow_phase_ee<P, idx_t>(1, &e0overlap[i], &e1overlap[i], v0, v1, 2,
+                                                                     soaedges, bound);
+            const idx_t a = e0overlap[i], b = e1overlap[i];
+            if (t < (double)bound)
+                std::printf("ee %d %d %d %d %.17g\n", fr.edges[2 * a], fr.edges[2 * a + 1], fr.edges[2 * b],
+                            fr.edges[2 * b + 1], t);
+        }
+    }
+
     // SCCD takes non-const index arrays; it only reads them.
     idx_t *fr_faces() { return const_cast<idx_t *>(fr.faces.data()); }
     idx_t *fr_edges() { return const_cast<idx_t *>(fr.edges.data()); }
@@ -265,7 +292,7 @@ struct Pipeline {
 };
 
 template <typename T, typename P>
-int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const char *precision)
+int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const char *precision, double which)
 {
     Pipeline<T, P> p(fr);
     std::vector<double> bx, br, na, to;
@@ -291,6 +318,7 @@ int run(const Frames &fr, double tol, int threads, int repeat, int warmup, const
                 "threads=%d precision=%s vertices=%lld edges=%zu faces=%lld\n",
                 median(bx), median(br), median(na), median(to), vf, ee, toi, tol, threads, precision,
                 (long long)fr.nv, fr.edges.size() / 2, (long long)fr.nf);
+    if (which >= 0) p.which(which > 0 ? which : toi + 1e-9);
     return rc;
 }
 
@@ -298,7 +326,8 @@ int usage(const char *bad)
 {
     std::fprintf(stderr, "clash-peer-sccd: error: bad argument '%s'\nusage: clash-peer-sccd F0.ply F1.ply "
                  "[--tol X > 0] "
-                 "[--threads T >= 1] [--repeat R >= 1] [--warmup W >= 0] [--float-positions] [--double-boxes]\n", bad);
+                 "[--threads T >= 1] [--repeat R >= 1] [--warmup W >= 0] [--float-positions] [--double-boxes] "
+                 "[--which | --which-below T]\n", bad);
     return 2;
 }
 
@@ -307,7 +336,7 @@ int usage(const char *bad)
 int main(int argc, char **argv)
 {
     const char *files[2] = {nullptr, nullptr};
-    double tol = 1e-12;
+    double tol = 1e-12, which = -1;
     int threads = 0, repeat = 3, warmup = 1, use_double = 0, float_pos = 0, nfiles = 0;
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -326,6 +355,12 @@ int main(int argc, char **argv)
             warmup = std::atoi(v);
             if (warmup < 0 || (warmup == 0 && std::strcmp(v, "0"))) return usage(v);
             ++i;
+        } else if (!std::strcmp(argv[i], "--which")) {
+            which = 0;
+        } else if (!std::strcmp(argv[i], "--which-below") && v) {
+            which = std::strtod(v, &end);
+            if (*end || !(which > 0)) return usage(v);
+            ++i;
         } else if (!std::strcmp(argv[i], "--float-positions")) {
             float_pos = 1;
         } else if (!std::strcmp(argv[i], "--double-boxes")) {
@@ -342,7 +377,10 @@ int main(int argc, char **argv)
             return usage(argv[i]);
         }
     }
-    if (nfiles != 2) return usage(nfiles ? files[0] : "(no frames)");
+    if (nfiles != 2) {
+        std::fprintf(stderr, "clash-peer-sccd: error: two frame files needed, %d given\n", nfiles);
+        return 2;
+    }
     Frames fr;
     if (int rc = read_frames(files[0], files[1], fr)) return rc;
     if (fr.nf == 0 || fr.nv == 0) {
@@ -354,7 +392,8 @@ int main(int argc, char **argv)
     setenv("SCCD_TOL", buf, 1);  // SCCD's narrow phase reads its tolerance from the environment on each call
     const int nthreads = threads ? threads : (int)tbb::info::default_concurrency();
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, (size_t)nthreads);
-    if (use_double) return run<double, double>(fr, tol, nthreads, repeat, warmup, "boxes:double,positions:double");
-    return float_pos ? run<float, float>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:float")
-                     : run<float, double>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:double");
+    if (use_double)
+        return run<double, double>(fr, tol, nthreads, repeat, warmup, "boxes:double,positions:double", which);
+    return float_pos ? run<float, float>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:float", which)
+                     : run<float, double>(fr, tol, nthreads, repeat, warmup, "boxes:float,positions:double", which);
 }
