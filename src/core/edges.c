@@ -60,6 +60,20 @@ static uint64_t key_of(int64_t a, int64_t b)
     return j << 32 | i;
 }
 
+size_t clash_edges_mesh_keys(const clash_store_mesh *sm, uint64_t **keys)
+{
+    const int32_t *t = sm->tri;
+    uint64_t *k = malloc((3 * (size_t)sm->nf + 1) * sizeof *k);
+    *keys = k;
+    if (!k) return (size_t)-1;
+    size_t n = 0;
+    for (int64_t i = 0; i < 3 * sm->nf; ++i) {
+        const int64_t a = t[i], b = t[i % 3 == 2 ? i - 2 : i + 1];
+        if (a != b) k[n++] = key_of(a, b);
+    }
+    return clash_sort_unique_u64(k, n);
+}
+
 /* The table of store mesh sm; 0, or -1 when memory ran out. */
 static int mesh_build(const clash_store_mesh *sm, edges_mesh *m)
 {
@@ -67,16 +81,10 @@ static int mesh_build(const clash_store_mesh *sm, edges_mesh *m)
     const int32_t *t = sm->tri;
     memset(m, 0, sizeof *m);
     m->nf = nf, m->nv = sm->nv;
-    uint64_t *k = malloc((3 * (size_t)nf + 1) * sizeof *k);
+    uint64_t *k;
+    const size_t ne = clash_edges_mesh_keys(sm, &k);
     m->fe = malloc((3 * (size_t)nf + 1) * sizeof *m->fe);
-    if (!k || !m->fe) goto oom;
-    int64_t n = 0;
-    for (int64_t i = 0; i < 3 * nf; ++i) {
-        const int64_t a = t[i], b = t[i % 3 == 2 ? i - 2 : i + 1];
-        if (a != b) k[n++] = key_of(a, b);
-    }
-    const size_t ne = clash_sort_unique_u64(k, (size_t)n);
-    if (ne == (size_t)-1 || ne >= CLASH_NO_EDGE) goto oom;
+    if (ne == (size_t)-1 || ne >= CLASH_NO_EDGE || !m->fe) goto oom;
     m->ne = (int64_t)ne;
     m->lo = malloc((ne + 1) * sizeof *m->lo), m->hi = malloc((ne + 1) * sizeof *m->hi);
     if (!m->lo || !m->hi) goto oom;

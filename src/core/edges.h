@@ -21,6 +21,7 @@
 #ifndef CLASH_CORE_EDGES_H
 #define CLASH_CORE_EDGES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sched/sched.h"
@@ -44,6 +45,12 @@ typedef struct clash_edges {
  * team; 0, or -1 when memory ran out (or the edges outnumber 32-bit ids). */
 int clash_edges_update(clash_edges **t, const clash_scene *sc, const clash_exec *ex);
 void clash_edges_free(clash_edges *e);
+
+/* Store mesh m's unique edges as the keys j << 32 | i of their ends
+ * (i < j, the mesh's own vertex numbers), ascending: the numbering every
+ * object of the mesh uses.  *keys is malloc'ed (the caller frees it, also
+ * on failure); returns the count, or (size_t)-1 when out of memory. */
+size_t clash_edges_mesh_keys(const clash_store_mesh *m, uint64_t **keys);
 
 /* The object of global edge e (binary search over eofs). */
 int clash_edges_object(const clash_edges *t, uint32_t e);

@@ -1,18 +1,15 @@
 /*
  * edges_api.c — the public edge tables (clash_scene_edges): each mesh's
  * unique undirected edges (i, j), i < j in its own vertex numbering, ordered
- * by j, then by i, as the key j << 32 | i sorted and de-duplicated.  This is
- * the numbering core/edges.c gives each object for --ccd (its keys are the
- * same, made from the object's faces in input numbering, and an object's
- * faces are its mesh's triangles offset by the object's first vertex), so
- * objects of one mesh share one table.  The tables hang off the scene
+ * by j, then by i: core/edges.c's keys of the mesh (clash_edges_mesh_keys),
+ * the numbering --ccd gives every object of that mesh.  The tables hang off the scene
  * (sc->edge_tables, freed by clash_scene_destroy through the function
  * given beside it), one allocation per mesh, made on first use: a table
  * stays where it is while meshes are added after it.
  */
 #include <stdlib.h>
 
-#include "base/sort.h"
+#include "core/edges.h"
 #include "query/query.h"
 
 typedef struct edge_tables {
@@ -29,20 +26,12 @@ static void tables_free(void *p)
     free(t->ij), free(t->count), free(t);
 }
 
-/* Mesh m's table, made now if needed: 0, or -1 when out of memory. */
+/* Mesh m's table, made now if needed (core/edges.c's keys: the same
+ * numbering --ccd gives): 0, or -1 when out of memory. */
 static int make_table(const clash_store_mesh *mesh, int32_t **ij, int64_t *count)
 {
-    const size_t nf = (size_t)mesh->nf;
-    uint64_t *k = malloc((3 * nf + 1) * sizeof *k);
-    if (!k) return -1;
-    size_t n = 0;
-    for (size_t f = 0; f < nf; ++f)
-        for (int c = 0; c < 3; ++c) {
-            const uint64_t a = (uint64_t)mesh->tri[3 * f + (size_t)c];
-            const uint64_t b = (uint64_t)mesh->tri[3 * f + (size_t)(c + 1) % 3];
-            if (a != b) k[n++] = a < b ? b << 32 | a : a << 32 | b;
-        }
-    const size_t m = clash_sort_unique_u64(k, n);
+    uint64_t *k;
+    const size_t m = clash_edges_mesh_keys(mesh, &k);
     int32_t *e = m == (size_t)-1 ? NULL : malloc((2 * m + 1) * sizeof *e);
     if (!e) {
         free(k);
