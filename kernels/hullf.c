@@ -344,16 +344,6 @@ static CK_TARGET_AVX2 void rows8o_avx2(const float org[3][8], float out[24][8])
         _mm_storeu_ps(out[c], _mm256_cvtpd_ps(a)), _mm_storeu_ps(out[c] + 4, _mm256_cvtpd_ps(b));
     }
 }
-/* All eight lanes to a register. */
-static CK_TARGET_AVX512VL void rows8o_avx512(const float org[3][8], float out[24][8])
-{
-    __m512d d[3];
-    for (int c = 0; c < 3; ++c)
-        d[c] = _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(out[18 + c])),
-                             org ? _mm512_cvtps_pd(_mm256_loadu_ps(org[c])) : _mm512_setzero_pd());
-    for (int c = 0; c < 18; ++c)
-        _mm256_storeu_ps(out[c], _mm512_cvtpd_ps(_mm512_add_pd(_mm512_cvtps_pd(_mm256_loadu_ps(out[c])), d[c % 3])));
-}
 #endif
 
 /* out's lanes (their own origins in rows 18..20) translated by org's
@@ -361,10 +351,8 @@ static CK_TARGET_AVX512VL void rows8o_avx512(const float org[3][8], float out[24
 static void rows8o_shift(const float org[3][8], float out[24][8])
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (ck_have_avx512vl()) {
-        rows8o_avx512(org, out);
-        return;
-    }
+    /* (no 512-bit path: zmm registers would lower the core's clock for the
+     * whole stage, as every AVX-512 kernel here keeps to 256-bit vectors) */
     if (ck_have_avx2()) {
         rows8o_avx2(org, out);
         return;
