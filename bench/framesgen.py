@@ -2,7 +2,7 @@
 """framesgen.py — writes generated two-frame CCD inputs (a frames scene: two
 PLY files with the same faces, and the scene file clash runs on them), for
 `clash bench ccd-run --scene FILE [--peer ...]` and `clash run FILE --ccd`,
-beside the shared ccd-frames scenes (issue 53).
+beside the shared ccd-frames scenes.
 
   bench/framesgen.py cloth OUTDIR [--n N] [--rings R] [--flat]
   bench/framesgen.py rigid OUTDIR MESH.obj [--copies K]

@@ -1,4 +1,4 @@
-"""python_host.py — what the Python binding costs a host per step (issue 51).
+"""python_host.py — what the Python binding costs a host per step.
 
 400 rigid cubes (a 20 x 20 grid, neighbours 0.02 apart, touching in swept steps as they drift) are moved by the host
 every step: each gets a new pose (a small turn and a drift, computed in

@@ -1,5 +1,5 @@
-"""A barrier-style line search in Python on clash's trial steps (issue 51's
-example; clash.h, "Trial steps, jumps and batched states").
+"""A barrier-style line search in Python on clash's trial steps (clash.h,
+"Trial steps, jumps and batched states"), the example to copy.
 
 Spheres on a ring move toward its centre.  Every step the host proposes a
 displacement for all of them, asks clash for the step without taking it
