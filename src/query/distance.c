@@ -176,17 +176,6 @@ const q_tree *clash_query_tree(clash_run *run, int o)
 
 /* ---- the distance ------------------------------------------------------------------------ */
 
-/* The distance between two boxes (6 doubles each), 0 when they overlap. */
-static double box_dist(const double *A, const double *B)
-{
-    double s = 0;
-    for (int k = 0; k < 3; ++k) {
-        const double d = A[k] > B[3 + k] ? A[k] - B[3 + k] : B[k] > A[3 + k] ? B[k] - A[3 + k] : 0;
-        s += d * d;
-    }
-    return sqrt(s);
-}
-
 typedef struct dist_ctx {
     const clash_scene *sc;
     const q_tree *ta, *tb;
@@ -220,7 +209,7 @@ static void leaves(dist_ctx *c, int64_t na, int64_t nb)
         tri_box(A, ab);
         for (int64_t j = 0; j < nbf; ++j) {
             /* the triangles' own boxes first: a face pair farther apart than the bound cannot win */
-            const double bd = box_dist(ab, bb[j]);
+            const double bd = q_box_dist(ab, bb[j]);
             if (bd > bound(c) * (1 + 1e-12)) continue;
             double pa[3], pb[3];
             const double d = q_tri_tri_dist_meet(A, B[j], bd == 0, pa, pb); /* boxes apart: no intersection */
@@ -249,7 +238,7 @@ static void descend(dist_ctx *c, int64_t na, int64_t nb, double bd)
     for (int k = 0; k < 2; ++k) {
         x[k] = split_a ? ta->node[na].left + k : na;
         y[k] = split_a ? nb : tb->node[nb].left + k;
-        d[k] = box_dist(ta->node[x[k]].box, tb->node[y[k]].box);
+        d[k] = q_box_dist(ta->node[x[k]].box, tb->node[y[k]].box);
     }
     const int first = d[1] < d[0];
     descend(c, x[first], y[first], d[first]);
@@ -280,7 +269,7 @@ int clash_run_distance(clash_run *run, int a, int b, double max_distance, clash_
     const q_tree *ta = clash_query_tree(run, a), *tb = ta ? clash_query_tree(run, b) : NULL;
     if (!ta || !tb) return clash_fail(err, CLASH_EFAIL, "run_distance: out of memory building the objects' trees");
     dist_ctx c = {.sc = sc, .ta = ta, .tb = tb, .limit = max_distance};
-    if (ta->nf && tb->nf) descend(&c, 0, 0, box_dist(ta->node[0].box, tb->node[0].box));
+    if (ta->nf && tb->nf) descend(&c, 0, 0, q_box_dist(ta->node[0].box, tb->node[0].box));
     clash_distance r = {.distance = INFINITY, .obj_a = (uint32_t)a, .obj_b = (uint32_t)b};
     for (int k = 0; k < 3; ++k) r.pa[k] = r.pb[k] = NAN;
     if (c.found) {

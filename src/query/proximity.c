@@ -50,16 +50,6 @@ typedef struct prox_ctx {
     int oom;
 } prox_ctx;
 
-static double box_dist(const double *A, const double *B)
-{
-    double s = 0;
-    for (int k = 0; k < 3; ++k) {
-        const double d = A[k] > B[3 + k] ? A[k] - B[3 + k] : B[k] > A[3 + k] ? B[k] - A[3 + k] : 0;
-        s += d * d;
-    }
-    return sqrt(s);
-}
-
 /* Face fv against store face f: each corner of fv not a corner of f. */
 static void vf_keys(prox_ctx *c, const int64_t fv[3], int64_t f)
 {
@@ -111,7 +101,7 @@ static void leaves(prox_ctx *c, int64_t na, int64_t nb, int self)
         double ab[6];
         face_box(c->sc, ta->perm[i], ab);
         for (int64_t j = self ? i - ta->node[na].first + 1 : 0; j < tb->node[nb].count; ++j)
-            if (j >= nbf || box_dist(ab, bb[j]) <= c->reach) face_pair(c, ta->perm[i], tb->perm[tb->node[nb].first + j]);
+            if (j >= nbf || q_box_dist(ab, bb[j]) <= c->reach) face_pair(c, ta->perm[i], tb->perm[tb->node[nb].first + j]);
     }
 }
 
@@ -119,7 +109,7 @@ static void leaves(prox_ctx *c, int64_t na, int64_t nb, int self)
 static void descend(prox_ctx *c, int64_t na, int64_t nb, int self)
 {
     const q_tree *ta = c->ta, *tb = c->tb;
-    if (!self && box_dist(ta->node[na].box, tb->node[nb].box) > c->reach) return;
+    if (!self && q_box_dist(ta->node[na].box, tb->node[nb].box) > c->reach) return;
     const int la = ta->node[na].left < 0, lb = tb->node[nb].left < 0;
     if (la && lb) {
         leaves(c, na, nb, self);

@@ -24,6 +24,7 @@
 #define CLASH_QUERY_QUERY_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "clash/clash.h"
@@ -31,6 +32,18 @@
 #include "store/scene.h"
 
 /* ---- the store's double positions: the one accessor ------------------------------------ */
+
+/* The distance between two boxes (lo x y z, hi x y z: 6 doubles each), 0
+ * when they overlap: the trees' pruning bound, for distance and proximity. */
+static inline double q_box_dist(const double *A, const double *B)
+{
+    double s = 0;
+    for (int k = 0; k < 3; ++k) {
+        const double d = A[k] > B[3 + k] ? A[k] - B[3 + k] : B[k] > A[3 + k] ? B[k] - A[3 + k] : 0;
+        s += d * d;
+    }
+    return sqrt(s);
+}
 
 static inline void q_cur(const clash_scene *sc, int64_t v, double p[3])
 {
