@@ -45,6 +45,7 @@
 #include "bench/stream.h"
 #include "stages/finegrain.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "store/scene.h"
 #include "io/scene_desc.h"
 
@@ -350,7 +351,7 @@ int clash_bench_bbox(int argc, char **argv)
                         run->exec = (clash_exec){.backend = b, .threads = (int)thr[t], .partition = part,
                                                  .chunk = chunks[c], .schedule = CLASH_SCHED_DYNAMIC};
                         run->exec.pool = b == CLASH_BACKEND_PTHREADS ? clash_pool_create((int)thr[t]) : NULL;
-                        memset(run->lox, 0, (size_t)nf * sizeof(float));
+                        memset(run->boxes->lox, 0, (size_t)nf * sizeof(float));
                         for (int r = -1; r < reps; ++r) {
                             const double t0 = clash_bench_now();
                             if (clash_fg_boxes_stores(run, st)) {
@@ -362,9 +363,9 @@ int clash_bench_bbox(int argc, char **argv)
                         }
                         const double med = clash_bench_median(ts, reps);
                         uint64_t h = 1469598103934665603ULL;
-                        const float *bx[6] = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};
+                        const float *bx[6] = {run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
                         for (int q = 0; q < 6; ++q) h = hash_floats(h, bx[q], nf);
-                        h = hash_floats(h, run->obox[0].lo, 6);
+                        h = hash_floats(h, run->boxes->obox[0].lo, 6);
                         if (first) ref_hash = h, first = 0;
                         else if (h != ref_hash) {
                             fprintf(stderr,

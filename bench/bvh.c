@@ -77,6 +77,7 @@
 #include "store/generators.h"
 #include "kernels/kernels.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "io/scene_desc.h"
 #include "store/scene.h"
 
@@ -217,8 +218,8 @@ int clash_bench_bvh(int argc, char **argv)
         fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
         return 1;
     }
-    keep1->bvh_builder = keep2->bvh_builder = refit1->bvh_builder = builder;
-    refit1->bvh_world = 1, refit1->narrow_plain = plain1->narrow_plain = 1; /* the trees refitted in the world, as before the frames path */
+    keep1->mid->bvh_builder = keep2->mid->bvh_builder = refit1->mid->bvh_builder = builder;
+    refit1->debug.bvh_world = 1, refit1->debug.narrow_plain = plain1->debug.narrow_plain = 1; /* the trees refitted in the world, as before the frames path */
     cfg.midphase = CLASH_MID_OCTREE, cfg.threads = 1;
     clash_run *oct1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
@@ -279,8 +280,8 @@ int clash_bench_bvh(int argc, char **argv)
         /* S1 holds the refit (from the vertex positions), S4 the traversal */
         printf("  bvh-kept 1T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
-        printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", keep1->bvh[0].nnode,
-               keep1->bvh[1].nnode, keep1->bvh[0].nprim, keep1->bvh[1].nprim, kept_cand, kept_boxed);
+        printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", keep1->mid->bvh[0].nnode,
+               keep1->mid->bvh[1].nnode, keep1->mid->bvh[0].nprim, keep1->mid->bvh[1].nprim, kept_cand, kept_boxed);
     }
     if (want >> 7 & 1) { /* where the 2-thread octree step goes */
         printf("  octree steps 2T by stage, medians:");

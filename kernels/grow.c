@@ -3,7 +3,7 @@
  * margins (stage S1, swept mode).
  *
  * A face of an object that turns during a step leaves the hull of its six
- * positions by up to its arc margin m = k r + eps (core/facetest.h: r the
+ * positions by up to its arc margin m = k r + eps (stages/facetest.h: r the
  * largest local vertex radius of the face, k and eps the object's turn this
  * step), so its box is grown by m on every side, outward, with slack for
  * the roundings (clash_grow_side):

@@ -52,7 +52,7 @@
  * comparison: "ask hull.c".
  *
  * A tolerance.  Swept mode asks of faces that turn whether their hulls
- * come within tol (their arc margins, core/facetest.h): ck_hulls_meet says 0
+ * come within tol (their arc margins, stages/facetest.h): ck_hulls_meet says 0
  * only when the hulls are more than tol apart.  The filter takes tol per
  * pair, as a float at least the caller's double, and asks for
  *     gap > (FILTER_REL * M + tol (1 + 2^-18)) * l1 + FLT_MIN:

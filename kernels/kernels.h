@@ -296,7 +296,7 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
 
 /* ck_grow_boxes (grow.c; S1 in swept mode, stages/finegrain.c): the boxes
  * of faces [f0, f1) (by step) of an object that turns, grown in place by the
- * arc margins k r[f] + eps as clash_grow_side grows them (core/facetest.h);
+ * arc margins k r[f] + eps as clash_grow_side grows them (stages/facetest.h);
  * olo/ohi are set to the bounds of the grown boxes.  AVX2 where the CPU has
  * it (step 1), the same bits as ck_grow_boxes_ref. */
 void ck_grow_boxes(int64_t f0, int64_t f1, int64_t step, const float *r, double k, double eps, float *lox,

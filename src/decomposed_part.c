@@ -57,7 +57,7 @@ static const char *take_state(clash_dist *D, const clash_scene *sc, int o, int k
     return p + state_bytes(sc, o, kind);
 }
 
-/* The S2 filter of the part's run (core/run.h op_keep, local objects). */
+/* The S2 filter of the part's run (clash_pipe_keep_pairs, local objects). */
 static int keep_pair(void *ctx, int a, int b)
 {
     const clash_dist *D = ctx;
@@ -104,7 +104,7 @@ int clash_dist_rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *e
     free(mesh);
     D->sub = p;
     if (!(D->subrun = clash_pipe_create(p, &D->subcfg, err))) return err && err->code ? err->code : CLASH_EFAIL;
-    D->subrun->op_keep = keep_pair, D->subrun->op_keep_ctx = D;
+    clash_pipe_keep_pairs(D->subrun, keep_pair, D);
     return CLASH_OK;
 }
 

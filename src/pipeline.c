@@ -85,28 +85,16 @@ void clash_pipe_destroy(clash_run *run)
     if (!run) return;
     clash_query_free(run);
     free(run->face_obj);
-    free(run->lox), free(run->loy), free(run->loz), free(run->hix), free(run->hiy), free(run->hiz);
-    free(run->obox), free(run->op), free(run->reg_ofs), free(run->regs), free(run->keep), free(run->kept);
-    free(run->odop), free(run->opdop), free(run->rdop);
-    for (int k = 0; k < 2; ++k) free(run->hbox[k]), free(run->hdop[k]), free(run->hdop_has[k]);
-    free(run->face_r);
-    if (run->wbuf)
-        for (int w = 0; w < run->threads; ++w) free(run->wbuf[w].v);
-    free(run->wbuf);
-    free(run->cand);
-    clash_pages_free(run->hit, run->cap_hit, 1, 0), clash_pages_free(run->pairs, run->cap_pairs, sizeof *run->pairs, 0);
-    clash_pages_free(run->gkeys, run->cap_gkeys, sizeof *run->gkeys, 0);
-    clash_pages_free(run->frow, run->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
-    clash_pages_free(run->fdop, run->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
-    clash_pages_free(run->korig, run->cap_korig, sizeof *run->korig, 0);
-    free(run->fplace);
-    free(run->wsec);
-    clash_midphases_free(run);
+    clash_midphases_free(run); /* (reads the boxes: before them) */
+    clash_defer_free(run);
+    clash_boxes_free(run->boxes), clash_broad_free(run->broad), clash_cull_free(run->cull);
+    clash_rows_free(run->rows), clash_narrow_free(run->narrow), clash_gather_free(run->gather);
+    clash_pages_free(run->pairs, run->cap_pairs, sizeof *run->pairs, 0);
+    free(run->exec.worker_seconds);
     clash_stage_ccd_free(run);
     if (run->trial) clash_store_trial_free(run->trial);
     free(run->trial);
     clash_fg_destroy(run->fg);
-    clash_defer_free(run);
     clash_objfilt_free(run->filt);
     clash_pool_destroy(run->exec.pool);
     clash_ranks_close(&run->ranks);
@@ -229,17 +217,18 @@ clash_run *clash_pipe_create(clash_scene *sc, const clash_config *cfg, clash_err
         clash_pipe_destroy(run);
         return NULL;
     }
-    const size_t nf = (size_t)sc->nf;
-    run->face_obj = malloc(nf * sizeof(int32_t));
-    float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
-    for (int i = 0; i < 6; ++i)
-        if (!(*b[i] = clash_aligned_calloc(nf, sizeof(float)))) goto oom;
-    run->obox = calloc((size_t)sc->nobj, sizeof(clash_box));
-    run->reg_ofs = calloc((size_t)sc->nobj + 1, sizeof(int64_t));
-    run->keep = calloc(nf, 1);
-    run->kept = malloc(nf * sizeof(uint32_t));
-    run->wbuf = calloc(clash_team(run), sizeof(clash_keybuf));
-    if (!run->face_obj || !run->obox || !run->reg_ofs || !run->keep || !run->kept || !run->wbuf) goto oom;
+    /* each stage's state: what every step reuses, made now */
+    run->face_obj = malloc((size_t)sc->nf * sizeof(int32_t));
+    run->boxes = clash_boxes_create(sc->nf, sc->nobj);
+    run->broad = calloc(1, sizeof *run->broad);
+    run->cull = clash_cull_create(sc->nf, sc->nobj);
+    run->mid = clash_mid_create(clash_team(run));
+    run->rows = calloc(1, sizeof *run->rows);
+    run->narrow = calloc(1, sizeof *run->narrow);
+    run->gather = calloc(1, sizeof *run->gather);
+    if (!run->face_obj || !run->boxes || !run->broad || !run->cull || !run->mid || !run->rows || !run->narrow ||
+        !run->gather)
+        goto oom;
     for (int o = 0; o < sc->nobj; ++o)
         for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) run->face_obj[f] = o;
     /* --ccd: the edge tables (topology only, one sort per mesh) now, not in
@@ -252,22 +241,28 @@ oom:
     return NULL;
 }
 
+void clash_pipe_keep_pairs(clash_run *run, int (*keep)(void *ctx, int a, int b), void *ctx)
+{
+    run->broad->op_keep = keep, run->broad->op_keep_ctx = ctx;
+}
 
 size_t clash_run_work_bytes(const clash_run *run)
 {
     const size_t nf = (size_t)run->sc->nf, nobj = (size_t)run->sc->nobj;
-    size_t b = sizeof *run + nf * (sizeof(int32_t) + 6 * sizeof(float) + 1 + sizeof(uint32_t)) /* face_obj, S1, S3 */
-               + nobj * sizeof(clash_box) + (nobj + 1) * sizeof(int64_t)                        /* obox, reg_ofs */
-               + run->cap_op * sizeof(clash_objpair) + (run->reg_ofs ? (size_t)run->reg_ofs[nobj] : 0) * sizeof(clash_box)
-               + run->cap_cand * sizeof(uint64_t) + run->cap_hit + run->cap_pairs * sizeof(clash_pair)
-               + run->cap_gkeys * sizeof(uint64_t)
-               + run->cap_frow * CK_ROW * sizeof(float) + (run->fplace ? nf * sizeof(int32_t) : 0)
-               + run->cap_fdop * CK_FDOP * sizeof(float) + run->cap_korig * sizeof(uint32_t)
-               + (run->odop ? nobj * CK_FDOP * sizeof(float) : 0) + run->cap_opdop * CK_FDOP * sizeof(float)
-               + (run->rdop ? (size_t)run->reg_ofs[nobj] * CK_FDOP * sizeof(float) : 0)
-               + (run->hbox[0] ? 2 * nobj * sizeof(clash_box) : 0)
-               + (run->hdop[0] ? 2 * nobj * (CLASH_HDOP * sizeof(float) + 1) : 0);
-    for (size_t w = 0; run->wbuf && w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->wbuf[w].cap * sizeof(uint64_t);
+    const clash_broad_state *B = run->broad;
+    const clash_cull_state *C = run->cull;
+    const clash_rows *R = run->rows;
+    const size_t nreg = (size_t)C->reg_ofs[nobj];
+    size_t b = sizeof *run + nf * sizeof(int32_t) + clash_boxes_bytes(run->boxes, run->sc->nf, run->sc->nobj)
+               + B->cap_op * sizeof(clash_objpair) + (B->odop ? nobj * CK_FDOP * sizeof(float) : 0)
+               + B->cap_opdop * CK_FDOP * sizeof(float)                                 /* S2 */
+               + nf * (1 + sizeof(uint32_t)) + (nobj + 1) * sizeof(int64_t) + nreg * sizeof(clash_box)
+               + (C->rdop ? nreg * CK_FDOP * sizeof(float) : 0)                         /* S3 */
+               + run->mid->cand.cap * sizeof(uint64_t) + run->narrow->cap_hit + run->cap_pairs * sizeof(clash_pair)
+               + run->gather->cap_gkeys * sizeof(uint64_t)                              /* S4-S6 */
+               + R->cap_frow * CK_ROW * sizeof(float) + (R->fplace ? nf * sizeof(int32_t) : 0)
+               + R->cap_fdop * CK_FDOP * sizeof(float) + R->cap_korig * sizeof(uint32_t); /* rows */
+    for (size_t w = 0; w < clash_team(run); ++w) b += sizeof(clash_keybuf) + run->mid->wbuf[w].cap * sizeof(uint64_t);
     /* (the face octree's scratch whatever the midphase: it is the rigid-only ones' fallback) */
     const clash_midphase_ops *mp = clash_midphase_of(run->cfg.midphase);
     b += clash_fg_bytes(run->fg) + clash_defer_bytes(run) + clash_octree_bytes(run);
@@ -283,14 +278,14 @@ void clash_run_set_counters(clash_run *run, clash_counters *c) { run->ctr = c; }
 
 static double region_open(clash_run *run, int stage)
 {
-    clash_wt_reset(run->wsec, run->threads);
+    clash_wt_reset(run->exec.worker_seconds, run->threads);
     return clash_region_begin(run->ctr, stage);
 }
 
 static void region_close(clash_run *run, clash_step_stats *st, int stage, double t0)
 {
     st->seconds[stage] = clash_region_end(run->ctr, stage, t0);
-    clash_wt_minmax(run->wsec, run->threads, st->seconds[stage], &st->worker_min_s[stage],
+    clash_wt_minmax(run->exec.worker_seconds, run->threads, st->seconds[stage], &st->worker_min_s[stage],
                     &st->worker_max_s[stage]);
 }
 
@@ -303,13 +298,11 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
     out->pairs = NULL, out->count = 0;
-    run->pc_tested = -1; /* producer-consumer: pair tests made inside S4 */
-    run->ncontacts = 0;  /* --ccd: this step's contacts, none until its ccd */
-    run->nop_filtered = 0;
+    run->ncontacts = 0; /* --ccd: this step's contacts, none until its ccd */
+    run->broad->nop_filtered = 0;
     st->objects_off = run->filt ? run->filt->noff : 0;
-    if (!run->wsec) { /* per-worker timer slots, filled by clash_spmd */
-        if (!(run->wsec = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
-        run->exec.worker_seconds = run->wsec;
+    if (!run->exec.worker_seconds) { /* per-worker timer slots, filled by clash_spmd */
+        if (!(run->exec.worker_seconds = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
     }
     double t0 = region_open(run, CLASH_S0_MOTION);
     int rc;
@@ -329,11 +322,14 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     /* (the face octree reads the kept faces' boxes alone: S3 makes those,
      * stages/deferred.c; not with self-collision, where an object's own box
      * is a region and every face is kept) */
-    run->boxes_deferred = !run->eager_boxes && mp->defers_boxes && !run->cfg.self_collision;
+    run->boxes->deferred = !run->debug.eager_boxes && mp->defers_boxes && !run->cfg.self_collision;
     if (fg < 0 || clash_stage_boxes(run, fg)) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxes stage");
-    st->faces_boxed = run->boxes_deferred ? 0 : sc->nf;
+    st->faces_boxed = run->boxes->deferred ? 0 : sc->nf;
     region_close(run, st, CLASH_S1_BOXES, t0);
-    run->cand_places = run->rows_ready = run->dops_ready = 0; /* (S4's face octree sets them) */
+    /* S4's product, which S5, --ccd and S6 read: none yet this step (the
+     * face octree may make the rows and DOPs in S4, else S5 makes the rows) */
+    const clash_candidates *cand = clash_mid_begin(run);
+    run->rows->ready = run->rows->dops = 0;
     if (mp->skips_broad) {
         t0 = region_open(run, CLASH_S4_MID);
         if ((rc = mp->candidates(run, err))) return rc;
@@ -342,8 +338,8 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         /* S2 */
         t0 = region_open(run, CLASH_S2_BROAD);
         if (clash_stage_broad(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the broad phase");
-        st->object_pairs = (int64_t)run->nop;
-        st->object_pairs_filtered = run->nop_filtered;
+        st->object_pairs = (int64_t)run->broad->nop;
+        st->object_pairs_filtered = run->broad->nop_filtered;
         region_close(run, st, CLASH_S2_BROAD, t0), t0 = region_open(run, CLASH_S3_CULL);
         /* S3 (the bvh, bboxpipe and object-tree midphases cull inside S4 with their own
          * boxes; the object trees are for rigid objects: a deforming scene falls back to
@@ -352,40 +348,36 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
         if (m4 != mp) st->mid_fallback_objects = sc->nobj;
         const int own_cull = m4->culls_itself;
         if (!own_cull && clash_stage_cull(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the cull stage");
-        st->faces_kept = own_cull ? sc->nf : (int64_t)run->nkept;
-        if (run->boxes_deferred) st->faces_boxed = run->nboxed;
+        st->faces_kept = own_cull ? sc->nf : (int64_t)run->cull->nkept;
+        if (run->boxes->deferred) st->faces_boxed = run->boxes->nboxed;
         region_close(run, st, CLASH_S3_CULL, t0), t0 = region_open(run, CLASH_S4_MID);
         /* S4 */
-        run->level_used = 0;
-        run->cand_local = 0;
-        run->rank_units = 0;
-        run->cand_unsorted = 0;
         if ((rc = m4->candidates(run, err))) return rc;
-        st->octree_level = run->level_used;
+        st->octree_level = run->mid->level_used;
         if (m4->rigid_only) { /* (the object trees report their structure's build and update) */
-            st->mid_build_s = run->mid_build_s, st->mid_bytes = (int64_t)run->mid_bytes;
-            st->mid_update_s = run->mid_update_s, st->mid_interfering = run->mid_interfering;
+            st->mid_build_s = run->mid->build_s, st->mid_bytes = (int64_t)run->mid->bytes;
+            st->mid_update_s = run->mid->update_s, st->mid_interfering = run->mid->interfering;
         }
     }
-    st->candidates = (int64_t)run->ncand;
-    st->rank = run->ranks.rank, st->ranks = run->ranks.size, st->rank_units = run->rank_units;
+    st->candidates = (int64_t)cand->n;
+    st->rank = run->ranks.rank, st->ranks = run->ranks.size, st->rank_units = run->mid->rank_units;
     const int64_t boxed = clash_bvh_frames_boxed(run); /* the faces boxed on demand (bvh_frames.c) */
     if (boxed >= 0) st->faces_boxed = boxed;
     region_close(run, st, CLASH_S4_MID, t0), t0 = region_open(run, CLASH_S5_NARROW);
     /* S5 */
-    if ((rc = clash_stage_narrow(run, st, err))) return rc;
+    if ((rc = clash_stage_narrow(run, cand, st, err))) return rc;
     region_close(run, st, CLASH_S5_NARROW, t0);
     /* exact CCD of the hits' primitive pairs, timed apart (st->ccd_s): the
      * report's seven stages stay what they are */
     st->ccd_first_toi = -1;
     if (run->cfg.ccd) {
         const double tc = clash_prof_now();
-        if ((rc = clash_stage_ccd(run, st, err))) return rc;
+        if ((rc = clash_stage_ccd(run, cand, st, err))) return rc;
         st->ccd_s = clash_prof_now() - tc;
     }
     t0 = region_open(run, CLASH_S6_GATHER);
     /* S6 */
-    if ((rc = clash_stage_gather(run, out, st, err))) return rc;
+    if ((rc = clash_stage_gather(run, cand, out, st, err))) return rc;
     region_close(run, st, CLASH_S6_GATHER, t0);
     /* the pairs' and contacts' geometry, on request only (outside the stages' times) */
     if (run->cfg.geometry && (rc = clash_query_step(run, err))) return rc;

@@ -31,6 +31,7 @@
 #include "base/error.h"
 #include "base/mem.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "run_objects.h"
 #include "stages/deferred.h"
 #include "stages/mid/midphase.h"
@@ -219,14 +220,14 @@ static void drop_kept(clash_run *run)
     clash_defer_free(run);
     /* (the edge tables stay: the objects there keep their store numbers, and
      * the next --ccd step extends them to the new ones, clash_edges_update) */
-    free(run->odop), run->odop = NULL;
+    free(run->broad->odop), run->broad->odop = NULL;
     for (int k = 0; k < 2; ++k) {
-        free(run->hbox[k]), free(run->hdop[k]), free(run->hdop_has[k]);
-        run->hbox[k] = NULL, run->hdop[k] = NULL, run->hdop_has[k] = NULL;
-        run->hbox_gen[k] = run->hdop_gen[k] = 0;
+        free(run->boxes->hbox[k]), free(run->boxes->hdop[k]), free(run->boxes->hdop_has[k]);
+        run->boxes->hbox[k] = NULL, run->boxes->hdop[k] = NULL, run->boxes->hdop_has[k] = NULL;
+        run->boxes->hbox_gen[k] = run->boxes->hdop_gen[k] = 0;
     }
-    free(run->face_r), run->face_r = NULL;
-    free(run->fplace), run->fplace = NULL;
+    free(run->boxes->face_r), run->boxes->face_r = NULL;
+    free(run->rows->fplace), run->rows->fplace = NULL;
 }
 
 /* A copy of old's first n elements of size sz in a new array of cap (zero
@@ -244,13 +245,13 @@ static void *regrown(const void *old, size_t n, size_t cap, size_t sz, int align
 static int grow_arrays(clash_run *run, size_t nf, size_t nobj)
 {
     const size_t onf = (size_t)run->sc->nf, onobj = (size_t)run->sc->nobj;
-    float **b[] = {&run->lox, &run->loy, &run->loz, &run->hix, &run->hiy, &run->hiz};
+    float **b[] = {&run->boxes->lox, &run->boxes->loy, &run->boxes->loz, &run->boxes->hix, &run->boxes->hiy, &run->boxes->hiz};
     void *nb[6] = {0};
     void *fo = regrown(run->face_obj, onf, nf, sizeof(int32_t), 0);
-    void *ob = regrown(run->obox, onobj, nobj, sizeof(clash_box), 0);
-    void *ro = regrown(run->reg_ofs, onobj + 1, nobj + 1, sizeof(int64_t), 0);
-    void *ke = regrown(run->keep, onf, nf, 1, 0);
-    void *kt = regrown(run->kept, onf, nf, sizeof(uint32_t), 0);
+    void *ob = regrown(run->boxes->obox, onobj, nobj, sizeof(clash_box), 0);
+    void *ro = regrown(run->cull->reg_ofs, onobj + 1, nobj + 1, sizeof(int64_t), 0);
+    void *ke = regrown(run->cull->keep, onf, nf, 1, 0);
+    void *kt = regrown(run->cull->kept, onf, nf, sizeof(uint32_t), 0);
     int ok = fo && ob && ro && ke && kt;
     for (int i = 0; i < 6; ++i) ok = (nb[i] = regrown(*b[i], onf, nf, sizeof(float), 1)) && ok;
     if (!ok) {
@@ -258,8 +259,8 @@ static int grow_arrays(clash_run *run, size_t nf, size_t nobj)
         for (int i = 0; i < 6; ++i) free(nb[i]);
         return -1;
     }
-    free(run->face_obj), free(run->obox), free(run->reg_ofs), free(run->keep), free(run->kept);
-    run->face_obj = fo, run->obox = ob, run->reg_ofs = ro, run->keep = ke, run->kept = kt;
+    free(run->face_obj), free(run->boxes->obox), free(run->cull->reg_ofs), free(run->cull->keep), free(run->cull->kept);
+    run->face_obj = fo, run->boxes->obox = ob, run->cull->reg_ofs = ro, run->cull->keep = ke, run->cull->kept = kt;
     for (int i = 0; i < 6; ++i) free(*b[i]), *b[i] = nb[i];
     return 0;
 }

@@ -36,6 +36,7 @@
 
 #include "base/error.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "pipeline.h"
 #include "store/trial.h"
 
@@ -59,8 +60,8 @@ typedef struct held_saved {
 static void held_save(const clash_run *run, held_saved *h)
 {
     for (int k = 0; k < 2; ++k)
-        h->hbox[k] = run->hbox[k], h->hdop[k] = run->hdop[k], h->hdop_has[k] = run->hdop_has[k],
-        h->hbox_gen[k] = run->hbox_gen[k], h->hdop_gen[k] = run->hdop_gen[k];
+        h->hbox[k] = run->boxes->hbox[k], h->hdop[k] = run->boxes->hdop[k], h->hdop_has[k] = run->boxes->hdop_has[k],
+        h->hbox_gen[k] = run->boxes->hbox_gen[k], h->hdop_gen[k] = run->boxes->hdop_gen[k];
 }
 
 /* The step swaps each pair of buffers and writes [1]'s only where it was
@@ -69,10 +70,10 @@ static void held_save(const clash_run *run, held_saved *h)
  * (none before) stay, with the content numbers they had (none valid). */
 static void held_restore(clash_run *run, const held_saved *h)
 {
-    if (h->hbox[0] && h->hbox[1]) run->hbox[0] = h->hbox[0], run->hbox[1] = h->hbox[1];
+    if (h->hbox[0] && h->hbox[1]) run->boxes->hbox[0] = h->hbox[0], run->boxes->hbox[1] = h->hbox[1];
     if (h->hdop[0] && h->hdop[1] && h->hdop_has[0] && h->hdop_has[1])
-        for (int k = 0; k < 2; ++k) run->hdop[k] = h->hdop[k], run->hdop_has[k] = h->hdop_has[k];
-    for (int k = 0; k < 2; ++k) run->hbox_gen[k] = h->hbox_gen[k], run->hdop_gen[k] = h->hdop_gen[k];
+        for (int k = 0; k < 2; ++k) run->boxes->hdop[k] = h->hdop[k], run->boxes->hdop_has[k] = h->hdop_has[k];
+    for (int k = 0; k < 2; ++k) run->boxes->hbox_gen[k] = h->hbox_gen[k], run->boxes->hdop_gen[k] = h->hdop_gen[k];
 }
 
 int clash_run_query(clash_run *run, clash_pairs *pairs, clash_contacts *contacts, double *first_toi,

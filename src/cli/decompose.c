@@ -223,7 +223,7 @@ static int epoch_start(const clash_cli *cli, const clash_ranks *W, clash_decomp 
     int rc = clash_decomp_epoch(D, s, s1, L->recut) ? clash_fail(err, CLASH_EFAIL, "out of memory planning") : 0;
     if (!rc) *sc = clash_decomp_build(D, &rc, err);
     if (!rc && *sc && !(*run = clash_run_create(*sc, cfg, err))) rc = err->code ? err->code : CLASH_EFAIL;
-    if (*run) (*run)->op_keep = keep_pair, (*run)->op_keep_ctx = kc;
+    if (*run) clash_pipe_keep_pairs(*run, keep_pair, kc);
     if ((uint64_t)D->faces > L->faces_max) L->faces_max = (uint64_t)D->faces;
     L->epoch_s = 0;
     L->build_s += now() - tb;

@@ -26,7 +26,7 @@ typedef struct clash_box {
     float lo[3], hi[3];
 } clash_box;
 
-enum { CLASH_HDOP = 22 }; /* floats of a kept DOP (run->hdop): ten lo, ten hi, M, ok */
+enum { CLASH_HDOP = 22 }; /* floats of a kept DOP (run->boxes->hdop): ten lo, ten hi, M, ok */
 
 typedef struct clash_objpair {
     int32_t a, b;      /* a <= b (a == b: self-collision of one object) */
@@ -61,135 +61,48 @@ static inline int clash_keybuf_room(clash_keybuf *b, size_t k)
     return 0;
 }
 
+/* Switches the tests and benchmarks set to compare two ways of doing the
+ * same work; a host never sets them, and every one left 0 is the library's
+ * choice.  The stages read them; none sets them. */
+typedef struct clash_debug {
+    int hold_off;     /* S1/S2: never take the held bounds of the step before (stages/held.c) */
+    int eager_boxes;  /* S1: box every face, never defer to S3 (stages/deferred.c) */
+    int bvh_world;    /* S4 bvh, static rigid: refit the trees in the world, not kept in the frames */
+    int narrow_plain; /* S5, static: every candidate straight to the exact test, no float filter */
+} clash_debug;
+
+/* The run: what it was made with, the team that works for it, each stage's
+ * own state (defined in that stage's header, opaque here: core/ sits below
+ * stages/), and what a step hands back to its caller.  A stage reads the
+ * state of the stages before it, as their outputs, and writes its own. */
 struct clash_run {
     clash_scene *sc;
     clash_config cfg;              /* resolved: no field left "scene's" or "auto" except octree_level */
     int threads;
-    clash_exec exec;               /* backend, team, partition, schedule, the run's pthreads pool */
+    clash_exec exec;               /* backend, team, partition, schedule, the run's pthreads pool, the
+                                      per-worker stage timers (exec.worker_seconds, profile.h) */
     clash_ranks ranks;             /* the run's own communicator (a duplicate of cfg.mpi_comm's) */
     struct clash_counters *ctr;    /* counters of the stage regions (profile.h), NULL: none */
-    int32_t *face_obj;             /* object of each global face */
-    float *lox, *loy, *loz, *hix, *hiy, *hiz;  /* S1 face boxes */
-    clash_box *obox;               /* S1 object boxes */
-    clash_objpair *op;             /* S2 */
-    size_t nop, cap_op;
-    int64_t *reg_ofs;              /* S3: CSR of region boxes per object, nobj+1 */
-    clash_box *regs;
-    /* S2 with the face octree (stages/broad_dop.c): each object's slabs
-     * along ten diagonal directions (CK_FDOP floats), each pair's region's
-     * slabs (opdop, as op), and S3's per region (rdop, as regs); rdop_on:
-     * this step's regions have them */
-    float *odop, *opdop, *rdop;
-    size_t cap_opdop;
-    int rdop_on;
-    /* Swept mode's bounds of a state kept for the step after (temporal
-     * coherence): an object's vertex box (S1, boxes deferred) and
-     * its CLASH_HDOP floats (S2: the ten lo, the ten hi, M, ok) over x
-     * alone.  [0] is being made this step, [1] is the step before's, valid
-     * for positions of content number hbox_gen[1] / hdop_gen[1]
-     * (store/scene.h); when that is this step's pxgen, px's bounds are
-     * taken from it instead of another pass over px.  hdop_has[k][o]: object
-     * o's DOP was made.  hold_off: never (the tests compare both ways);
-     * held_boxes, held_dops: objects whose px bounds were kept this step. */
-    clash_box *hbox[2];
-    float *hdop[2];
-    uint8_t *hdop_has[2];
-    uint64_t hbox_gen[2], hdop_gen[2];
-    int hold_off;
-    int64_t held_boxes, held_dops;
-    uint8_t *keep;                 /* S3: flag per face */
-    uint32_t *kept;                /* S3: kept global faces, ascending */
-    size_t nkept;
-    clash_keybuf *wbuf;            /* S4: per-worker candidate buffers */
-    uint64_t *cand;                /* S4: sorted unique candidates */
-    size_t ncand, cap_cand;
-    uint8_t *hit;                  /* S5: flag per candidate */
-    size_t cap_hit;
-    clash_pair *pairs;             /* S6 */
+    int32_t *face_obj;             /* object of each global face (made with the run) */
+    /* each stage's state, made with the run (pipeline.c), in step order */
+    struct clash_boxes_state *boxes;   /* S1 stages/boxes.h: face and object boxes, delta, held bounds */
+    struct clash_broad_state *broad;   /* S2 stages/broad.h: object pairs and their regions */
+    struct clash_cull_state *cull;     /* S3 stages/cull.h: regions per object, kept faces */
+    struct clash_mid_state *mid;       /* S4 stages/mid/midphase.h: candidates, the midphases' structures */
+    struct clash_rows *rows;           /* S4/S5 stages/rows.h: the kept faces' rows and DOPs (swept) */
+    struct clash_narrow_state *narrow; /* S5 stages/narrow.h: the hit flags, this rank's candidates */
+    struct clash_gather_state *gather; /* S6 stages/gather.h: the hit keys' scratch */
+    struct clash_ccd *ccd;             /* --ccd stages/ccd.c: its buffers (NULL until the first --ccd step) */
+    struct clash_finegrain *fg;        /* S1/S3 per-worker slots (stages/finegrain.c) */
+    /* what a step gives its caller: the pairs (S6) and, with --ccd, the
+     * contacts, sorted and unique, in input numbering (rank 0 only) */
+    clash_pair *pairs;
     size_t npairs, cap_pairs;
-    uint64_t *gkeys;               /* S6 on one rank: the hit keys (their sort's scratch: cand) */
-    size_t cap_gkeys;
-    int boxes_deferred;            /* S1 makes the object boxes alone, S3 the boxes of the faces
-                                      near the regions (the face octree; stages/deferred.c) */
-    int64_t nboxed;                /* faces boxed this step, when deferred */
-    int eager_boxes;               /* 1: never deferred (tests and benches compare the two) */
-    struct clash_defer *defer;     /* deferred boxes: the objects' poses for their blocks (stages/deferred.c) */
-    float delta;                   /* culling inflation this step (absolute) */
-    float *face_r;                 /* S1, swept mode with a turning object, once per run: each face's
-                                      largest |local vertex| (rounded up), the radius of its arc
-                                      margin under a scene-file law (core/facetest.h) */
-    int level_used;
-    struct clash_finegrain *fg;    /* S1/S3 per-worker slots (finegrain.c) */
-    double *wsec;                  /* per-worker stage timers (profile.h), exec.worker_seconds */
-    /* BVH midphase (stages/mid/bvh.c): per-object BVHs kept between steps, built on
-     * the first step and refitted after; bvh_builder: CLASH_BVH_SAH | _MORTON. */
-    struct clash_bvh *bvh;
-    int bvh_built, bvh_builder;
-    /* ... in a static step of a scene without deforming objects the trees are
-     * built once over the objects' local faces and kept in their own frames
-     * (stages/mid/bvh_frames.c); bvh_world = 1 refits them in the world
-     * instead (bench/bvh.c's bvh-refit, for comparison). */
-    struct clash_bvh_frames *bvh_frames;
-    int bvh_world;
-    int narrow_plain;              /* S5, static mode: every candidate straight to ck_tritri, without
-                                      the float filter, and S5 apart from S4 (stages/narrow.c,
-                                      bvh_frames.c; bench/bvh.c's comparison) */
-    void *oct_ws;                  /* S4: the octree's per-worker scratch stacks, kept between steps */
-    /* S4 --midphase objoctree|spherical|boxtree|doptree (stages/mid/objoctree.c, spherical.c):
-     * the per-object trees, built on the first step; mid_build_s (that step
-     * only), mid_bytes, mid_update_s (this step's update) and mid_interfering:
-     * the build time and size of a midphase's structure, its update. */
-    struct clash_objoct *objoct;
-    struct clash_sphoct *sphoct;
-    /* S4 --midphase boxtree|doptree (stages/mid/rigidtree.c): Zachmann's
-     * per-object trees, built on the first step. */
-    struct clash_rtrees *rtrees;
-    double mid_build_s, mid_update_s;
-    size_t mid_bytes;
-    int64_t mid_interfering;
-    /* S2/S3: the object pairs (and, with self-collision, the objects' own
-     * regions: a == b) this run works on; NULL: all.  The decomposed command
-     * (cli/decompose.c) drops here the pairs another rank reports, so no face
-     * work is spent on them; its own filter after the step stays the rule. */
-    int (*op_keep)(void *ctx, int a, int b);
-    void *op_keep_ctx;
-    int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */
-    int64_t rank_units;            /* S4: the work units this rank ran this step (octree.c) */
-    int cand_places;               /* S4 (the face octree with the rows, one rank): cand's keys are the
-                                      faces' places in run->kept (pa << 32 | pb), not face numbers
-                                      (stages.h: clash_cand_faces) */
-    int cand_unsorted;             /* S4 (bvh_frames.c, one rank): cand unique but in the workers' order;
-                                      clash_mid_gather does not sort it, S6 sorts the hits instead */
-    int64_t pc_tested;             /* S4 producer-consumer: pair tests made inside S4 (-1: S5 tests) */
-    int64_t test_begin, test_end;  /* S5: the candidates this rank tested, read by S6 */
-    /* S5 in swept mode with the face octree on one rank (narrow.c): each
-     * kept face's six positions and its arc margin as a row of CK_ROW = 24
-     * floats (x y z of the points at s, then at s-1, as float offsets from
-     * the face's origin, then the origin; the margin, a double), and each
-     * kept face's place in run->kept (read for kept faces only) */
-    float *frow;
-    int32_t *fplace;
-    size_t cap_frow;
-    /* ... and beside them each kept face's number in the input's numbering
-     * (sc->face_orig's, or its own), at its place: S6 maps hit keys of
-     * places through this small array rather than through kept and the
-     * store-wide face_orig (stages/gather.c) */
-    uint32_t *korig;
-    size_t cap_korig;
-    /* ... made in S4 by the face octree in swept mode (stages/rows.c), with
-     * each kept face's DOP (kernels/fdop.c: CK_FDOP floats at its place),
-     * which the leaves test beside the boxes; rows_ready and dops_ready: made
-     * this step */
-    float *fdop;
-    size_t cap_fdop;
-    int rows_ready, dops_ready;
-    /* --ccd (stages/ccd.c, after S5): each object's edge table (core/edges.h),
-     * built on the first step and kept; the stage's buffers; the step's
-     * contacts, sorted and unique, in input numbering (rank 0 only). */
-    struct clash_edges *edges;
-    struct clash_ccd *ccd;
     clash_contact *contacts;
     size_t ncontacts, cap_contacts;
+    /* --ccd and the edge queries: each object's edge table (core/edges.h),
+     * made with the run and kept */
+    struct clash_edges *edges;
     /* A decomposed run (src/decomposed.c): this run is then a shell over the
      * host's whole scene (sc, cfg, ranks, pairs and nothing per face), and
      * dist holds the rank's part and its own pipeline run; dist_state is the
@@ -197,21 +110,17 @@ struct clash_run {
     struct clash_dist *dist;
     int dist_state;
     /* Which objects and object pairs take part (run_objects.c): NULL until
-     * the host sets a filter, excludes a pair, disables or removes an object, or sets
-     * an object's self-collision; then every test below reads it.  S2
-     * (stages/broad.c) drops the object pairs it refuses, counted in
-     * nop_filtered, so S3-S5 never see them; every midphase's face pairs go
-     * through clash_pair_eligible, which refuses the same pairs (the face
-     * octree pairs the kept faces of all objects in its leaves). */
+     * the host sets a filter, excludes a pair, disables or removes an object,
+     * or sets an object's self-collision.  S2 drops the object pairs it
+     * refuses; every midphase's face pairs go through clash_pair_eligible. */
     struct clash_objfilt *filt;
-    int64_t nop_filtered;
     /* clash_run_query (run_step.c): what S0 changes, set aside while a
-     * trial step runs, and the spare positions it is computed into
-     * (store/trial.h); made on the first query. */
+     * trial step runs (store/trial.h); made on the first query. */
     struct clash_store_trial *trial;
-    /* src/query/ (query.h): the step's contact geometry (clash_config.geometry),
-     * the distance trees, the proximity pairs; NULL until first used */
+    /* src/query/ (query.h): the step's contact geometry, the distance trees,
+     * the proximity pairs; NULL until first used */
     struct clash_query *query;
+    clash_debug debug;
 };
 
 /* The filter of clash_run_set_filter and its neighbours (run_objects.c),
@@ -279,6 +188,11 @@ static inline int clash_pair_eligible(const clash_run *run, uint32_t fa, uint32_
 struct clash_counters;
 void clash_run_set_counters(clash_run *run, struct clash_counters *c);
 
+/* The object pairs (a <= b; a == b: an object's own region) the run's S2
+ * keeps from now on: those keep(ctx, a, b) accepts (NULL: all).  A
+ * decomposed run's part drops here the pairs another rank reports. */
+void clash_pipe_keep_pairs(clash_run *run, int (*keep)(void *ctx, int a, int b), void *ctx);
+
 /* Bytes of the run's working arrays beyond the store, at their capacities
  * now (they only grow): S1 face and object boxes, S2 object pairs, S3 regions
  * and kept faces, the S1/S3 worker slots, S4 key buffers, candidates and the
@@ -286,19 +200,7 @@ void clash_run_set_counters(clash_run *run, struct clash_counters *c);
  * (pipeline.c).  With clash_scene_memory_bytes: the run's memory per face. */
 size_t clash_run_work_bytes(const clash_run *run);
 
-/* Merges the per-worker buffers run->wbuf into run->cand, sorted and unique
- * (core/keybuf.c); with run->cand_unsorted, concatenated only. */
-int clash_mid_gather(clash_run *run);
-
 /* The team size as a count for allocations (threads is always >= 1). */
 static inline size_t clash_team(const clash_run *r) { return r->threads > 0 ? (size_t)r->threads : 1; }
-
-/* Face boxes overlap, each grown by delta. */
-static inline int clash_faceboxes_overlap(const clash_run *r, uint32_t a, uint32_t b)
-{
-    const float d = 2 * r->delta;
-    return r->lox[a] <= r->hix[b] + d && r->lox[b] <= r->hix[a] + d && r->loy[a] <= r->hiy[b] + d &&
-           r->loy[b] <= r->hiy[a] + d && r->loz[a] <= r->hiz[b] + d && r->loz[b] <= r->hiz[a] + d;
-}
 
 #endif

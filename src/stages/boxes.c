@@ -24,6 +24,8 @@
  * the double one: M also takes every object's reach scale * radius, so
  * delta covers that rounding carried into the world as well.
  */
+#include "base/mem.h"
+#include <stdlib.h>
 #include <math.h>
 
 #include "stages/finegrain.h"
@@ -33,16 +35,48 @@
 int clash_stage_boxes(clash_run *run, int face_boxes)
 {
     clash_scene *sc = run->sc;
-    if (face_boxes && (run->boxes_deferred ? clash_fg_object_boxes(run) : clash_fg_boxes(run))) return -1;
+    if (face_boxes && (run->boxes->deferred ? clash_fg_object_boxes(run) : clash_fg_boxes(run))) return -1;
     /* Culling inflation: 8 float ulps of the largest coordinate magnitude. */
     float m = 0;
     for (int o = 0; o < sc->nobj; ++o)
-        for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->obox[o].lo[d]), fabsf(run->obox[o].hi[d])));
+        for (int d = 0; d < 3; ++d) m = fmaxf(m, fmaxf(fabsf(run->boxes->obox[o].lo[d]), fabsf(run->boxes->obox[o].hi[d])));
     for (int o = 0; o < sc->nobj; ++o) /* the local meshes' reach (see the top) */
         m = fmaxf(m, (float)(fabs(sc->obj_scale[o]) * sc->mesh[sc->obj_mesh[o]].radius));
-    run->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
+    run->boxes->delta = m * 8.0f * 1.1920929e-7f + 1e-30f;
     /* --min-separation D: the S5 test keeps pairs within D, so every box
      * is grown by D/2 more (two boxes D apart then overlap) */
-    run->delta += (float)(0.5 * run->cfg.min_separation);
+    run->boxes->delta += (float)(0.5 * run->cfg.min_separation);
     return 0;
+}
+
+/* ---- S1's state ------------------------------------------------------------------------------ */
+
+clash_boxes_state *clash_boxes_create(int64_t nf, int nobj)
+{
+    clash_boxes_state *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    float **a[] = {&b->lox, &b->loy, &b->loz, &b->hix, &b->hiy, &b->hiz};
+    for (int i = 0; i < 6; ++i)
+        if (!(*a[i] = clash_aligned_calloc((size_t)nf, sizeof(float)))) goto oom;
+    if (!(b->obox = calloc((size_t)nobj, sizeof(clash_box)))) goto oom;
+    return b;
+oom:
+    clash_boxes_free(b);
+    return NULL;
+}
+
+void clash_boxes_free(clash_boxes_state *b)
+{
+    if (!b) return;
+    free(b->lox), free(b->loy), free(b->loz), free(b->hix), free(b->hiy), free(b->hiz);
+    free(b->obox), free(b->face_r);
+    for (int k = 0; k < 2; ++k) free(b->hbox[k]), free(b->hdop[k]), free(b->hdop_has[k]);
+    free(b);
+}
+
+size_t clash_boxes_bytes(const clash_boxes_state *b, int64_t nf, int nobj)
+{
+    return (size_t)nf * 6 * sizeof(float) + (size_t)nobj * sizeof(clash_box) +
+           (b->hbox[0] ? 2 * (size_t)nobj * sizeof(clash_box) : 0) +
+           (b->hdop[0] ? 2 * (size_t)nobj * (CLASH_HDOP * sizeof(float) + 1) : 0);
 }

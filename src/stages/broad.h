@@ -21,6 +21,26 @@
 #include "core/bvh.h"
 #include "core/run.h"
 
+/* S2's state (stages/broad.c, broad_dop.c): this step's overlapping object
+ * pairs with their regions, read by S3 and S4. */
+typedef struct clash_broad_state {
+    clash_objpair *op; /* the pairs, a <= b (a == b: an object's own region, self-collision) */
+    size_t nop, cap_op;
+    int64_t nop_filtered; /* the pairs the run's filter refused this step */
+    /* With the face octree (broad_dop.c): each object's slabs along ten
+     * diagonal directions (CK_FDOP floats), each pair's region's slabs
+     * (opdop, as op); region_dops: this step's pairs have them (S3 then
+     * makes the slabs of its regions) */
+    float *odop, *opdop;
+    size_t cap_opdop;
+    int region_dops;
+    /* the object pairs this run works on (NULL: all): a decomposed run's
+     * part drops here the pairs another rank reports (decomposed_part.c) */
+    int (*op_keep)(void *ctx, int a, int b);
+    void *op_keep_ctx;
+} clash_broad_state;
+void clash_broad_free(clash_broad_state *b);
+
 int clash_broad_sap(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float grow, clash_keybuf *out);
 int clash_broad_bvh(const clash_exec *ex, int64_t n, clash_boxes_soa bx, float grow, clash_keybuf *out);
 

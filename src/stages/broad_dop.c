@@ -18,7 +18,7 @@
  * within their tolerance (their margins, at most the bounds, and the
  * minimum separation, at most 2 delta) come that close along every
  * direction, and each hull lies in its object's slabs.  A kept pair's
- * region gets the slabs' intersection (run->opdop), and S3 keeps a face
+ * region gets the slabs' intersection (run->broad->opdop), and S3 keeps a face
  * only where its box, projected on each direction, meets the region's
  * slab too (stages/finegrain.c): a face whose hull comes within the
  * tolerance of the other object has a point inside its own object's slab
@@ -64,8 +64,8 @@ static void od_range(int64_t begin, int64_t end, int64_t step, int worker, void 
                 ok &= ck_points_dop(nv, sc->px + v0, sc->py + v0, sc->pz + v0, lo, hi, &M);
         }
         const clash_turn *t = sc->turn ? &sc->turn[o] : NULL;
-        const double g = (t && t->kind != CLASH_TURN_NONE ? t->bound : 0) + 2.0 * run->delta;
-        float *out = run->odop + (size_t)CK_FDOP * (size_t)o;
+        const double g = (t && t->kind != CLASH_TURN_NONE ? t->bound : 0) + 2.0 * run->boxes->delta;
+        float *out = run->broad->odop + (size_t)CK_FDOP * (size_t)o;
         ok &= nv > 0 && g >= 0 && g <= 0x1p100;
         for (int d = 0; d < 10; ++d) {
             const double G = g * (d < 4 ? c3 : c2) + OD_REL * ((double)M + g);
@@ -79,10 +79,10 @@ int clash_broad_dops(clash_run *run)
 {
     const clash_scene *sc = run->sc;
     const int n = sc->nobj;
-    run->rdop_on = 0;
-    if (run->nop == 0) return 0;
-    if (!run->odop && !(run->odop = malloc(sizeof(float) * CK_FDOP * (size_t)n))) return -1;
-    if (clash_renew((void **)&run->opdop, &run->cap_opdop, run->nop, CK_FDOP * sizeof(float), 0)) return -1;
+    run->broad->region_dops = 0;
+    if (run->broad->nop == 0) return 0;
+    if (!run->broad->odop && !(run->broad->odop = malloc(sizeof(float) * CK_FDOP * (size_t)n))) return -1;
+    if (clash_renew((void **)&run->broad->opdop, &run->broad->cap_opdop, run->broad->nop, CK_FDOP * sizeof(float), 0)) return -1;
     /* the objects of some pair, ascending */
     uint8_t *use = calloc((size_t)n, 1);
     int32_t *objs = malloc(sizeof(int32_t) * (size_t)n);
@@ -90,40 +90,40 @@ int clash_broad_dops(clash_run *run)
         free(use), free(objs);
         return -1;
     }
-    for (size_t i = 0; i < run->nop; ++i) use[run->op[i].a] = use[run->op[i].b] = 1;
+    for (size_t i = 0; i < run->broad->nop; ++i) use[run->broad->op[i].a] = use[run->broad->op[i].b] = 1;
     int64_t no = 0, nv = 0;
     for (int o = 0; o < n; ++o)
         if (use[o]) objs[no++] = o, nv += sc->vofs[o + 1] - sc->vofs[o];
     od_ctx c = {run, objs, 0};
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
-    run->held_dops = 0;
+    run->boxes->held_dops = 0;
     if (swept && (c.held = clash_held_dops_begin(run)) < 0) {
         free(use), free(objs);
         return -1;
     }
-    for (int64_t i = 0; c.held && i < no; ++i) run->held_dops += run->hdop_has[1][objs[i]];
+    for (int64_t i = 0; c.held && i < no; ++i) run->boxes->held_dops += run->boxes->hdop_has[1][objs[i]];
     const clash_exec ex = clash_exec_sized(&run->exec, nv); /* few vertices: on the caller */
     clash_par_tasks(&ex, no, 1, od_range, &c);
     if (swept) clash_held_dops_end(run);
     free(use), free(objs);
     /* the pairs whose slabs meet, in their order, with their regions' slabs */
     size_t k = 0;
-    for (size_t i = 0; i < run->nop; ++i) {
-        const clash_objpair p = run->op[i];
-        float *R = run->opdop + (size_t)CK_FDOP * k;
+    for (size_t i = 0; i < run->broad->nop; ++i) {
+        const clash_objpair p = run->broad->op[i];
+        float *R = run->broad->opdop + (size_t)CK_FDOP * k;
         int meet = 1;
         if (p.a == p.b) {
             for (int d = 0; d < 10; ++d) R[d] = -INFINITY, R[10 + d] = INFINITY;
         } else {
-            const float *A = run->odop + (size_t)CK_FDOP * (size_t)p.a, *B = run->odop + (size_t)CK_FDOP * (size_t)p.b;
+            const float *A = run->broad->odop + (size_t)CK_FDOP * (size_t)p.a, *B = run->broad->odop + (size_t)CK_FDOP * (size_t)p.b;
             for (int d = 0; d < 10; ++d) {
                 R[d] = A[d] > B[d] ? A[d] : B[d], R[10 + d] = A[10 + d] < B[10 + d] ? A[10 + d] : B[10 + d];
                 meet &= R[d] <= R[10 + d];
             }
         }
-        if (meet) run->op[k++] = p;
+        if (meet) run->broad->op[k++] = p;
     }
-    run->nop = k;
-    run->rdop_on = 1;
+    run->broad->nop = k;
+    run->broad->region_dops = 1;
     return 0;
 }

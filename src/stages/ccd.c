@@ -460,21 +460,21 @@ static int setup(clash_run *run)
     return c->vfb && c->eeb && c->slot && c->recent ? 0 : -1;
 }
 
-int clash_stage_ccd(clash_run *run, clash_step_stats *st, clash_error *err)
+int clash_stage_ccd(clash_run *run, const clash_candidates *cand, clash_step_stats *st, clash_error *err)
 {
     if (setup(run)) return clash_fail(err, CLASH_EFAIL, "out of memory in the ccd stage");
     struct clash_ccd *c = run->ccd;
     /* this rank's hits of S5 (producer-consumer: cand holds the hits) */
     size_t nh = 0;
-    if (run->pc_tested >= 0) {
-        if (grow((void **)&c->hits, &c->cap_hits, run->ncand, sizeof *c->hits)) goto oom;
-        if (run->ncand) memcpy(c->hits, run->cand, run->ncand * sizeof *c->hits);
-        nh = run->ncand;
+    if (cand->hits) {
+        if (grow((void **)&c->hits, &c->cap_hits, cand->n, sizeof *c->hits)) goto oom;
+        if (cand->n) memcpy(c->hits, cand->keys, cand->n * sizeof *c->hits);
+        nh = cand->n;
     } else {
-        if (grow((void **)&c->hits, &c->cap_hits, (size_t)(run->test_end - run->test_begin), sizeof *c->hits))
+        if (grow((void **)&c->hits, &c->cap_hits, (size_t)(run->narrow->test_end - run->narrow->test_begin), sizeof *c->hits))
             goto oom;
-        for (int64_t i = run->test_begin; i < run->test_end; ++i)
-            if (run->hit[i]) c->hits[nh++] = clash_cand_faces(run, run->cand[i]);
+        for (int64_t i = run->narrow->test_begin; i < run->narrow->test_end; ++i)
+            if (run->narrow->hit[i]) c->hits[nh++] = clash_cand_faces(run, cand->keys[i]);
     }
     /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
     memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);

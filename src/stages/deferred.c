@@ -3,7 +3,7 @@
  *
  * The octree (S4) and the pair tests (S5) read the boxes of the kept faces
  * alone, and S3 keeps only faces that meet an overlap region.  So with
- * boxes deferred (run->boxes_deferred: the octree midphase without
+ * boxes deferred (run->boxes->deferred: the octree midphase without
  * self-collision) S1 makes the object boxes straight from the vertices,
  * and S3, for each object with overlap regions,
  *   1. carries the boxes of its blocks of 64 consecutive faces, eight
@@ -31,7 +31,7 @@
  *
  * Swept mode.  S1's face box covers the face at s and at s-1 and, where
  * the object turns, is grown by the face's arc margin (clash_grow_side,
- * core/facetest.h).  So S1 takes the object's vertex bounds over both
+ * stages/facetest.h).  So S1 takes the object's vertex bounds over both
  * states and grows them by the largest margin of its faces (k r + eps on
  * the largest face radius, or the largest clash_face_margin); S3 carries
  * each block by both poses, joins the two boxes, and grows the result by
@@ -54,7 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "kernels/kernels.h"
 #include "stages/deferred.h"
 #include "store/scene.h"
@@ -73,34 +73,34 @@ struct clash_defer {
     int swept;              /* this step's mode: blocks carried by both poses */
     pview *view, *view0;    /* per object: its map at s, and at s-1 (swept) */
     double *grow;           /* per object (swept): the largest arc margin of its faces, 0 if it does not turn */
-    float *rmax;            /* per object: the largest run->face_r of its faces */
-    const float *rmax_of;   /* the run->face_r that rmax was read from */
+    float *rmax;            /* per object: the largest run->boxes->face_r of its faces */
+    const float *rmax_of;   /* the run->boxes->face_r that rmax was read from */
     uint8_t *posed;         /* per object: rigid, its pose(s) known: blocks may be left out */
     const clash_blocks *bl; /* the scene's block boxes */
 };
 
 size_t clash_defer_bytes(const clash_run *run)
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     return d ? sizeof *d + (size_t)d->nobj * (2 * sizeof(pview) + sizeof(double) + sizeof(float) + 1) : 0;
 }
 
 void clash_defer_free(clash_run *run)
 {
-    struct clash_defer *d = run->defer;
+    struct clash_defer *d = run->boxes->defer;
     if (d) free(d->view), free(d->view0), free(d->grow), free(d->rmax), free(d->posed);
     free(d);
-    run->defer = NULL;
+    run->boxes->defer = NULL;
 }
 
 static struct clash_defer *defer_get(clash_run *run)
 {
     const clash_scene *sc = run->sc;
-    struct clash_defer *d = run->defer;
+    struct clash_defer *d = run->boxes->defer;
     if (d && d->nobj == sc->nobj) return d;
     clash_defer_free(run);
     if (!(d = calloc(1, sizeof *d))) return NULL;
-    run->defer = d;
+    run->boxes->defer = d;
     const size_t n = (size_t)sc->nobj + 1;
     d->view = malloc(n * sizeof(pview)), d->view0 = malloc(n * sizeof(pview));
     d->grow = calloc(n, sizeof(double)), d->rmax = malloc(n * sizeof(float)), d->posed = malloc(n);
@@ -136,18 +136,18 @@ int clash_defer_grow_objects(clash_run *run)
     const clash_scene *sc = run->sc;
     struct clash_defer *d = defer_get(run);
     if (!d) return -1;
-    if (sc->nturning && d->rmax_of != run->face_r) { /* once a run: the radii never change */
+    if (sc->nturning && d->rmax_of != run->boxes->face_r) { /* once a run: the radii never change */
         for (int o = 0; o < sc->nobj; ++o) {
             float r = 0;
-            for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) r = run->face_r[f] > r ? run->face_r[f] : r;
+            for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) r = run->boxes->face_r[f] > r ? run->boxes->face_r[f] : r;
             d->rmax[o] = r;
         }
-        d->rmax_of = run->face_r;
+        d->rmax_of = run->boxes->face_r;
     }
     for (int o = 0; o < sc->nobj; ++o) {
         const double m = d->grow[o] = object_margin(run, d, o);
         if (m > 0) /* as S1 grows a face's sides (monotone in the side and in m): holds every grown face box */
-            for (int i = 0; i < 3; ++i) clash_grow_side(&run->obox[o].lo[i], &run->obox[o].hi[i], m);
+            for (int i = 0; i < 3; ++i) clash_grow_side(&run->boxes->obox[o].lo[i], &run->boxes->obox[o].hi[i], m);
     }
     return 0;
 }
@@ -171,7 +171,7 @@ int clash_defer_prepare(clash_run *run)
     for (int o = 0; o < sc->nobj; ++o) {
         const clash_xform *x = &sc->cur[o], *x0 = &sc->prev[o];
         d->posed[o] = d->bl && !sc->obj_deforming[o] && !isnan(x->R[0]) && (!d->swept || !isnan(x0->R[0])) &&
-                      run->reg_ofs[o + 1] > run->reg_ofs[o];
+                      run->cull->reg_ofs[o + 1] > run->cull->reg_ofs[o];
         if (!d->posed[o]) continue;
         view_of(&d->view[o], x, sc->obj_scale[o], d->bl->radius[o]);
         if (d->swept) view_of(&d->view0[o], x0, sc->obj_scale[o], d->bl->radius[o]);
@@ -192,9 +192,9 @@ int clash_defer_prepare(clash_run *run)
 static unsigned swept_meet8(const clash_run *run, const struct clash_defer *d, int o, const float *S,
                             unsigned *inside)
 {
-    const int64_t r0 = run->reg_ofs[o];
-    return ck_carry_meet8_swept(S, d->view[o].P, d->view0[o].P, d->grow[o], (const float *)(run->regs + r0),
-                                run->reg_ofs[o + 1] - r0, inside);
+    const int64_t r0 = run->cull->reg_ofs[o];
+    return ck_carry_meet8_swept(S, d->view[o].P, d->view0[o].P, d->grow[o], (const float *)(run->cull->regs + r0),
+                                run->cull->reg_ofs[o + 1] - r0, inside);
 }
 
 /* Block k (within object o) carried into the world (centre V c + o, half
@@ -220,9 +220,9 @@ static void subs_world(const struct clash_defer *d, int o, int64_t k, double L[2
 _Static_assert(sizeof(clash_box) == 6 * sizeof(float), "a region is 6 floats, lo then hi");
 static unsigned subs_meeting(const clash_run *run, const struct clash_defer *d, int o, int64_t k, int nsub)
 {
-    const int64_t r0 = run->reg_ofs[o];
+    const int64_t r0 = run->cull->reg_ofs[o];
     const unsigned m = d->swept ? swept_meet8(run, d, o, d->bl->sbox + 6 * CLASH_SUBS * k, NULL) : ck_carry_meet8(d->bl->sbox + 6 * CLASH_SUBS * k, d->view[o].P,
-                                      (const float *)(run->regs + r0), run->reg_ofs[o + 1] - r0, NULL);
+                                      (const float *)(run->cull->regs + r0), run->cull->reg_ofs[o + 1] - r0, NULL);
     return m & ((1u << nsub) - 1);
 }
 
@@ -232,15 +232,15 @@ static unsigned subs_meeting(const clash_run *run, const struct clash_defer *d, 
  * too, and boxing more faces than needed changes nothing but the time). */
 static unsigned tile_meeting(const clash_run *run, const struct clash_defer *d, int o, int64_t t, unsigned *inside)
 {
-    const int64_t r0 = run->reg_ofs[o];
+    const int64_t r0 = run->cull->reg_ofs[o];
     if (d->swept) return swept_meet8(run, d, o, d->bl->tbox + 6 * CLASH_TILE * t, inside);
-    return ck_carry_meet8(d->bl->tbox + 6 * CLASH_TILE * t, d->view[o].P, (const float *)(run->regs + r0),
-                          run->reg_ofs[o + 1] - r0, inside);
+    return ck_carry_meet8(d->bl->tbox + 6 * CLASH_TILE * t, d->view[o].P, (const float *)(run->cull->regs + r0),
+                          run->cull->reg_ofs[o + 1] - r0, inside);
 }
 
 int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double lo[3], double hi[3])
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     if (!d || !d->posed[o]) return 0;
     double L[24], H[24];
     subs_world(d, o, d->bl->bofs[o] + k, L, H);
@@ -250,7 +250,7 @@ int clash_defer_sub_world(const clash_run *run, int o, int64_t k, int j, double 
 
 int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3], double hi[3])
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     if (!d || !d->posed[o]) return 0;
     double L[24], H[24], bl[3], bh[3];
     const int j = (int)(k % CLASH_TILE);
@@ -264,7 +264,7 @@ int clash_defer_block_world(const clash_run *run, int o, int64_t k, double lo[3]
 
 int clash_defer_meets(const clash_run *run, int o, int64_t k, int j, const float R6[6])
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     if (!d || !d->posed[o]) return -1;
     const float *S = j < 0 ? d->bl->tbox + 6 * CLASH_TILE * (d->bl->tofs[o] + k / CLASH_TILE)
                            : d->bl->sbox + 6 * CLASH_SUBS * (d->bl->bofs[o] + k);
@@ -282,8 +282,8 @@ static int block_beyond(const clash_run *run, const struct clash_defer *d, int o
                      (k % CLASH_TILE) & 1);
     double lo[3], hi[3];
     block_world(d, o, k, lo, hi);
-    for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1]; ++r) {
-        const clash_box *R = &run->regs[r];
+    for (int64_t r = run->cull->reg_ofs[o]; r < run->cull->reg_ofs[o + 1]; ++r) {
+        const clash_box *R = &run->cull->regs[r];
         if (!(lo[0] > R->hi[0] || hi[0] < R->lo[0] || lo[1] > R->hi[1] || hi[1] < R->lo[1] || lo[2] > R->hi[2] ||
               hi[2] < R->lo[2]))
             return 0;
@@ -298,8 +298,8 @@ static void box_range(clash_run *run, int64_t a, int64_t b)
     const clash_scene *sc = run->sc;
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    ck_face_boxes(a, b, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py, sc->pz, run->lox,
-                  run->loy, run->loz, run->hix, run->hiy, run->hiz, lo, hi);
+    ck_face_boxes(a, b, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py, sc->pz, run->boxes->lox,
+                  run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz, lo, hi);
     if (swept && a < b && sc->turn[run->face_obj[a]].kind != CLASH_TURN_NONE)
         clash_grow_turning(run, a, b, 1, lo, hi);
 }
@@ -315,7 +315,7 @@ static inline void add_run(int64_t *r, int *nr, int64_t a, int64_t z)
 
 int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, size_t *boxed)
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     const clash_scene *sc = run->sc;
     int nr = 0;
     if (!d->posed[o]) {
@@ -358,7 +358,7 @@ int clash_defer_runs(clash_run *run, int o, int64_t f, int64_t e, int64_t *r, si
 
 int clash_defer_face(clash_run *run, int o, int64_t f)
 {
-    const struct clash_defer *d = run->defer;
+    const struct clash_defer *d = run->boxes->defer;
     const clash_scene *sc = run->sc;
     if (d->posed[o] && block_beyond(run, d, o, (f - sc->fofs[o]) / CLASH_BLOCK))
         return 0;

@@ -1,13 +1,16 @@
 /*
  * deferred.h — face boxes deferred from S1 to S3 for the face octree
  * (deferred.c).  Internal to src/stages; finegrain.c calls it in S3 when
- * run->boxes_deferred (S1 then made the object boxes alone,
+ * run->boxes->deferred (S1 then made the object boxes alone,
  * clash_fg_object_boxes).
  */
 #ifndef CLASH_DEFERRED_H
 #define CLASH_DEFERRED_H
 
 #include "core/run.h"
+#include "stages/boxes.h"
+#include "stages/broad.h"
+#include "stages/cull.h"
 
 /* S1 in swept mode, after the vertices' bounds over both states: each
  * turning object's box grown by the largest arc margin of its faces (which

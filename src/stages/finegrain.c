@@ -2,7 +2,7 @@
  * finegrain.c — S1 and S3 as fine-grain parallel loops over faces, with
  * per-worker results in cache-line-padded slots merged after the loop.
  * (Swept mode: the boxes of a turning object's faces grow by their arc
- * margins, core/facetest.h.)
+ * margins, stages/facetest.h.)
  *
  * The face range [0, nf) is split by the run's partition (sched.h):
  *   chunk  (chunk = 0): worker w takes [w*nf/T, (w+1)*nf/T)
@@ -31,11 +31,11 @@
  * (binary search), a prefix sum over the T counts gives each piece's output
  * offset, and worker p writes piece p: the segments' sub-runs concatenated
  * in face order (chunk: value-disjoint) or merged T ways (stride: each
- * worker's list interleaves with the others').  So run->kept is ascending and
+ * worker's list interleaves with the others').  So run->cull->kept is ascending and
  * identical for every partition, chunk size, backend and team size.
  */
 #include "base/tuning.h"
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "stages/finegrain.h"
 #include "stages/deferred.h"
 #include "stages/held.h"
@@ -64,7 +64,7 @@ typedef struct fg_slot {
 
 typedef struct seg_ref {
     const uint32_t *v;
-    size_t n, at; /* at: its place in run->kept */
+    size_t n, at; /* at: its place in run->cull->kept */
 } seg_ref;
 
 struct clash_finegrain {
@@ -167,11 +167,11 @@ static void boxes_range(int64_t begin, int64_t end, int64_t step, int worker, vo
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
             if (step == 1 && run->fg->s1_nt && oe - f >= CLASH_TUNE_NT_MIN_RANGE)
                 ck_face_boxes_nt(f, oe, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py,
-                                 sc->pz, run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz, lo, hi);
+                                 sc->pz, run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz, lo, hi);
             else
                 ck_face_boxes_strided(f, oe, step, sc->f0, sc->f1, sc->f2, sc->x, sc->y, sc->z,
-                                      swept ? sc->px : NULL, sc->py, sc->pz, run->lox, run->loy, run->loz, run->hix,
-                                      run->hiy, run->hiz, lo, hi);
+                                      swept ? sc->px : NULL, sc->py, sc->pz, run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix,
+                                      run->boxes->hiy, run->boxes->hiz, lo, hi);
             if (swept && sc->turn[o].kind != CLASH_TURN_NONE) clash_grow_turning(run, f, oe, step, lo, hi);
             clash_box *b = &sl->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], lo[d]), b->hi[d] = fmaxf(b->hi[d], hi[d]);
@@ -187,7 +187,7 @@ int clash_fg_boxes(clash_run *run)
     return clash_fg_boxes_stores(run, 0);
 }
 
-/* run->face_r, once per run (the local vertices never change while a run
+/* run->boxes->face_r, once per run (the local vertices never change while a run
  * exists; Morton reordering happened at its creation), in parallel: each
  * vertex's squared local norm first, then each face's largest of its
  * three (serial, it showed at many threads on millions of faces; per face
@@ -220,7 +220,7 @@ static void radii_range(int64_t begin, int64_t end, int64_t step, int worker, vo
         double r2 = q0 > 0 ? q0 : 0;
         r2 = q1 > r2 ? q1 : r2;
         r2 = q2 > r2 ? q2 : r2;
-        c->run->face_r[f] = ck_f32_up(sqrt(r2) * (1 + 1e-15));
+        c->run->boxes->face_r[f] = ck_f32_up(sqrt(r2) * (1 + 1e-15));
     }
 }
 
@@ -228,7 +228,7 @@ static int face_radii(clash_run *run)
 {
     const clash_scene *sc = run->sc;
     radii_ctx c = {run, malloc(sizeof(double) * (size_t)(sc->nv ? sc->nv : 1))};
-    if (!c.q || !(run->face_r = malloc(sizeof(float) * (size_t)(sc->nf ? sc->nf : 1)))) {
+    if (!c.q || !(run->boxes->face_r = malloc(sizeof(float) * (size_t)(sc->nf ? sc->nf : 1)))) {
         free(c.q);
         return -1;
     }
@@ -249,7 +249,7 @@ int clash_fg_boxes_stores(clash_run *run, int streaming)
 {
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
-    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
+    if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning && !run->boxes->face_r && face_radii(run)) return -1;
     fg->s1_nt = streaming != 0;
     slot_reset(fg);
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nf); /* few faces: on the caller */
@@ -264,11 +264,11 @@ static void fold_object_boxes(clash_run *run)
 {
     struct clash_finegrain *fg = run->fg;
     for (int o = 0; o < fg->nobj; ++o)
-        for (int d = 0; d < 3; ++d) run->obox[o].lo[d] = INFINITY, run->obox[o].hi[d] = -INFINITY;
+        for (int d = 0; d < 3; ++d) run->boxes->obox[o].lo[d] = INFINITY, run->boxes->obox[o].hi[d] = -INFINITY;
     for (int w = 0; w < fg->T; ++w)
         for (int o = fg->slot[w].olo; o <= fg->slot[w].ohi; ++o) {
             const clash_box *s = &fg->slot[w].obox[o];
-            clash_box *b = &run->obox[o];
+            clash_box *b = &run->boxes->obox[o];
             for (int d = 0; d < 3; ++d) b->lo[d] = fminf(b->lo[d], s->lo[d]), b->hi[d] = fmaxf(b->hi[d], s->hi[d]);
         }
 }
@@ -276,7 +276,7 @@ static void fold_object_boxes(clash_run *run)
 /* S1 with boxes deferred (stages/deferred.c): the object boxes straight
  * from the vertices of x (before 0) or px (1), worker w taking
  * [nv*w/T, (w+1)*nv/T) cut at the objects' ranges into its own slot,
- * folded as the face boxes' are (vertex_boxes: into run->obox). */
+ * folded as the face boxes' are (vertex_boxes: into run->boxes->obox). */
 typedef struct vb_ctx { clash_run *run; int before; } vb_ctx;
 
 static void vbounds_worker(int w, int T, void *p)
@@ -308,7 +308,7 @@ int clash_fg_object_boxes(clash_run *run)
     struct clash_finegrain *fg = fg_get(run);
     if (!fg) return -1;
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
-    if (swept && run->sc->nturning && !run->face_r && face_radii(run)) return -1;
+    if (swept && run->sc->nturning && !run->boxes->face_r && face_radii(run)) return -1;
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
     vertex_boxes(run, &ex, 0);
     if (!swept) return 0;
@@ -326,30 +326,30 @@ int clash_fg_object_boxes(clash_run *run)
  * (ck_box_meets_slabs, kernels/kernels.h). */
 static inline int box_meets_slabs(const clash_run *run, int64_t f, const float *S)
 {
-    return ck_box_meets_slabs(run->lox[f], run->loy[f], run->loz[f], run->hix[f], run->hiy[f], run->hiz[f], S);
+    return ck_box_meets_slabs(run->boxes->lox[f], run->boxes->loy[f], run->boxes->loz[f], run->boxes->hix[f], run->boxes->hiy[f], run->boxes->hiz[f], S);
 }
 
 /* The slabs of region r, or NULL when this step's regions have none. */
 static inline const float *region_slabs(const clash_run *run, int64_t r)
 {
-    return run->rdop_on ? run->rdop + (size_t)CK_FDOP * (size_t)r : NULL;
+    return run->broad->region_dops ? run->cull->rdop + (size_t)CK_FDOP * (size_t)r : NULL;
 }
 
 static int face_kept(const clash_run *run, int64_t f)
 {
     const int32_t o = run->face_obj[f];
-    for (int64_t r = run->reg_ofs[o]; r < run->reg_ofs[o + 1]; ++r) {
-        const clash_box *R = &run->regs[r];
-        if (run->lox[f] > R->hi[0] || run->hix[f] < R->lo[0] || run->loy[f] > R->hi[1] || run->hiy[f] < R->lo[1] ||
-            run->loz[f] > R->hi[2] || run->hiz[f] < R->lo[2])
+    for (int64_t r = run->cull->reg_ofs[o]; r < run->cull->reg_ofs[o + 1]; ++r) {
+        const clash_box *R = &run->cull->regs[r];
+        if (run->boxes->lox[f] > R->hi[0] || run->boxes->hix[f] < R->lo[0] || run->boxes->loy[f] > R->hi[1] || run->boxes->hiy[f] < R->lo[1] ||
+            run->boxes->loz[f] > R->hi[2] || run->boxes->hiz[f] < R->lo[2])
             continue;
         const float *S = region_slabs(run, r);
         if (S && !box_meets_slabs(run, f, S)) continue;
         /* A face (or swept hull) lies inside its box: a box inside the
          * region meets it, no exact test needed (most faces of two deeply
          * overlapping objects). */
-        if (run->lox[f] >= R->lo[0] && run->hix[f] <= R->hi[0] && run->loy[f] >= R->lo[1] &&
-            run->hiy[f] <= R->hi[1] && run->loz[f] >= R->lo[2] && run->hiz[f] <= R->hi[2])
+        if (run->boxes->lox[f] >= R->lo[0] && run->boxes->hix[f] <= R->hi[0] && run->boxes->loy[f] >= R->lo[1] &&
+            run->boxes->hiy[f] <= R->hi[1] && run->boxes->loz[f] >= R->lo[2] && run->boxes->hiz[f] <= R->hi[2])
             return 1;
         const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
         if (clash_face_meets_box(run, (uint32_t)f, lo, hi)) return 1;
@@ -394,17 +394,17 @@ static inline int skip8(const uint8_t *c, int64_t *k)
 
 static int cull_one_region(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, const clash_box *R)
 {
-    const float *S = region_slabs(run, R - run->regs);
+    const float *S = region_slabs(run, R - run->cull->regs);
     const float R6[6] = {R->lo[0], R->lo[1], R->lo[2], R->hi[0], R->hi[1], R->hi[2]};
     const double lo[3] = {R6[0], R6[1], R6[2]}, hi[3] = {R6[3], R6[4], R6[5]};
     uint8_t cls[CLASH_TUNE_CULL_VEC];
     for (int64_t a = f0; a < f1; a += CLASH_TUNE_CULL_VEC) {
         const int64_t m = f1 - a < CLASH_TUNE_CULL_VEC ? f1 - a : CLASH_TUNE_CULL_VEC;
         /* (zeros up to a whole word of 8 classes, for skip8) */
-        ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, R6,
+        ck_classify_boxes(m, run->boxes->lox + a, run->boxes->loy + a, run->boxes->loz + a, run->boxes->hix + a, run->boxes->hiy + a, run->boxes->hiz + a, R6,
                           cls);
         if (S) /* outside a diagonal slab of the region: class 0 (four boxes at a time) */
-            ck_slabs_clear(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a, S,
+            ck_slabs_clear(m, run->boxes->lox + a, run->boxes->loy + a, run->boxes->loz + a, run->boxes->hix + a, run->boxes->hiy + a, run->boxes->hiz + a, S,
                            cls);
         for (int64_t k = 0; k < m; ++k) {
             if (skip8(cls, &k) || !cls[k]) continue; /* most faces are apart */
@@ -429,11 +429,11 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
         memset(any, 0, (size_t)m);
         for (int64_t r = 0; r < nreg; ++r) {
             const float R6[6] = {R[r].lo[0], R[r].lo[1], R[r].lo[2], R[r].hi[0], R[r].hi[1], R[r].hi[2]};
-            ck_classify_boxes(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
+            ck_classify_boxes(m, run->boxes->lox + a, run->boxes->loy + a, run->boxes->loz + a, run->boxes->hix + a, run->boxes->hiy + a, run->boxes->hiz + a,
                               R6, cls);
-            const float *S = region_slabs(run, (R - run->regs) + r);
+            const float *S = region_slabs(run, (R - run->cull->regs) + r);
             if (S) /* outside a diagonal slab of the region: class 0 */
-                ck_slabs_clear(m, run->lox + a, run->loy + a, run->loz + a, run->hix + a, run->hiy + a, run->hiz + a,
+                ck_slabs_clear(m, run->boxes->lox + a, run->boxes->loy + a, run->boxes->loz + a, run->boxes->hix + a, run->boxes->hiy + a, run->boxes->hiz + a,
                                S, cls);
             for (int64_t k = 0; k < m; ++k) any[k] |= cls[k]; /* classes 1, 2 are bits 0, 1 */
         }
@@ -452,7 +452,7 @@ static int cull_regions(clash_run *run, fg_slot *sl, int64_t f0, int64_t f1, con
 /* Faces [f, e) of object o, which has nreg >= 1 regions. */
 static int cull_faces_of(clash_run *run, fg_slot *sl, int64_t f, int64_t e, int32_t o, int64_t nreg)
 {
-    const clash_box *R = &run->regs[run->reg_ofs[o]];
+    const clash_box *R = &run->cull->regs[run->cull->reg_ofs[o]];
     return nreg == 1 ? cull_one_region(run, sl, f, e, R) : cull_regions(run, sl, f, e, R, nreg);
 }
 
@@ -477,8 +477,8 @@ static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         const int64_t *fofs = run->sc->fofs;
         for (int64_t f = begin; f < end;) {
             const int32_t o = run->face_obj[f];
-            const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->reg_ofs[o + 1] - run->reg_ofs[o];
-            if (nreg >= 1 && run->boxes_deferred) { /* the faces not left out, boxed, as runs */
+            const int64_t e = fofs[o + 1] < end ? fofs[o + 1] : end, nreg = run->cull->reg_ofs[o + 1] - run->cull->reg_ofs[o];
+            if (nreg >= 1 && run->boxes->deferred) { /* the faces not left out, boxed, as runs */
                 for (int64_t q = f; q < e; q += CLASH_TUNE_DEFER_PIECE) {
                     int64_t r[2 * (CLASH_TUNE_DEFER_PIECE / CLASH_SUB + 2)];
                     const int64_t qe = q + CLASH_TUNE_DEFER_PIECE < e ? q + CLASH_TUNE_DEFER_PIECE : e;
@@ -492,10 +492,10 @@ static void cull_range(int64_t begin, int64_t end, int64_t step, int worker, voi
             f = e; /* nreg == 0: the object overlaps nothing, no face is kept */
         }
     } else {
-        const int lazy = run->boxes_deferred;
+        const int lazy = run->boxes->deferred;
         for (int64_t f = begin; f < end; f += step) {
             const int32_t o = run->face_obj[f];
-            if (lazy && (run->reg_ofs[o + 1] == run->reg_ofs[o] || !clash_defer_face(run, o, f))) continue;
+            if (lazy && (run->cull->reg_ofs[o + 1] == run->cull->reg_ofs[o] || !clash_defer_face(run, o, f))) continue;
             sl->nboxed += (size_t)lazy;
             if (face_kept(run, f) && keep_push(sl, (uint32_t)f)) return;
         }
@@ -564,7 +564,7 @@ static void merge_piece(const merge_ctx *c, int p)
             }
         }
         if (pass == 1) {
-            uint32_t *out = c->run->kept + c->ofs[p];
+            uint32_t *out = c->run->cull->kept + c->ofs[p];
             if (!strided) { /* value-disjoint runs: sort by first face, concatenate */
                 qsort(runs, nruns, sizeof *runs, cmp_subrun);
                 for (size_t r = 0; r < nruns; ++r) memcpy(out, runs[r].v, runs[r].n * sizeof *out), out += runs[r].n;
@@ -611,16 +611,16 @@ static void cull_dynamic(int64_t begin, int64_t end, int64_t step, int worker, v
 }
 
 
-/* Copies the blocks whose place falls in worker w's share of run->kept. */
+/* Copies the blocks whose place falls in worker w's share of run->cull->kept. */
 static void copy_worker(int w, int T, void *p)
 {
     clash_run *run = p;
     const struct clash_finegrain *fg = run->fg;
     const size_t nb = (size_t)((run->sc->nf + CLASH_TUNE_CULL_BLOCK - 1) / CLASH_TUNE_CULL_BLOCK);
-    const size_t lo = run->nkept * (size_t)w / (size_t)T, hi = run->nkept * (size_t)(w + 1) / (size_t)T;
+    const size_t lo = run->cull->nkept * (size_t)w / (size_t)T, hi = run->cull->nkept * (size_t)(w + 1) / (size_t)T;
     for (size_t k = 0; k < nb; ++k) {
         const seg_ref *b = &fg->blk[k];
-        if (b->n && b->at >= lo && b->at < hi) memcpy(run->kept + b->at, b->v, b->n * sizeof(uint32_t));
+        if (b->n && b->at >= lo && b->at < hi) memcpy(run->cull->kept + b->at, b->v, b->n * sizeof(uint32_t));
     }
 }
 
@@ -632,10 +632,10 @@ int clash_fg_cull(clash_run *run)
     if (!fg) return -1;
     for (int w = 0; w < fg->T; ++w)
         fg->slot[w].nkept = 0, fg->slot[w].nseg = 0, fg->slot[w].oom = 0, fg->slot[w].nboxed = 0;
-    if (run->boxes_deferred && clash_defer_prepare(run)) return -1;
+    if (run->boxes->deferred && clash_defer_prepare(run)) return -1;
     const int rc = cull_faces(run, fg);
-    run->nboxed = 0;
-    for (int w = 0; w < fg->T; ++w) run->nboxed += (int64_t)fg->slot[w].nboxed;
+    run->boxes->nboxed = 0;
+    for (int w = 0; w < fg->T; ++w) run->boxes->nboxed += (int64_t)fg->slot[w].nboxed;
     return rc;
 }
 
@@ -662,7 +662,7 @@ static int cull_faces(clash_run *run, struct clash_finegrain *fg)
         }
         size_t total = 0;
         for (size_t k = 0; k < nb; ++k) fg->blk[k].at = total, total += fg->blk[k].n;
-        run->nkept = total;
+        run->cull->nkept = total;
         /* the copy in parallel when it is long (with --self every face is
          * kept; base/tuning.h) */
         if (total >= CLASH_TUNE_CULL_COPY_PAR) clash_spmd(&dyn, copy_worker, run);
@@ -688,6 +688,6 @@ static int cull_faces(clash_run *run, struct clash_finegrain *fg)
     free(ofs);
     for (int w = 0; w < fg->T; ++w)
         if (fg->slot[w].oom) return -1;
-    run->nkept = total;
+    run->cull->nkept = total;
     return 0;
 }

@@ -43,7 +43,7 @@ typedef struct s6 {
     int64_t *cut;        /* per piece: its first tested candidate; cut[P]: last (cand_cut) */
     uint64_t *keys, *tmp;
     int remap;           /* a reordered store: keys to input numbers */
-    const uint32_t *kor; /* keys of places with the rows made: each kept face's input number (run->korig) */
+    const uint32_t *kor; /* keys of places with the rows made: each kept face's input number (run->rows->korig) */
 } s6;
 
 static void share(int64_t first, int64_t last, int w, int T, int64_t *b, int64_t *e)
@@ -65,13 +65,13 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     if (i <= g->first || i >= g->last) return i;
     const clash_run *run = g->run;
     const int64_t lim = i + CLASH_TUNE_GATHER_CUT_REACH + (g->last - g->first) / (8 * (int64_t)T);
-    const int32_t o = run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32];
+    const int32_t o = run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
-        if (run->face_obj[clash_cand_faces(run, run->cand[j]) >> 32] != o) return j;
+        if (run->face_obj[clash_cand_faces(run, run->mid->cand.keys[j]) >> 32] != o) return j;
     if (!g->remap) { /* input numbers ascend with the faces: the next first face will do */
-        const uint64_t f = clash_cand_faces(run, run->cand[i - 1]) >> 32;
+        const uint64_t f = clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32;
         for (int64_t j = i; j < g->last && j < lim; ++j)
-            if (clash_cand_faces(run, run->cand[j]) >> 32 != f) return j;
+            if (clash_cand_faces(run, run->mid->cand.keys[j]) >> 32 != f) return j;
     }
     return i; /* one face's candidates go on: the even split, and a merge */
 }
@@ -83,8 +83,8 @@ static int cuts_whole(const s6 *g, int P)
     for (int w = 1; w < P; ++w) {
         const int64_t i = g->cut[w];
         if (i <= g->first || i >= g->last) continue;
-        if (run->face_obj[clash_cand_faces(run, run->cand[i - 1]) >> 32] ==
-            run->face_obj[clash_cand_faces(run, run->cand[i]) >> 32])
+        if (run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32] ==
+            run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i]) >> 32])
             return 0;
     }
     return 1;
@@ -95,7 +95,7 @@ static void s6_count(int w, int T, void *p)
     const s6 *g = p;
     (void)T;
     int64_t n = 0;
-    for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) n += g->run->hit[i] != 0;
+    for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) n += g->run->narrow->hit[i] != 0;
     g->off[w + 1] = n;
 }
 
@@ -108,15 +108,15 @@ static void s6_write(int w, int T, void *p)
     int64_t k = g->off[w];
     if (g->kor) { /* keys of places: their faces' input numbers from one small array, made with the rows */
         for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
-            if (!run->hit[i]) continue;
-            const uint64_t c = run->cand[i], x = g->kor[c >> 32], y = g->kor[(uint32_t)c];
+            if (!run->narrow->hit[i]) continue;
+            const uint64_t c = run->mid->cand.keys[i], x = g->kor[c >> 32], y = g->kor[(uint32_t)c];
             g->keys[k++] = x < y ? x << 32 | y : y << 32 | x;
         }
         return;
     }
     for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
-        if (!run->hit[i]) continue;
-        uint64_t key = clash_cand_faces(run, run->cand[i]);
+        if (!run->narrow->hit[i]) continue;
+        uint64_t key = clash_cand_faces(run, run->mid->cand.keys[i]);
         if (g->remap) {
             const uint64_t x = (uint64_t)fo[key >> 32], y = (uint64_t)fo[(uint32_t)key];
             key = x < y ? x << 32 | y : y << 32 | x;
@@ -371,8 +371,8 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     int P = T == 1 ? 1 : T <= S6_MAXT / 8 ? 8 * T : T > S6_MAXT ? T : S6_MAXT; /* the pieces */
     int64_t offs[2 * (S6_MAXT + 1)], *off = P <= S6_MAXT ? offs : malloc(2 * (size_t)(P + 1) * sizeof *off);
     if (!off) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    s6 g = {run, run->test_begin, run->test_end, off, off + P + 1, NULL, NULL, run->sc->face_orig != NULL,
-             run->cand_places && run->rows_ready ? run->korig : NULL};
+    s6 g = {run, run->narrow->test_begin, run->narrow->test_end, off, off + P + 1, NULL, NULL, run->sc->face_orig != NULL,
+             run->mid->cand.by_place && run->rows->ready ? run->rows->korig : NULL};
     for (int w = 0; w <= P; ++w) g.cut[w] = cand_cut(&g, w, P);
     /* a reordered store cut inside an object's keys: its runs need a merge,
      * of P runs by a heap; then one piece a worker, as before */
@@ -388,15 +388,15 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const size_t nh = (size_t)off[P];
     int rc = CLASH_OK;
     const int ranks = run->ranks.size > 1; /* rank 0 merges the ranks' keys into the pairs (gather_ranks) */
-    if (clash_pages_renew((void **)&run->gkeys, &run->cap_gkeys, nh, sizeof *run->gkeys, 0) ||
+    if (clash_pages_renew((void **)&run->gather->gkeys, &run->gather->cap_gkeys, nh, sizeof *run->gather->gkeys, 0) ||
         (!ranks && clash_pages_renew((void **)&run->pairs, &run->cap_pairs, nh, sizeof *run->pairs, 0)))
         goto oom;
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */
-    g.keys = run->gkeys, g.tmp = run->cand;
+    g.keys = run->gather->gkeys, g.tmp = run->mid->cand.keys;
     const clash_exec ek = clash_exec_sized(&run->exec, (int64_t)nh);
     run_pieces(&ex, P, s6_write, &g);
-    if ((g.remap || run->cand_unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
+    if ((g.remap || run->mid->cand.unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
         run_pieces(&ek, P, s6_sort, &g);
         if (!runs_ordered(g.keys, off, P)) {
             uint64_t *merged = P > 1 && P <= S6_MAXT && T <= S6_MAXT ? merge_team(&ek, T, g.keys, g.tmp, off, P) : NULL;
@@ -421,16 +421,17 @@ done:
     return rc;
 }
 
-int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
+int clash_stage_gather(clash_run *run, const clash_candidates *cand, clash_pairs *out, clash_step_stats *st,
+                       clash_error *err)
 {
     const clash_scene *sc = run->sc;
-    if (run->pc_tested < 0) return gather_team(run, out, st, err);
-    /* the tests made inside S4 (producer-consumer, bvh_frames.c): run->cand
+    if (!cand->hits) return gather_team(run, out, st, err);
+    /* the tests made inside S4 (producer-consumer, bvh_frames.c): cand->keys
      * holds this rank's hits, unique, and sorted unless cand_unsorted (the
      * remap below sorts a reordered store's) */
-    size_t nh = run->ncand;
-    uint64_t *keys = run->cand;
-    if (run->cand_unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(keys, nh, NULL))
+    size_t nh = cand->n;
+    uint64_t *keys = cand->keys;
+    if (cand->unsorted && !sc->face_orig && nh > 1 && clash_sort_u64(keys, nh, NULL))
         return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
     if (sc->face_orig && nh) {
         /* a reordered store (reorder.c): the pairs in input numbering, in
@@ -457,4 +458,11 @@ int clash_stage_gather(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     out->pairs = run->pairs;
     out->count = m;
     return CLASH_OK;
+}
+
+void clash_gather_free(clash_gather_state *g)
+{
+    if (!g) return;
+    clash_pages_free(g->gkeys, g->cap_gkeys, sizeof *g->gkeys, 0);
+    free(g);
 }

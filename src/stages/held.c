@@ -17,56 +17,56 @@
 
 static int held_for(const clash_run *run, uint64_t gen)
 {
-    return !run->hold_off && run->sc->pxgen && gen == run->sc->pxgen;
+    return !run->debug.hold_off && run->sc->pxgen && gen == run->sc->pxgen;
 }
 
 int clash_held_boxes_begin(clash_run *run)
 {
     const size_t n = (size_t)run->sc->nobj;
     for (int k = 0; k < 2; ++k)
-        if (!run->hbox[k] && !(run->hbox[k] = malloc((n ? n : 1) * sizeof(clash_box)))) return -1;
-    memcpy(run->hbox[0], run->obox, n * sizeof(clash_box));
-    return held_for(run, run->hbox_gen[1]);
+        if (!run->boxes->hbox[k] && !(run->boxes->hbox[k] = malloc((n ? n : 1) * sizeof(clash_box)))) return -1;
+    memcpy(run->boxes->hbox[0], run->boxes->obox, n * sizeof(clash_box));
+    return held_for(run, run->boxes->hbox_gen[1]);
 }
 
 void clash_held_boxes_join(clash_run *run, int held)
 {
     const size_t n = (size_t)run->sc->nobj;
-    if (!held) memcpy(run->hbox[1], run->obox, n * sizeof(clash_box));
+    if (!held) memcpy(run->boxes->hbox[1], run->boxes->obox, n * sizeof(clash_box));
     for (size_t o = 0; o < n; ++o) {
-        clash_box *b = &run->obox[o];
-        const clash_box *x = &run->hbox[0][o], *p = &run->hbox[1][o];
+        clash_box *b = &run->boxes->obox[o];
+        const clash_box *x = &run->boxes->hbox[0][o], *p = &run->boxes->hbox[1][o];
         for (int d = 0; d < 3; ++d) b->lo[d] = fminf(x->lo[d], p->lo[d]), b->hi[d] = fmaxf(x->hi[d], p->hi[d]);
     }
-    run->held_boxes = held ? run->sc->nobj : 0;
-    clash_box *t = run->hbox[0];
-    run->hbox[0] = run->hbox[1], run->hbox[1] = t;
-    run->hbox_gen[1] = run->sc->xgen;
+    run->boxes->held_boxes = held ? run->sc->nobj : 0;
+    clash_box *t = run->boxes->hbox[0];
+    run->boxes->hbox[0] = run->boxes->hbox[1], run->boxes->hbox[1] = t;
+    run->boxes->hbox_gen[1] = run->sc->xgen;
 }
 
 int clash_held_dops_begin(clash_run *run)
 {
     const size_t n = (size_t)run->sc->nobj, m = n ? n : 1;
     for (int k = 0; k < 2; ++k) {
-        if (!run->hdop[k] && !(run->hdop[k] = malloc(m * CLASH_HDOP * sizeof(float)))) return -1;
-        if (!run->hdop_has[k] && !(run->hdop_has[k] = calloc(m, 1))) return -1;
+        if (!run->boxes->hdop[k] && !(run->boxes->hdop[k] = malloc(m * CLASH_HDOP * sizeof(float)))) return -1;
+        if (!run->boxes->hdop_has[k] && !(run->boxes->hdop_has[k] = calloc(m, 1))) return -1;
     }
-    memset(run->hdop_has[0], 0, n);
-    return held_for(run, run->hdop_gen[1]);
+    memset(run->boxes->hdop_has[0], 0, n);
+    return held_for(run, run->boxes->hdop_gen[1]);
 }
 
 void clash_held_dops_put(clash_run *run, int32_t o, const float *lo, const float *hi, float M, int ok)
 {
-    float *H = run->hdop[0] + (size_t)CLASH_HDOP * (size_t)o;
+    float *H = run->boxes->hdop[0] + (size_t)CLASH_HDOP * (size_t)o;
     memcpy(H, lo, 10 * sizeof(float)), memcpy(H + 10, hi, 10 * sizeof(float));
     H[20] = M, H[21] = ok ? 1.0f : 0.0f;
-    run->hdop_has[0][o] = 1;
+    run->boxes->hdop_has[0][o] = 1;
 }
 
 int clash_held_dops_join(const clash_run *run, int held, int32_t o, float *lo, float *hi, float *M, int *ok)
 {
-    if (!held || !run->hdop_has[1][o]) return 0;
-    const float *H = run->hdop[1] + (size_t)CLASH_HDOP * (size_t)o;
+    if (!held || !run->boxes->hdop_has[1][o]) return 0;
+    const float *H = run->boxes->hdop[1] + (size_t)CLASH_HDOP * (size_t)o;
     for (int d = 0; d < 10; ++d) lo[d] = fminf(lo[d], H[d]), hi[d] = fmaxf(hi[d], H[10 + d]);
     *M = fmaxf(*M, H[20]);
     *ok &= H[21] != 0.0f;
@@ -75,9 +75,9 @@ int clash_held_dops_join(const clash_run *run, int held, int32_t o, float *lo, f
 
 void clash_held_dops_end(clash_run *run)
 {
-    float *t = run->hdop[0];
-    run->hdop[0] = run->hdop[1], run->hdop[1] = t;
-    uint8_t *h = run->hdop_has[0];
-    run->hdop_has[0] = run->hdop_has[1], run->hdop_has[1] = h;
-    run->hdop_gen[1] = run->sc->xgen;
+    float *t = run->boxes->hdop[0];
+    run->boxes->hdop[0] = run->boxes->hdop[1], run->boxes->hdop[1] = t;
+    uint8_t *h = run->boxes->hdop_has[0];
+    run->boxes->hdop_has[0] = run->boxes->hdop_has[1], run->boxes->hdop_has[1] = h;
+    run->boxes->hdop_gen[1] = run->sc->xgen;
 }

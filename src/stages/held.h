@@ -13,15 +13,16 @@
 #define CLASH_HELD_H
 
 #include "core/run.h"
+#include "stages/boxes.h"
 
-/* S1 (boxes deferred, finegrain.c), with run->obox holding x's vertex
+/* S1 (boxes deferred, finegrain.c), with run->boxes->obox holding x's vertex
  * boxes: keeps them and returns 1 when px's are held from the step
- * before, 0 when the caller must make px's (into run->obox) and then call
+ * before, 0 when the caller must make px's (into run->boxes->obox) and then call
  * clash_held_boxes_join; -1 when out of memory. */
 int clash_held_boxes_begin(clash_run *run);
-/* run->obox = x's boxes joined with px's (the held ones when held, else
- * the ones now in run->obox); x's are then held for the step after.  Sets
- * run->held_boxes. */
+/* run->boxes->obox = x's boxes joined with px's (the held ones when held, else
+ * the ones now in run->boxes->obox); x's are then held for the step after.  Sets
+ * run->boxes->held_boxes. */
 void clash_held_boxes_join(clash_run *run, int held);
 
 /* S2 (broad_dop.c), before the objects' DOPs: 1 when px's DOPs of the

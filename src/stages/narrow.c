@@ -11,7 +11,7 @@
  * filter's lanes those doubles translated by the lane's first point in
  * double and rounded to float32; the pairs it shows apart along a centroid
  * difference or a face normal are misses without the double-precision
- * test; the rest go to that test (as clash_pair_test in core/facetest.h)
+ * test; the rest go to that test (as clash_pair_test in stages/facetest.h)
  * on the doubles already gathered.  The
  * filter only says "apart" where the hulls of the two point sets are apart
  * by a positive gap, so the hits are the same:
@@ -29,8 +29,8 @@
  * margin (CK_ROW = 24 floats: offsets from the face's origin, the origin,
  * the margin; stages/rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
- * reads its two faces' places in run->kept (its key itself where S4 keyed
- * the candidates by places, run->cand_places) and their rows, eight
+ * reads its two faces' places in run->cull->kept (its key itself where S4 keyed
+ * the candidates by places, run->mid->cand.by_place) and their rows, eight
  * candidates' rows turned into lanes at once (ck_rows8); the tolerance is
  * the same double sum as clash_pair_tol's, so every answer is the same.
  * The candidates go eight at a time through the boolean GJK in float lanes
@@ -56,7 +56,7 @@
 
 #include "base/error.h"
 #include "base/mem.h"
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "sched/ranks.h"
 #include "stages/stages.h"
 
@@ -75,7 +75,7 @@ static void tris_left(clash_run *run, ck_tri8_batch *b, const int64_t tat[8])
 {
     uint8_t meet[8];
     const int n = ck_tri8_flush(b, meet);
-    for (int l = 0; l < n; ++l) run->hit[tat[l]] = meet[l];
+    for (int l = 0; l < n; ++l) run->narrow->hit[tat[l]] = meet[l];
 }
 
 /* Swept: the exact hull test of lane l (its points gathered from the
@@ -109,11 +109,11 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
         int n = 0;
         for (; n < 8 && i < last; ++n, i += step) {
             if (i + PF_IDX * step < last) {
-                const uint32_t b = (uint32_t)run->cand[i + PF_IDX * step];
+                const uint32_t b = (uint32_t)run->mid->cand.keys[i + PF_IDX * step];
                 __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
             }
             if (i + PF_POS * step < last) {
-                const uint64_t k = run->cand[i + PF_POS * step];
+                const uint64_t k = run->mid->cand.keys[i + PF_POS * step];
                 const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
                 for (int t = 0; t < 2; ++t) {
                     const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
@@ -124,7 +124,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 }
             }
             at[n] = i;
-            const uint64_t k = run->cand[i];
+            const uint64_t k = run->mid->cand.keys[i];
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
             if (swept) tol[n] = clash_pair_tol(run, f[0], f[1]), tolf[n] = ck_f32_up(tol[n]);
             for (int t = 0; t < 2; ++t) {
@@ -145,7 +145,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
         for (int l = 0; l < n; ++l) {
             /* the filter proves a gap > tol (faces that turn: their arc margins) */
             if (apart[l]) {
-                run->hit[at[l]] = 0;
+                run->narrow->hit[at[l]] = 0;
                 continue;
             }
             if (!swept) { /* static: the pairs left wait for the exact test (in double), eight at a time */
@@ -157,7 +157,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 continue;
             }
             /* the exact test on the points gathered (clash_pair_test's, without gathering them again) */
-            run->hit[at[l]] = hull_test_lane((const double(*)[6][3])dp, (const double(*)[6][3])dq, l, tol[l]);
+            run->narrow->hit[at[l]] = hull_test_lane((const double(*)[6][3])dp, (const double(*)[6][3])dq, l, tol[l]);
         }
     }
     tris_left(run, &tb, tat);
@@ -213,13 +213,13 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
         const double t2[2] = {x->tol[l0], x->tol[l1]};
         int m2[2];
         ck_hulls_meet_rows2(ra, rb, t2, m2);
-        run->hit[x->at[l0]] = (uint8_t)m2[0], run->hit[x->at[l1]] = (uint8_t)m2[1];
+        run->narrow->hit[x->at[l0]] = (uint8_t)m2[0], run->narrow->hit[x->at[l1]] = (uint8_t)m2[1];
     }
     if (nl & 1) {
         const int l = left[nl - 1];
         double da[18], db[18];
         clash_row_truth(run, x->a[l], da), clash_row_truth(run, x->b[l], db);
-        run->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(da, db, x->tol[l]);
+        run->narrow->hit[x->at[l]] = (uint8_t)ck_hulls_meet_rows(da, db, x->tol[l]);
     }
 }
 
@@ -247,8 +247,8 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     }
     for (int l = 0; l < 8; ++l) tolf[l] = ck_f32_up(x->tol[l < n ? l : 0]);
     /* both faces translated by the first face's origin (ck_rows8o) */
-    ck_rows8o(run->frow, x->a, x->a, P);
-    ck_rows8o_by(run->frow, x->b, (const float(*)[8])(P + 18), Q);
+    ck_rows8o(run->rows->frow, x->a, x->a, P);
+    ck_rows8o_by(run->rows->frow, x->b, (const float(*)[8])(P + 18), Q);
     ck_gjk8 g;
     ck_g8carry keep;
     const int ball = kind == RUN_BALL;
@@ -260,7 +260,7 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
     unsigned rest = 0;
     for (int l = 0; l < n; ++l) {
         const int st = g.st[l];
-        run->hit[x->at[l]] = (uint8_t)(st == G8_MEET);
+        run->narrow->hit[x->at[l]] = (uint8_t)(st == G8_MEET);
         rest |= (unsigned)(st != G8_MEET && st != G8_APART) << l;
     }
     int left[8], nl = 0;
@@ -273,7 +273,7 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
             c = ck_hulls_gjk_check_rows(da, db, x->tol[l], &g, l);
         }
         if (c >= 0) {
-            run->hit[x->at[l]] = (uint8_t)c;
+            run->narrow->hit[x->at[l]] = (uint8_t)c;
         } else if (st == G8_MORE) {
             carry_lane(&L->xm, x, &keep, l);
             if (L->xm.n == 8) gjk_rows(run, L, RUN_MORE);
@@ -299,10 +299,10 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     pair8 *x = &L.x;
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
-            const float *r = clash_row(run, clash_cand_place(run, (uint32_t)run->cand[i + PF * step]));
+            const float *r = clash_row(run, clash_cand_place(run, (uint32_t)run->mid->cand.keys[i + PF * step]));
             __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
-        const uint64_t k = run->cand[i];
+        const uint64_t k = run->mid->cand.keys[i];
         const int32_t a = clash_cand_place(run, (uint32_t)(k >> 32)), b = clash_cand_place(run, (uint32_t)k);
         x->a[x->n] = a, x->b[x->n] = b, x->at[x->n] = i;
         x->tol[x->n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
@@ -323,7 +323,7 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
         narrow_rows(run, begin + off, end + off, step);
         return;
     }
-    if (run->cfg.mode == CLASH_MODE_SWEPT || !run->narrow_plain) {
+    if (run->cfg.mode == CLASH_MODE_SWEPT || !run->debug.narrow_plain) {
         narrow_filtered(run, begin + off, end + off, step);
         return;
     }
@@ -333,11 +333,11 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
     const int64_t last = end + off;
     for (int64_t i = begin + off; i < last; i += step) {
         if (i + PF_IDX * step < last) {
-            const uint32_t b = (uint32_t)run->cand[i + PF_IDX * step];
+            const uint32_t b = (uint32_t)run->mid->cand.keys[i + PF_IDX * step];
             __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
         }
         if (i + PF_POS * step < last) {
-            const uint64_t k = run->cand[i + PF_POS * step];
+            const uint64_t k = run->mid->cand.keys[i + PF_POS * step];
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
             for (int t = 0; t < 2; ++t) {
                 const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
@@ -345,35 +345,42 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
                     __builtin_prefetch(sc->x + v[j]), __builtin_prefetch(sc->y + v[j]), __builtin_prefetch(sc->z + v[j]);
             }
         }
-        const uint64_t k = run->cand[i];
-        run->hit[i] = (uint8_t)clash_pair_test(run, (uint32_t)(k >> 32), (uint32_t)k);
+        const uint64_t k = run->mid->cand.keys[i];
+        run->narrow->hit[i] = (uint8_t)clash_pair_test(run, (uint32_t)(k >> 32), (uint32_t)k);
     }
 }
 
 
-int clash_stage_narrow(clash_run *run, clash_step_stats *st, clash_error *err)
+int clash_stage_narrow(clash_run *run, const clash_candidates *cand, clash_step_stats *st, clash_error *err)
 {
     const int R = run->ranks.size, rk = run->ranks.rank;
-    int64_t cb = 0, ce = (int64_t)run->ncand;
-    if (R > 1 && !run->cand_local && run->pc_tested < 0)
-        cb = (int64_t)run->ncand * rk / R, ce = (int64_t)run->ncand * (rk + 1) / R;
-    run->test_begin = cb, run->test_end = ce;
-    if (run->pc_tested >= 0) {
-        st->candidates = st->tests = run->pc_tested;
+    int64_t cb = 0, ce = (int64_t)cand->n;
+    if (R > 1 && !cand->local && !cand->hits)
+        cb = (int64_t)cand->n * rk / R, ce = (int64_t)cand->n * (rk + 1) / R;
+    run->narrow->test_begin = cb, run->narrow->test_end = ce;
+    if (cand->hits) {
+        st->candidates = st->tests = cand->tests;
         return CLASH_OK;
     }
-    if (clash_pages_renew((void **)&run->hit, &run->cap_hit, run->ncand, 1, 0))
+    if (clash_pages_renew((void **)&run->narrow->hit, &run->narrow->cap_hit, cand->n, 1, 0))
         return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
     /* swept, the face octree (asked for, or the one a deforming scene falls
      * back to: it made this step's rows), on one rank or on this rank's own
      * units (cand_local): the candidates' faces are kept faces, gathered once
      * each (keys by places come only with the rows: octree.c sets
-     * run->cand_places with them) */
-    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && (R == 1 || run->cand_local) && ce > cb &&
-                     (run->rows_ready || (run->cfg.midphase == CLASH_MID_OCTREE && clash_rows_make(run, 0) == 0));
+     * cand->by_place with them) */
+    const int rows = run->cfg.mode == CLASH_MODE_SWEPT && (R == 1 || cand->local) && ce > cb &&
+                     (run->rows->ready || (run->cfg.midphase == CLASH_MID_OCTREE && clash_rows_make(run, 0) == 0));
     narrow_ctx nc = {run, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;
-    if (R > 1 && !run->cand_local) st->candidates = ce - cb; /* summed over ranks in the report */
+    if (R > 1 && !cand->local) st->candidates = ce - cb; /* summed over ranks in the report */
     return CLASH_OK;
+}
+
+void clash_narrow_free(clash_narrow_state *n)
+{
+    if (!n) return;
+    clash_pages_free(n->hit, n->cap_hit, 1, 0);
+    free(n);
 }

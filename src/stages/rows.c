@@ -9,17 +9,17 @@
  * vertices at s, then at s-1, as offsets from the face's origin (its first
  * vertex at s rounded to float), each the store's double less the origin in
  * double, rounded once; the origin; its arc margin (a double), at the
- * face's place in run->kept.  The offsets keep the faces' shape to float
+ * face's place in run->cull->kept.  The offsets keep the faces' shape to float
  * precision of the face's size, wherever it lies: S5's lanes add the
  * origins' difference in double (ck_rows8o), and its exact tests read the
- * store's doubles (clash_row_truth).  run->fplace gives that place for a face
+ * store's doubles (clash_row_truth).  run->rows->fplace gives that place for a face
  * number (written for kept faces only).
  *
  * Slabs (S4, stages/mid/octree.c).  With the rows, each kept face's DOP
  * (kernels/fdop.c): its six positions' extents along ten diagonal
  * directions, widened by its share of the narrow test's tolerance (its arc
  * margin and half the minimum separation, rounded up: the pair's tolerance
- * is their sum), CK_FDOP = 20 floats at its place in run->fdop.  A leaf
+ * is their sum), CK_FDOP = 20 floats at its place in run->rows->fdop.  A leaf
  * keeps a pair of faces only where their boxes and their DOPs overlap: the
  * others are apart by more than their tolerance, and S5 would say so.  The
  * DOPs come from the rows just written, eight faces at a time in the
@@ -38,7 +38,7 @@
 
 #include "base/mem.h"
 #include "base/tuning.h"
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "stages/stages.h"
 
 /* The DOPs of the n (<= 8) kept faces idx[], of arc margins mar[]. */
@@ -48,11 +48,11 @@ static void dops8(clash_run *run, int32_t idx[8], double mar[8], int n)
     float P[24][8], g[8];
     float *out[8];
     for (int l = n; l < 8; ++l) idx[l] = idx[0], mar[l] = mar[0]; /* finite lanes */
-    ck_rows8o(run->frow, idx, NULL, P);
+    ck_rows8o(run->rows->frow, idx, NULL, P);
     for (int l = 0; l < 8; ++l) {
         /* the face's share of the pair's tolerance, rounded up */
         g[l] = ck_f32_up((mar[l] + half_sep) * (1 + 0x1p-20));
-        out[l] = run->fdop + (size_t)CK_FDOP * (size_t)idx[l];
+        out[l] = run->rows->fdop + (size_t)CK_FDOP * (size_t)idx[l];
     }
     ck_face_dops8(P, g, n, out);
 }
@@ -62,7 +62,7 @@ typedef struct rows_ctx {
     const uint8_t *need; /* NULL: every kept face */
 } rows_ctx;
 
-/* Kept faces [begin, end) by step: rows, places and (run->fdop) DOPs. */
+/* Kept faces [begin, end) by step: rows, places and (run->rows->fdop) DOPs. */
 static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
@@ -73,15 +73,15 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     double mar[8];
     int n = 0;
     for (int64_t k = begin; k < end; k += step) {
-        const uint32_t f = run->kept[k];
+        const uint32_t f = run->cull->kept[k];
         if (need) { /* the places were written (places_range); only the faces of this rank's units */
             if (!need[k]) continue;
         } else {
-            run->fplace[f] = (int32_t)k;
-            run->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
+            run->rows->fplace[f] = (int32_t)k;
+            run->rows->korig[k] = sc->face_orig ? sc->face_orig[f] : f;
         }
         const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
-        float *r = run->frow + CK_ROW * k;
+        float *r = run->rows->frow + CK_ROW * k;
         const double *const X[3] = {sc->dx, sc->dy, sc->dz}, *const Xp[3] = {sc->dpx, sc->dpy, sc->dpz};
         for (int c = 0; c < 3; ++c) {
             const float o = (float)X[c][v[0]];
@@ -92,7 +92,7 @@ static void rows_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         const double m = sc->nturning ? clash_face_margin(run, f) : 0;
         memcpy(r + 21, &m, sizeof m);
         r[23] = 0;
-        if (!run->dops_ready) continue;
+        if (!run->rows->dops) continue;
         mar[n] = m, idx[n++] = (int32_t)k;
         if (n == 8) dops8(run, idx, mar, n), n = 0;
     }
@@ -106,18 +106,18 @@ static void places_range(int64_t begin, int64_t end, int64_t step, int worker, v
     clash_run *run = p;
     const uint32_t *fo = run->sc->face_orig;
     for (int64_t k = begin; k < end; k += step) {
-        const uint32_t f = run->kept[k];
-        run->fplace[f] = (int32_t)k;
-        run->korig[k] = fo ? fo[f] : f;
+        const uint32_t f = run->cull->kept[k];
+        run->rows->fplace[f] = (int32_t)k;
+        run->rows->korig[k] = fo ? fo[f] : f;
     }
 }
 
 int clash_rows_places(clash_run *run)
 {
-    const size_t n = run->nkept;
+    const size_t n = run->cull->nkept;
     if (n == 0) return -1;
-    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
-    if (clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
+    if (!run->rows->fplace && !(run->rows->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    if (clash_pages_renew((void **)&run->rows->korig, &run->rows->cap_korig, n, sizeof *run->rows->korig, 0)) return -1;
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     clash_par_for_blocks(&ex, (int64_t)n, CLASH_TUNE_ROWS_BLOCK, places_range, run);
     return 0;
@@ -127,21 +127,21 @@ int clash_rows_make(clash_run *run, int dops) { return clash_rows_make_some(run,
 
 int clash_rows_make_some(clash_run *run, int dops, const uint8_t *need)
 {
-    const size_t n = run->nkept;
-    run->rows_ready = run->dops_ready = 0;
+    const size_t n = run->cull->nkept;
+    run->rows->ready = run->rows->dops = 0;
     if (n == 0) return -1;
-    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
-    if (n > run->cap_frow) { /* a quarter more than asked (base/mem.h) */
-        if (clash_pages_renew((void **)&run->frow, &run->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
-        memset(run->frow + run->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
+    if (!run->rows->fplace && !(run->rows->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    if (n > run->rows->cap_frow) { /* a quarter more than asked (base/mem.h) */
+        if (clash_pages_renew((void **)&run->rows->frow, &run->rows->cap_frow, n, CK_ROW * sizeof(float), CLASH_ROWS_PAD)) return -1;
+        memset(run->rows->frow + run->rows->cap_frow * CK_ROW, 0, CLASH_ROWS_PAD);
     }
-    if (!need && clash_pages_renew((void **)&run->korig, &run->cap_korig, n, sizeof *run->korig, 0)) return -1;
+    if (!need && clash_pages_renew((void **)&run->rows->korig, &run->rows->cap_korig, n, sizeof *run->rows->korig, 0)) return -1;
     /* (out of memory for the DOPs: the leaves test the boxes alone) */
-    if (dops && n > run->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
-        if (clash_pages_renew((void **)&run->fdop, &run->cap_fdop, n, CK_FDOP * sizeof(float), CLASH_ROWS_PAD)) dops = 0;
-        else memset(run->fdop + run->cap_fdop * CK_FDOP, 0, CLASH_ROWS_PAD);
+    if (dops && n > run->rows->cap_fdop) { /* ck_fdop_mask reads 8 past a row */
+        if (clash_pages_renew((void **)&run->rows->fdop, &run->rows->cap_fdop, n, CK_FDOP * sizeof(float), CLASH_ROWS_PAD)) dops = 0;
+        else memset(run->rows->fdop + run->rows->cap_fdop * CK_FDOP, 0, CLASH_ROWS_PAD);
     }
-    run->dops_ready = dops;
+    run->rows->dops = dops;
     /* Under the default partition (chunk, no --chunk), blocks of
      * CLASH_TUNE_ROWS_BLOCK faces (base/tuning.h) as the workers ask, as S3
      * does (each row and DOP is its face's alone): a worker on a slowed CPU
@@ -152,6 +152,16 @@ int clash_rows_make_some(clash_run *run, int dops, const uint8_t *need)
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)n);
     rows_ctx rc = {run, need};
     clash_par_for_blocks(&ex, (int64_t)n, CLASH_TUNE_ROWS_BLOCK, rows_range, &rc);
-    run->rows_ready = 1;
+    run->rows->ready = 1;
     return 0;
+}
+
+void clash_rows_free(clash_rows *r)
+{
+    if (!r) return;
+    clash_pages_free(r->frow, r->cap_frow, CK_ROW * sizeof(float), CLASH_ROWS_PAD);
+    clash_pages_free(r->fdop, r->cap_fdop, CK_FDOP * sizeof(float), CLASH_ROWS_PAD);
+    clash_pages_free(r->korig, r->cap_korig, sizeof *r->korig, 0);
+    free(r->fplace);
+    free(r);
 }

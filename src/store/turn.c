@@ -13,7 +13,7 @@
  * hull: the margin is the largest chord deviation of its vertices, and a
  * face pair can touch during the step only when the hulls are at most the
  * sum of the two margins apart.  The stages grow the face boxes by it and
- * use it as the tolerance of the hull tests (core/facetest.h).
+ * use it as the tolerance of the hull tests (stages/facetest.h).
  *
  * Only the rotation bends a path: the translation part of both motions
  * below is linear in τ (it cancels in p - c), so each bound is on the

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "store/generators.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "io/scene_desc.h"
 #include "store/scene.h"
 
@@ -157,7 +158,7 @@ static inline row *rs_run_rows(clash_scene *sc, clash_config cfg, int bvh_builde
         *ok = 0;
         return NULL;
     }
-    if (bvh_builder >= 0) run->bvh_builder = bvh_builder;
+    if (bvh_builder >= 0) run->mid->bvh_builder = bvh_builder;
     size_t cap = 64;
     row *rows = malloc(cap * sizeof *rows);
     clash_scene_apply_defaults(sc, &cfg);

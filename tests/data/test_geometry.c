@@ -21,6 +21,7 @@
 #include "base/sort.h"
 #include "core/edges.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "geom_oracle.h"
 #include "io/scene_desc.h"
 

@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "store/generators.h"
 #include "store/mesh.h"
 

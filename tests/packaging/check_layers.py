@@ -69,9 +69,9 @@ CLIENT_INCLUDES = {
     "src/cli/suggest.h": {"base/error.h"},
     "src/cli/summary.h": {"sched/ranks.h"},
     "bench/api.c": {"sched/sched.h", "store/scene.h"},
-    "bench/bbox.c": {"core/run.h", "io/scene_desc.h", "stages/finegrain.h", "store/scene.h"},
+    "bench/bbox.c": {"core/run.h", "io/scene_desc.h", "stages/finegrain.h", "stages/stages.h", "store/scene.h"},
     "bench/broadphase.c": {"base/sort.h", "stages/broad.h"},
-    "bench/bvh.c": {"core/bvh.h", "core/run.h", "io/scene_desc.h", "kernels/kernels.h", "store/generators.h",
+    "bench/bvh.c": {"core/bvh.h", "core/run.h", "io/scene_desc.h", "kernels/kernels.h", "stages/stages.h", "store/generators.h",
         "store/scene.h"},
     "bench/cache.c": {"base/error.h", "out/report.h", "profile/profile.h", "store/generators.h", "store/mesh.h",
         "store/scene.h"},
@@ -93,7 +93,7 @@ CLIENT_INCLUDES = {
 }
 
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
-STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
+STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/facetest.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
                  "src/stages/held.c",
                  "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
 

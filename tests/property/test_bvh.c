@@ -34,6 +34,7 @@
 #include "store/generators.h"
 #include "kernels/bvh_kernels.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "store/scene.h"
 #include "base/sort.h"
 
@@ -285,7 +286,7 @@ static void test_frames(void)
         c.self_collision = v % 2, c.threads = 1 + (v / 2) % 2, c.steps = 6;
         clash_run *r[3];
         if (three_runs(sc, c, (const int[3]){CLASH_MID_BRUTE, CLASH_MID_BVH, CLASH_MID_BVH}, r, "frames")) return;
-        r[2]->bvh_world = 1;
+        r[2]->debug.bvh_world = 1;
         for (int s = 1; s <= 6; ++s) {
             clash_pairs p[3];
             clash_step_stats st[3];
@@ -372,7 +373,7 @@ static void test_frames_big(void)
         c.mode = CLASH_MODE_STATIC, c.threads = th, c.steps = 3;
         clash_run *r[3];
         if (three_runs(sc, c, (const int[3]){CLASH_MID_BVH, CLASH_MID_BVH, CLASH_MID_OCTREE}, r, "frames-big")) return;
-        r[1]->bvh_world = 1;
+        r[1]->debug.bvh_world = 1;
         for (int s = 1; s <= 3; ++s) {
             clash_pairs p[3];
             int ok = 1;

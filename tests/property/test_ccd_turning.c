@@ -56,6 +56,7 @@
 #include "screw.h"
 #include "core/edges.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "io/scene_desc.h"
 #include "kernels/ccd_motion.h"
 #include "kernels/kernels.h"

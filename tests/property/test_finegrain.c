@@ -9,7 +9,7 @@
  * clash_scene_vertex_at (the scene file's pose formula, double) rounded to float
  * is not bit-exact with the kernel, so S0 is compared against
  * ck_transform_ref run serially per object; S1 against ck_face_boxes_ref per
- * object (grown by the arc margins of turning objects, core/facetest.h,
+ * object (grown by the arc margins of turning objects, stages/facetest.h,
  * in swept mode).  S3's kept list and the final pairs are compared against the
  * serial run (1 thread, omp, chunk), and the kept list must be strictly
  * ascending.  Strided kernels are compared with their references.
@@ -21,8 +21,9 @@
 
 #include "check.h"
 #include "kernels/kernels.h"
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "store/scene.h"
 #include "sched/sched.h"
 
@@ -274,13 +275,13 @@ static void snap_take(snapshot *s, const clash_run *run, const clash_pairs *pr)
     const clash_scene *sc = run->sc;
     const size_t nv = (size_t)sc->nv * sizeof(float), nf = (size_t)sc->nf * sizeof(float);
     const float *pos[6] = {sc->x, sc->y, sc->z, sc->px, sc->py, sc->pz};
-    const float *box[6] = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};
+    const float *box[6] = {run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     for (int i = 0; i < 6; ++i) s->pos[i] = dup(pos[i], nv), s->box[i] = dup(box[i], nf);
     s->prev_held = sc->prev_held;
-    s->deferred = run->boxes_deferred;
-    s->obox = dup(run->obox, (size_t)sc->nobj * sizeof(clash_box));
-    s->kept = dup(run->kept, run->nkept * sizeof(uint32_t));
-    s->nkept = run->nkept;
+    s->deferred = run->boxes->deferred;
+    s->obox = dup(run->boxes->obox, (size_t)sc->nobj * sizeof(clash_box));
+    s->kept = dup(run->cull->kept, run->cull->nkept * sizeof(uint32_t));
+    s->nkept = run->cull->nkept;
     s->pairs = dup(pr->pairs, pr->count * sizeof(clash_pair));
     s->npairs = pr->count;
 }
@@ -335,7 +336,7 @@ static void check_reference(const clash_run *run, int s, const char *what)
           "%s: S0 positions differ from the serial reference", what);
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     if (swept && sc->nturning) { /* the faces' local radii (the arc margins' lever), from the coordinates */
-        int r_ok = run->face_r != NULL;
+        int r_ok = run->boxes->face_r != NULL;
         for (size_t f = 0; r_ok && f < nf; ++f) {
             const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
             double r2 = 0;
@@ -343,7 +344,7 @@ static void check_reference(const clash_run *run, int s, const char *what)
                 const double a = sc->dlx[v[k]], c = sc->dly[v[k]], e = sc->dlz[v[k]], q = a * a + c * c + e * e;
                 r2 = q > r2 ? q : r2;
             }
-            r_ok &= run->face_r[f] == ck_f32_up(sqrt(r2) * (1 + 1e-15));
+            r_ok &= run->boxes->face_r[f] == ck_f32_up(sqrt(r2) * (1 + 1e-15));
         }
         CHECK(r_ok, "%s: the faces' radii differ from their definition", what);
     }
@@ -366,18 +367,18 @@ static void check_reference(const clash_run *run, int s, const char *what)
                     lo[d] = fminf(lo[d], *l), hi[d] = fmaxf(hi[d], *h);
                 }
             }
-        if (run->boxes_deferred && swept) /* the vertices' bounds grown by the largest margin: they hold the faces' */
-            for (int d = 0; d < 3; ++d) obox_ok &= run->obox[o].lo[d] <= lo[d] && run->obox[o].hi[d] >= hi[d];
+        if (run->boxes->deferred && swept) /* the vertices' bounds grown by the largest margin: they hold the faces' */
+            for (int d = 0; d < 3; ++d) obox_ok &= run->boxes->obox[o].lo[d] <= lo[d] && run->boxes->obox[o].hi[d] >= hi[d];
         else
-            obox_ok &= !memcmp(lo, run->obox[o].lo, sizeof lo) && !memcmp(hi, run->obox[o].hi, sizeof hi);
+            obox_ok &= !memcmp(lo, run->boxes->obox[o].lo, sizeof lo) && !memcmp(hi, run->boxes->obox[o].hi, sizeof hi);
     }
-    const float *box[6] = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};
+    const float *box[6] = {run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     int box_ok = 1;
-    if (!run->boxes_deferred)
+    if (!run->boxes->deferred)
         for (int i = 0; i < 6; ++i) box_ok &= !memcmp(b + (size_t)i * nf, box[i], nf * 4);
     else /* boxes made in S3 (stages/deferred.c): those of the kept faces, which S4 and S5 read */
-        for (size_t k = 0; k < run->nkept; ++k)
-            for (int i = 0; i < 6; ++i) box_ok &= b[(size_t)i * nf + run->kept[k]] == box[i][run->kept[k]];
+        for (size_t k = 0; k < run->cull->nkept; ++k)
+            for (int i = 0; i < 6; ++i) box_ok &= b[(size_t)i * nf + run->cull->kept[k]] == box[i][run->cull->kept[k]];
     CHECK(box_ok, "%s: S1 face boxes differ from the serial reference", what);
     CHECK(obox_ok, "%s: S1 object boxes differ from the serial reference", what);
     /* S3 by its definition, face by face on the reference boxes: kept iff
@@ -387,21 +388,21 @@ static void check_reference(const clash_run *run, int s, const char *what)
     for (size_t f = 0; f < nf; ++f) {
         const int32_t o = run->face_obj[f];
         int keep = 0;
-        for (int64_t r = run->reg_ofs[o]; !keep && r < run->reg_ofs[o + 1]; ++r) {
-            const clash_box *R = &run->regs[r];
+        for (int64_t r = run->cull->reg_ofs[o]; !keep && r < run->cull->reg_ofs[o + 1]; ++r) {
+            const clash_box *R = &run->cull->regs[r];
             int meet = 1, inside = 1;
             for (int d = 0; d < 3; ++d) {
                 const float l = b[(size_t)d * nf + f], h = b[(size_t)(3 + d) * nf + f];
                 meet &= l <= R->hi[d] && h >= R->lo[d], inside &= l >= R->lo[d] && h <= R->hi[d];
             }
             const double lo[3] = {R->lo[0], R->lo[1], R->lo[2]}, hi[3] = {R->hi[0], R->hi[1], R->hi[2]};
-            if (meet && run->rdop_on) /* and the box meets the region's ten diagonal slabs (stages/broad_dop.c) */
-                meet &= box_meets_slabs_ref(b, nf, f, run->rdop + (size_t)CK_FDOP * (size_t)r);
+            if (meet && run->broad->region_dops) /* and the box meets the region's ten diagonal slabs (stages/broad_dop.c) */
+                meet &= box_meets_slabs_ref(b, nf, f, run->cull->rdop + (size_t)CK_FDOP * (size_t)r);
             keep = meet && (inside || clash_face_meets_box_full(run, (uint32_t)f, lo, hi));
         }
-        if (keep) kept_ok &= nref < run->nkept && run->kept[nref] == f, ++nref;
+        if (keep) kept_ok &= nref < run->cull->nkept && run->cull->kept[nref] == f, ++nref;
     }
-    CHECK(kept_ok && nref == run->nkept, "%s: S3 kept %zu faces, its definition %zu", what, run->nkept, nref);
+    CHECK(kept_ok && nref == run->cull->nkept, "%s: S3 kept %zu faces, its definition %zu", what, run->cull->nkept, nref);
     free(w), free(b);
 }
 
@@ -444,7 +445,7 @@ static void run_config(clash_scene *sc, clash_config cfg, snapshot out[STEPS], i
         CHECK(rc == 0, "%s step %d: %s", what, s, err.msg);
         if (rc) break;
         int asc = 1;
-        for (size_t i = 1; i < run->nkept; ++i) asc &= run->kept[i - 1] < run->kept[i];
+        for (size_t i = 1; i < run->cull->nkept; ++i) asc &= run->cull->kept[i - 1] < run->cull->kept[i];
         CHECK(asc, "%s step %d: kept list not strictly ascending", what, s);
         if (check_ref) check_reference(run, s, what);
         snap_take(&out[s - 1], run, &pr);

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "screw.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "io/scene_desc.h"
 #include "kernels/kernels.h"
 #include "store/generators.h"

@@ -12,7 +12,7 @@
  *   - S3 boxes no more faces than the blocks that meet a region hold, and
  *     fewer in most scenes (the sub-blocks leave faces out);
  *   - the kept faces, candidates and pairs equal those of the same run with
- *     every face boxed in S1 (run->eager_boxes), at 1 and 2 threads;
+ *     every face boxed in S1 (run->debug.eager_boxes), at 1 and 2 threads;
  *   - blocks are left out in most scenes (else the test says nothing);
  *   - ck_carry_boxes8 and ck_carry_meet8 give the bits of their plain
  *     paths on random boxes and maps.
@@ -25,6 +25,7 @@
 #include "check.h"
 #include "random_scenes.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "kernels/kernels.h"
 #include "stages/deferred.h"
 #include "store/scene.h"
@@ -45,7 +46,7 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
     clash_run *run = clash_run_create(sc, &cfg, &err);
     CHECK(run != NULL, "run_create: %s", err.msg);
     if (!run) return -1;
-    run->eager_boxes = eager;
+    run->debug.eager_boxes = eager;
     clash_pairs p;
     clash_step_stats st;
     if (clash_step(run, 1, &p, &st, &err)) {
@@ -53,10 +54,10 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
         clash_run_destroy(run);
         return -1;
     }
-    CHECK(run->boxes_deferred == !eager, "boxes deferred %d with eager_boxes %d", run->boxes_deferred, eager);
-    r->nkept = run->nkept, r->npairs = p.count, r->cand = st.candidates, r->boxed = st.faces_boxed;
+    CHECK(run->boxes->deferred == !eager, "boxes deferred %d with eager_boxes %d", run->boxes->deferred, eager);
+    r->nkept = run->cull->nkept, r->npairs = p.count, r->cand = st.candidates, r->boxed = st.faces_boxed;
     r->kept = malloc(sizeof(uint32_t) * (r->nkept + 1)), r->pairs = malloc(sizeof(clash_pair) * (p.count + 1));
-    if (r->nkept) memcpy(r->kept, run->kept, sizeof(uint32_t) * r->nkept);
+    if (r->nkept) memcpy(r->kept, run->cull->kept, sizeof(uint32_t) * r->nkept);
     if (p.count) memcpy(r->pairs, p.pairs, sizeof(clash_pair) * p.count);
     if (check_blocks) { /* every face box inside its block's world box */
         const int64_t nf = sc->nf;
@@ -85,19 +86,19 @@ static int run_once(clash_scene *sc, int threads, int eager, result *r, int chec
                     }
                 }
                 int meets = 0;
-                for (int64_t g = run->reg_ofs[o]; g < run->reg_ofs[o + 1]; ++g) {
-                    const clash_box *R = &run->regs[g];
+                for (int64_t g = run->cull->reg_ofs[o]; g < run->cull->reg_ofs[o + 1]; ++g) {
+                    const clash_box *R = &run->cull->regs[g];
                     meets |= wl[0] <= R->hi[0] && wh[0] >= R->lo[0] && wl[1] <= R->hi[1] && wh[1] >= R->lo[1] &&
                              wl[2] <= R->hi[2] && wh[2] >= R->lo[2];
                 }
                 r->in_blocks += meets ? f1 - f0 : 0;
             }
-            if (run->reg_ofs[o + 1] > run->reg_ofs[o] && clash_defer_block_world(run, o, 0, (double[3]){0}, (double[3]){0}) == 0)
+            if (run->cull->reg_ofs[o + 1] > run->cull->reg_ofs[o] && clash_defer_block_world(run, o, 0, (double[3]){0}, (double[3]){0}) == 0)
                 r->in_blocks += sc->fofs[o + 1] - sc->fofs[o]; /* not carried: every face boxed */
         }
         CHECK(outside == 0, "%ld face box sides outside their block's or sub-block's world box", outside);
         /* (a scene whose objects' slabs miss has no region: nothing to carry) */
-        CHECK(carried > 0 || run->reg_ofs[sc->nobj] == 0, "no block carried into the world: the test says nothing");
+        CHECK(carried > 0 || run->cull->reg_ofs[sc->nobj] == 0, "no block carried into the world: the test says nothing");
         r->carried = carried;
         free(b);
     }

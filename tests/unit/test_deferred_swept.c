@@ -10,7 +10,7 @@
  * faces, scales 0.3 to 3, moving and turning up to 12 degrees a step about
  * each axis, overlapping partly, moved as a whole up to 10^4 from the
  * origin so that float roundings are large), four steps each, in lockstep
- * with the same scene run with every face boxed in S1 (run->eager_boxes):
+ * with the same scene run with every face boxed in S1 (run->debug.eager_boxes):
  *   - every face box S1 makes (the eager run's, grown by the arc margins)
  *     lies inside the joined, grown box S3 gives its block and its
  *     sub-block (both corners meet it, clash_defer_meets);
@@ -29,6 +29,7 @@
 #include "check.h"
 #include "random_scenes.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "kernels/kernels.h"
 #include "stages/deferred.h"
 #include "store/scene.h"
@@ -115,7 +116,7 @@ static clash_run *make_run(clash_scene *sc, int threads, int eager)
     clash_error err;
     clash_run *run = clash_run_create(sc, &cfg, &err);
     CHECK(run != NULL, "run_create: %s", err.msg);
-    if (run) run->eager_boxes = eager;
+    if (run) run->debug.eager_boxes = eager;
     return run;
 }
 
@@ -126,13 +127,13 @@ static long boxes_inside(const clash_scene *sc, const clash_run *e, const clash_
     long outside = 0, carried = 0;
     for (int o = 0; o < sc->nobj; ++o) {
         for (int d = 0; d < 3; ++d)
-            outside += a->obox[o].lo[d] > e->obox[o].lo[d] || a->obox[o].hi[d] < e->obox[o].hi[d];
+            outside += a->boxes->obox[o].lo[d] > e->boxes->obox[o].lo[d] || a->boxes->obox[o].hi[d] < e->boxes->obox[o].hi[d];
         for (int64_t k = 0; sc->fofs[o] + k * CLASH_BLOCK < sc->fofs[o + 1]; ++k) {
             const int64_t f0 = sc->fofs[o] + k * CLASH_BLOCK;
             const int64_t f1 = f0 + CLASH_BLOCK < sc->fofs[o + 1] ? f0 + CLASH_BLOCK : sc->fofs[o + 1];
             for (int64_t f = f0; f < f1; ++f) {
-                const float lo[6] = {e->lox[f], e->loy[f], e->loz[f], e->lox[f], e->loy[f], e->loz[f]};
-                const float hi[6] = {e->hix[f], e->hiy[f], e->hiz[f], e->hix[f], e->hiy[f], e->hiz[f]};
+                const float lo[6] = {e->boxes->lox[f], e->boxes->loy[f], e->boxes->loz[f], e->boxes->lox[f], e->boxes->loy[f], e->boxes->loz[f]};
+                const float hi[6] = {e->boxes->hix[f], e->boxes->hiy[f], e->boxes->hiz[f], e->boxes->hix[f], e->boxes->hiy[f], e->boxes->hiz[f]};
                 const int j = (int)((f - f0) / CLASH_SUB);
                 const int b0 = clash_defer_meets(a, o, k, -1, lo), b1 = clash_defer_meets(a, o, k, -1, hi);
                 if (b0 < 0) break; /* not carried */
@@ -171,17 +172,17 @@ int main(void)
                 ok &= rc == 0;
             }
             if (!ok) break;
-            CHECK(!run[0]->boxes_deferred && run[1]->boxes_deferred && run[2]->boxes_deferred,
-                  "scene %d: boxes deferred %d %d %d", i, run[0]->boxes_deferred, run[1]->boxes_deferred,
-                  run[2]->boxes_deferred);
+            CHECK(!run[0]->boxes->deferred && run[1]->boxes->deferred && run[2]->boxes->deferred,
+                  "scene %d: boxes deferred %d %d %d", i, run[0]->boxes->deferred, run[1]->boxes->deferred,
+                  run[2]->boxes->deferred);
             for (int c = 1; c < 3; ++c) {
                 CHECK(p[c].count == p[0].count &&
                           (!p[0].count || !memcmp(p[c].pairs, p[0].pairs, sizeof(clash_pair) * p[0].count)),
                       "scene %d step %d, %d threads: pairs %zu, all boxed %zu", i, s, c, p[c].count, p[0].count);
                 size_t missing = 0, at = 0; /* every face the eager run keeps, kept */
-                for (size_t q = 0; q < run[0]->nkept; ++q) {
-                    while (at < run[c]->nkept && run[c]->kept[at] < run[0]->kept[q]) ++at;
-                    missing += at == run[c]->nkept || run[c]->kept[at] != run[0]->kept[q];
+                for (size_t q = 0; q < run[0]->cull->nkept; ++q) {
+                    while (at < run[c]->cull->nkept && run[c]->cull->kept[at] < run[0]->cull->kept[q]) ++at;
+                    missing += at == run[c]->cull->nkept || run[c]->cull->kept[at] != run[0]->cull->kept[q];
                 }
                 CHECK(missing == 0, "scene %d step %d, %d threads: %zu kept faces missing", i, s, c, missing);
             }

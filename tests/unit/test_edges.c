@@ -20,6 +20,7 @@
 #include "check.h"
 #include "core/edges.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "rng.h"
 
 static int cmp_u64(const void *a, const void *b)

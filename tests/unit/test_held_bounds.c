@@ -5,7 +5,7 @@
  * between, never when it jumped or its positions were written otherwise.
  *
  * Each scene runs twice in lockstep, with holding (the default) and with
- * run->hold_off, and after every step the two runs must agree bit for bit
+ * run->debug.hold_off, and after every step the two runs must agree bit for bit
  * on the object boxes, the object pairs, every pair's slabs, every paired
  * object's slabs and the face pairs:
  *   - scenes with laws (rs_spheres: two or three spheres moving and
@@ -15,7 +15,7 @@
  *   - scenes a host drives from memory (clash_run_set_pose and
  *     clash_run_set_vertices, then clash_run_advance).
  * A step that follows the step before must have kept every object's box
- * (run->held_boxes), a step after a jump none; over the test some DOPs must
+ * (run->boxes->held_boxes), a step after a jump none; over the test some DOPs must
  * have been kept, or the test says nothing.
  */
 #include <math.h>
@@ -27,6 +27,7 @@
 #include "check.h"
 #include "random_scenes.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "kernels/kernels.h"
 #include "store/scene.h"
 
@@ -39,7 +40,7 @@ static clash_run *make_run(clash_scene *sc, int steps, int threads, int self, in
     clash_error err;
     clash_run *run = clash_run_create(sc, &cfg, &err);
     CHECK(run != NULL, "run_create: %s", err.msg);
-    if (run) run->hold_off = hold_off;
+    if (run) run->debug.hold_off = hold_off;
     return run;
 }
 
@@ -48,19 +49,19 @@ static void same(const char *what, int i, int s, const clash_run *a, const clash
                  const clash_pairs *pb)
 {
     const clash_scene *sc = a->sc;
-    CHECK(!memcmp(a->obox, b->obox, sizeof(clash_box) * (size_t)sc->nobj), "%s %d step %d: object boxes differ",
+    CHECK(!memcmp(a->boxes->obox, b->boxes->obox, sizeof(clash_box) * (size_t)sc->nobj), "%s %d step %d: object boxes differ",
           what, i, s);
-    CHECK(a->nop == b->nop && (!a->nop || !memcmp(a->op, b->op, sizeof(clash_objpair) * a->nop)),
-          "%s %d step %d: object pairs %zu and %zu", what, i, s, a->nop, b->nop);
-    CHECK(a->rdop_on == b->rdop_on, "%s %d step %d: slabs on %d and %d", what, i, s, a->rdop_on, b->rdop_on);
-    if (a->rdop_on && b->rdop_on && a->nop == b->nop) {
-        CHECK(!memcmp(a->opdop, b->opdop, sizeof(float) * CK_FDOP * a->nop), "%s %d step %d: pair slabs differ",
+    CHECK(a->broad->nop == b->broad->nop && (!a->broad->nop || !memcmp(a->broad->op, b->broad->op, sizeof(clash_objpair) * a->broad->nop)),
+          "%s %d step %d: object pairs %zu and %zu", what, i, s, a->broad->nop, b->broad->nop);
+    CHECK(a->broad->region_dops == b->broad->region_dops, "%s %d step %d: slabs on %d and %d", what, i, s, a->broad->region_dops, b->broad->region_dops);
+    if (a->broad->region_dops && b->broad->region_dops && a->broad->nop == b->broad->nop) {
+        CHECK(!memcmp(a->broad->opdop, b->broad->opdop, sizeof(float) * CK_FDOP * a->broad->nop), "%s %d step %d: pair slabs differ",
               what, i, s);
         long bad = 0;
-        for (size_t k = 0; k < a->nop; ++k) {
-            const int32_t o[2] = {a->op[k].a, a->op[k].b};
+        for (size_t k = 0; k < a->broad->nop; ++k) {
+            const int32_t o[2] = {a->broad->op[k].a, a->broad->op[k].b};
             for (int j = 0; j < 2; ++j)
-                bad += memcmp(a->odop + (size_t)CK_FDOP * (size_t)o[j], b->odop + (size_t)CK_FDOP * (size_t)o[j],
+                bad += memcmp(a->broad->odop + (size_t)CK_FDOP * (size_t)o[j], b->broad->odop + (size_t)CK_FDOP * (size_t)o[j],
                               sizeof(float) * CK_FDOP) != 0;
         }
         CHECK(bad == 0, "%s %d step %d: %ld objects' slabs differ", what, i, s, bad);
@@ -75,12 +76,12 @@ static void same(const char *what, int i, int s, const clash_run *a, const clash
  * any DOP. */
 static void kept(const char *what, int i, int s, const clash_run *r, int follows)
 {
-    const int64_t want = follows && r->boxes_deferred ? r->sc->nobj : 0;
-    CHECK(r->held_boxes == want, "%s %d step %d: %lld object boxes kept, want %lld", what, i, s,
-          (long long)r->held_boxes, (long long)want);
-    CHECK(follows || r->held_dops == 0, "%s %d step %d: %lld DOPs kept after a jump", what, i, s,
-          (long long)r->held_dops);
-    held_dops += r->held_dops, dop_steps += r->held_dops > 0, box_steps += r->held_boxes > 0;
+    const int64_t want = follows && r->boxes->deferred ? r->sc->nobj : 0;
+    CHECK(r->boxes->held_boxes == want, "%s %d step %d: %lld object boxes kept, want %lld", what, i, s,
+          (long long)r->boxes->held_boxes, (long long)want);
+    CHECK(follows || r->boxes->held_dops == 0, "%s %d step %d: %lld DOPs kept after a jump", what, i, s,
+          (long long)r->boxes->held_dops);
+    held_dops += r->boxes->held_dops, dop_steps += r->boxes->held_dops > 0, box_steps += r->boxes->held_boxes > 0;
 }
 
 static int laws(void)

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "random_scenes.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "stages/mid/octree.h"
 #include "store/scene.h"
 
@@ -43,10 +44,10 @@ static clash_run *make_run(clash_scene *sc, int T)
     clash_run *run = clash_run_create(sc, &cfg, &err);
     CHECK(run != NULL, "run_create: %s", err.msg);
     if (!run) return NULL;
-    if (!run->oct_ws) {
+    if (!run->mid->oct_ws) {
         oct_ws *W = calloc(1, sizeof *W);
         W->w = calloc(clash_team(run), sizeof(scratch));
-        run->oct_ws = W;
+        run->mid->oct_ws = W;
     }
     return run;
 }
@@ -112,8 +113,8 @@ int main(void)
             for (int team = 0; team < 2; ++team) {
                 clash_run *run = make_run(sc, team ? nb : 1);
                 if (!run) continue;
-                memcpy(run->kept, kept, sizeof(uint32_t) * nk); /* run->kept holds nf */
-                run->nkept = nk;
+                memcpy(run->cull->kept, kept, sizeof(uint32_t) * nk); /* run->cull->kept holds nf */
+                run->cull->nkept = nk;
                 for (int sorted = 0; sorted < 2; ++sorted) {
                     uint64_t *out = NULL;
                     size_t cap = 0, n = 0;
@@ -158,12 +159,12 @@ int main(void)
                     free(ub);
                 }
                 /* a first face without a place among the kept faces: refused */
-                if (run->fplace) {
-                    uint32_t *k2 = run->kept; /* drop the kept faces' first quarter from the list */
+                if (run->rows->fplace) {
+                    uint32_t *k2 = run->cull->kept; /* drop the kept faces' first quarter from the list */
                     const size_t q = nk / 4;
                     memmove(k2, k2 + q, (nk - q) * sizeof *k2);
-                    run->nkept = nk - q;
-                    for (size_t f = 0; f < nf; ++f) run->fplace[f] = -1; /* no stale places */
+                    run->cull->nkept = nk - q;
+                    for (size_t f = 0; f < nf; ++f) run->rows->fplace[f] = -1; /* no stale places */
                     clash_keybuf one = {0};
                     CHECK(clash_keybuf_push(&one, (uint64_t)kept[0] << 32 | kept[nk - 1]) == 0, "push");
                     uint64_t *out = NULL;

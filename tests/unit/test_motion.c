@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "core/run.h"
+#include "stages/stages.h"
 #include "io/scene_desc.h"
 #include "store/scene.h"
 

@@ -35,7 +35,8 @@
 
 #include "check.h"
 #include "clash/clash.h"
-#include "core/run.h" /* held_boxes, held_dops: the bounds an advance kept from the step before */
+#include "core/run.h"
+#include "stages/stages.h" /* held_boxes, held_dops: the bounds an advance kept from the step before */
 
 enum { NOBJ = 8, STEPS = 7 };
 
@@ -249,10 +250,10 @@ static size_t query_then_advance(int mode, int ccd, int mid, int threads, int de
         const char *d = stats_differ(&sa_st, &sb_st);
         CHECK(!d, "%s: step %d: the step statistics differ after queries: %s", what, k, d ? d : "");
         /* what the advance took from the step before (swept mode's held bounds) is what it takes without queries */
-        CHECK(A->held_boxes == B->held_boxes && A->held_dops == B->held_dops, "%s: step %d: held bounds %lld/%lld "
-              "after queries, %lld/%lld without", what, k, (long long)B->held_boxes, (long long)B->held_dops,
-              (long long)A->held_boxes, (long long)A->held_dops);
-        if (mode && mid == CLASH_MID_OCTREE && k > 1) CHECK(A->held_boxes + A->held_dops > 0, "%s: step %d: nothing "
+        CHECK(A->boxes->held_boxes == B->boxes->held_boxes && A->boxes->held_dops == B->boxes->held_dops, "%s: step %d: held bounds %lld/%lld "
+              "after queries, %lld/%lld without", what, k, (long long)B->boxes->held_boxes, (long long)B->boxes->held_dops,
+              (long long)A->boxes->held_boxes, (long long)A->boxes->held_dops);
+        if (mode && mid == CLASH_MID_OCTREE && k > 1) CHECK(A->boxes->held_boxes + A->boxes->held_dops > 0, "%s: step %d: nothing "
                                                           "held (the check above tests nothing)", what, k);
         CHECK(clash_run_state(B) == k, "%s: step %d: state %d after the advance", what, k, clash_run_state(B));
     }

@@ -60,10 +60,10 @@ static size_t collect(const clash_run *run, int o, const float *lo, const float 
     size_t n = 0;
     float w = 0;
     for (int64_t f = sc->fofs[o]; f < sc->fofs[o + 1]; ++f) {
-        if (lo && (run->lox[f] > hi[0] || run->hix[f] < lo[0])) continue; /* x slab first */
-        if (lo && (run->loy[f] > hi[1] || run->hiy[f] < lo[1] || run->loz[f] > hi[2] || run->hiz[f] < lo[2])) continue;
-        out[n++] = (uint64_t)float_key(run->lox[f]) << 32 | (uint32_t)f;
-        w = fmaxf(w, run->hix[f] - run->lox[f]);
+        if (lo && (run->boxes->lox[f] > hi[0] || run->boxes->hix[f] < lo[0])) continue; /* x slab first */
+        if (lo && (run->boxes->loy[f] > hi[1] || run->boxes->hiy[f] < lo[1] || run->boxes->loz[f] > hi[2] || run->boxes->hiz[f] < lo[2])) continue;
+        out[n++] = (uint64_t)float_key(run->boxes->lox[f]) << 32 | (uint32_t)f;
+        w = fmaxf(w, run->boxes->hix[f] - run->boxes->lox[f]);
     }
     clash_sort_u64(out, n, tmp);
     *maxw = w;
@@ -73,7 +73,7 @@ static size_t collect(const clash_run *run, int o, const float *lo, const float 
 static inline int emit(const clash_run *run, clash_keybuf *kb, uint32_t a, uint32_t b)
 {
     const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    if (!clash_pair_eligible(run, lo, hi) || !clash_faceboxes_overlap(run, lo, hi)) return 0;
+    if (!clash_pair_eligible(run, lo, hi) || !clash_faceboxes_overlap(run->boxes, lo, hi)) return 0;
     return clash_keybuf_push(kb, (uint64_t)lo << 32 | hi);
 }
 
@@ -86,16 +86,16 @@ static int pair_unit(const clash_run *run, pscratch *s, clash_keybuf *kb, const 
     const size_t ma = collect(run, op->a, op->region.lo, op->region.hi, s->a, s->tmp, &wa);
     const size_t mb = collect(run, op->b, op->region.lo, op->region.hi, s->b, s->tmp, &wb);
     if (!ma || !mb) return 0;
-    const float g = 2 * run->delta, d = wb + g;
+    const float g = 2 * run->boxes->delta, d = wb + g;
     size_t start = 0;
     for (size_t i = 0; i < ma; ++i) {
         const uint32_t f = (uint32_t)s->a[i];
-        const float from = run->lox[f] - d, to = run->hix[f] + g;
-        while (start < mb && run->lox[(uint32_t)s->b[start]] < from) ++start;
+        const float from = run->boxes->lox[f] - d, to = run->boxes->hix[f] + g;
+        while (start < mb && run->boxes->lox[(uint32_t)s->b[start]] < from) ++start;
         for (size_t j = start; j < mb; ++j) {
             const uint32_t h = (uint32_t)s->b[j];
-            if (run->lox[h] > to) break;
-            if (run->hix[h] + g < run->lox[f]) continue; /* a left bracket left of f's: check the right one */
+            if (run->boxes->lox[h] > to) break;
+            if (run->boxes->hix[h] + g < run->boxes->lox[f]) continue; /* a left bracket left of f's: check the right one */
             if (emit(run, kb, f, h)) return -1;
         }
     }
@@ -109,13 +109,13 @@ static int self_unit(const clash_run *run, pscratch *s, clash_keybuf *kb, int o)
     if (reserve(s, (size_t)(sc->fofs[o + 1] - sc->fofs[o]))) return -1;
     float w;
     const size_t m = collect(run, o, NULL, NULL, s->a, s->tmp, &w);
-    const float g = 2 * run->delta;
+    const float g = 2 * run->boxes->delta;
     for (size_t i = 0; i < m; ++i) {
         const uint32_t f = (uint32_t)s->a[i];
-        const float to = run->hix[f] + g;
+        const float to = run->boxes->hix[f] + g;
         for (size_t j = i + 1; j < m; ++j) {
             const uint32_t h = (uint32_t)s->a[j];
-            if (run->lox[h] > to) break;
+            if (run->boxes->lox[h] > to) break;
             if (emit(run, kb, f, h)) return -1;
         }
     }
@@ -133,20 +133,20 @@ static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void
     bpctx *c = p;
     const clash_run *run = c->run;
     for (int64_t u = begin; u < end; u += step) {
-        const int r = u < (int64_t)run->nop ? pair_unit(run, &c->ws[worker], &run->wbuf[worker], &run->op[u])
-                                            : self_unit(run, &c->ws[worker], &run->wbuf[worker], (int)(u - (int64_t)run->nop));
+        const int r = u < (int64_t)run->broad->nop ? pair_unit(run, &c->ws[worker], &run->mid->wbuf[worker], &run->broad->op[u])
+                                            : self_unit(run, &c->ws[worker], &run->mid->wbuf[worker], (int)(u - (int64_t)run->broad->nop));
         if (r) c->failed = 1;
     }
 }
 
 int clash_bboxpipe_candidates(clash_run *run, clash_error *err)
 {
-    run->ncand = 0;
+    run->mid->cand.n = 0;
     bpctx c = {run, calloc(clash_team(run), sizeof(pscratch)), 0};
     int rc = CLASH_OK;
     if (!c.ws) return clash_fail(err, CLASH_EFAIL, "out of memory in the bboxpipe midphase");
-    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
-    const int64_t nunits = (int64_t)run->nop + (run->cfg.self_collision ? run->sc->nobj : 0);
+    for (int w = 0; w < run->threads; ++w) run->mid->wbuf[w].n = 0;
+    const int64_t nunits = (int64_t)run->broad->nop + (run->cfg.self_collision ? run->sc->nobj : 0);
     if (clash_par_tasks(&run->exec, nunits, 1, run_units, &c) < 0)
         rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the bboxpipe midphase");
     else if (c.failed || clash_mid_gather(run))

@@ -303,7 +303,7 @@ static void destroy_trees(void *p, int nobj)
 static int build_one(void *p, int64_t o)
 {
     const clash_run *run = p;
-    return build_tree(run->sc, (int)o, &((bt_tree *)run->rtrees->trees)[o]);
+    return build_tree(run->sc, (int)o, &((bt_tree *)run->mid->rtrees->trees)[o]);
 }
 
 /* ---- traversal -------------------------------------------------------------------------- */
@@ -445,13 +445,13 @@ static int build_all(clash_run *run, clash_error *err)
         return clash_fail(err, CLASH_EFAIL, "out of memory building the BoxTrees");
     }
     r->midphase = CLASH_MID_BOXTREE, r->trees = t, r->destroy = destroy_trees;
-    run->rtrees = r;
+    run->mid->rtrees = r;
     if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the BoxTrees");
     size_t bytes = sizeof *r + (size_t)sc->nobj * sizeof *t;
     for (int o = 0; o < sc->nobj; ++o)
         bytes += (size_t)t[o].nnode * sizeof(bt_node) + (size_t)(sc->fofs[o + 1] - sc->fofs[o]) * sizeof(uint32_t);
-    run->mid_bytes = bytes;
-    run->mid_build_s = rt_now() - t0;
+    run->mid->bytes = bytes;
+    run->mid->build_s = rt_now() - t0;
     return CLASH_OK;
 }
 
@@ -459,10 +459,10 @@ int clash_boxtree_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
     int rc;
-    run->ncand = 0;
-    run->mid_build_s = 0;
-    if (!run->rtrees && (rc = build_all(run, err))) return rc;
-    const bt_tree *t = run->rtrees->trees;
+    run->mid->cand.n = 0;
+    run->mid->build_s = 0;
+    if (!run->mid->rtrees && (rc = build_all(run, err))) return rc;
+    const bt_tree *t = run->mid->rtrees->trees;
     double *radius = malloc(sizeof(double) * (size_t)(sc->nobj ? sc->nobj : 1));
     if (!radius) return clash_fail(err, CLASH_EFAIL, "out of memory in the boxtree midphase");
     int32_t depth = 0;

@@ -23,27 +23,27 @@ int clash_brute_candidates(clash_run *run)
     const size_t nf = (size_t)run->sc->nf;
     face_item *it = malloc(nf * sizeof *it);
     if (!it) return -1;
-    for (size_t f = 0; f < nf; ++f) it[f] = (face_item){run->lox[f], (uint32_t)f};
+    for (size_t f = 0; f < nf; ++f) it[f] = (face_item){run->boxes->lox[f], (uint32_t)f};
     qsort(it, nf, sizeof *it, cmp_face_item);
     clash_keybuf kb = {0};
-    kb.v = run->cand, kb.cap = run->cap_cand;
+    kb.v = run->mid->cand.keys, kb.cap = run->mid->cand.cap;
     for (size_t i = 0; i < nf; ++i) {
         const uint32_t a = it[i].f;
-        const float hx = run->hix[a] + 2 * run->delta;
+        const float hx = run->boxes->hix[a] + 2 * run->boxes->delta;
         for (size_t j = i + 1; j < nf && it[j].lo <= hx; ++j) {
             const uint32_t b = it[j].f, lo = a < b ? a : b, hi = a < b ? b : a;
-            if (clash_pair_eligible(run, lo, hi) && clash_faceboxes_overlap(run, lo, hi))
+            if (clash_pair_eligible(run, lo, hi) && clash_faceboxes_overlap(run->boxes, lo, hi))
                 if (clash_keybuf_push(&kb, (uint64_t)lo << 32 | hi)) {
-                    run->cand = kb.v, run->cap_cand = kb.cap;
+                    run->mid->cand.keys = kb.v, run->mid->cand.cap = kb.cap;
                     free(it);
                     return -1;
                 }
         }
     }
     free(it);
-    run->cand = kb.v, run->cap_cand = kb.cap;
+    run->mid->cand.keys = kb.v, run->mid->cand.cap = kb.cap;
     size_t n = clash_sort_unique_u64(kb.v, kb.n);
     if (n == (size_t)-1) return -1;
-    run->ncand = n;
+    run->mid->cand.n = n;
     return 0;
 }

@@ -3,15 +3,15 @@
  *
  * Every object keeps a wide BVH over its faces (bvh.h) in the run.  The
  * first step builds it from the S1 face boxes (binned SAH, or Morton with
- * run->bvh_builder).  On every later step S1 itself is the refit
+ * run->mid->bvh_builder).  On every later step S1 itself is the refit
  * (clash_bvh_stage_boxes, called by the pipeline's S1): each tree computes
  * its face boxes straight from the vertex positions in leaf order with the
  * S1 kernel and refits its nodes bottom-up (bvh.c), and the object boxes are
  * the roots' boxes, the same values S1 computes; the face-order boxes
- * run->lox.. are then not written, nothing in this midphase reads them.  So
+ * run->boxes->lox.. are then not written, nothing in this midphase reads them.  So
  * rigid and deforming objects are handled alike and the refit is counted in
  * the step (in S1).  In a swept step where an object turns, S1 computes the
- * face boxes as usual, grown by the arc margins (core/facetest.h), and the
+ * face boxes as usual, grown by the arc margins (stages/facetest.h), and the
  * trees are refitted from them.
  *
  * Work.  For each object pair (a, b) of S2 with overlap region R (already
@@ -52,7 +52,7 @@ typedef struct item {
     int32_t oa, ob;  /* objects (equal for self-collision work) */
     int32_t na, nb;  /* nodes of bvh[oa], bvh[ob] */
     int32_t self;    /* 1: node na against itself */
-    int32_t pair;    /* index into run->op, or -1: no region (self) */
+    int32_t pair;    /* index into run->broad->op, or -1: no region (self) */
 } item;
 
 typedef struct stack {
@@ -174,7 +174,7 @@ static int step_item(tctx *c, item it)
     const int same = it.oa == it.ob;
     unsigned ma = (1u << W) - 1, mb = ma;
     if (it.pair >= 0 && it.na == 0 && it.nb == 0) { /* the roots' children meeting the overlap region */
-        const float *rlo = r->op[it.pair].region.lo, *rhi = r->op[it.pair].region.hi;
+        const float *rlo = r->broad->op[it.pair].region.lo, *rhi = r->broad->op[it.pair].region.hi;
         const float R[6] = {rlo[0], rlo[1], rlo[2], rhi[0], rhi[1], rhi[2]};
         ma = bvh_node_overlap(A, R), mb = bvh_node_overlap(B, R);
     }
@@ -210,7 +210,7 @@ typedef struct uctx {
 static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     uctx *u = p;
-    tctx c = {u->run, u->run->bvh, &u->run->wbuf[worker], &u->st[worker], 2 * u->run->delta};
+    tctx c = {u->run, u->run->mid->bvh, &u->run->mid->wbuf[worker], &u->st[worker], 2 * u->run->boxes->delta};
     for (int64_t k = begin; k < end; k += step) {
         c.st->n = 0;
         if (push(c.st, u->units[k])) goto fail;
@@ -225,11 +225,11 @@ fail:
 void clash_midphase_free(clash_run *run)
 {
     clash_bvh_frames_free(run);
-    if (run->bvh)
-        for (int o = 0; o < run->sc->nobj; ++o) clash_bvh_free(&run->bvh[o]);
-    free(run->bvh);
-    run->bvh = NULL;
-    run->bvh_built = 0;
+    if (run->mid->bvh)
+        for (int o = 0; o < run->sc->nobj; ++o) clash_bvh_free(&run->mid->bvh[o]);
+    free(run->mid->bvh);
+    run->mid->bvh = NULL;
+    run->mid->bvh_built = 0;
 }
 
 /* Refit of the objects [begin, end) straight from the vertex positions; the
@@ -241,20 +241,20 @@ static void refit_range(int64_t begin, int64_t end, int64_t step, int worker, vo
     const clash_scene *sc = run->sc;
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
     for (int64_t o = begin; o < end; o += step) {
-        clash_bvh *t = &run->bvh[o];
+        clash_bvh *t = &run->mid->bvh[o];
         clash_bvh_refit_faces(t, sc->x, sc->y, sc->z, swept ? sc->px : NULL, sc->py, sc->pz);
-        for (int d = 0; d < 3; ++d) run->obox[o].lo[d] = t->lo[d], run->obox[o].hi[d] = t->hi[d];
+        for (int d = 0; d < 3; ++d) run->boxes->obox[o].lo[d] = t->lo[d], run->boxes->obox[o].hi[d] = t->hi[d];
     }
 }
 
 int clash_bvh_stage_boxes(clash_run *run)
 {
     if (clash_bvh_frames_apply(run)) return clash_bvh_frames_boxes(run);
-    if (!run->bvh || !run->bvh_built) return 1;
+    if (!run->mid->bvh || !run->mid->bvh_built) return 1;
     /* swept, an object turning: S1 grows its faces' boxes by their arc margins, and the trees refit from those */
     if (run->cfg.mode == CLASH_MODE_SWEPT && run->sc->nturning) return 1;
     clash_par_for(&run->exec, run->sc->nobj, refit_range, run);
-    run->bvh_built = 2; /* refitted this step */
+    run->mid->bvh_built = 2; /* refitted this step */
     return 0;
 }
 
@@ -263,32 +263,32 @@ int clash_bvh_stage_boxes(clash_run *run)
 static int update_trees(clash_run *run)
 {
     const clash_scene *sc = run->sc;
-    const clash_boxes_soa bx = {run->lox, run->loy, run->loz, run->hix, run->hiy, run->hiz};
-    if (!run->bvh) {
-        run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh));
-        if (!run->bvh) return -1;
-        run->bvh_built = 0;
+    const clash_boxes_soa bx = {run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
+    if (!run->mid->bvh) {
+        run->mid->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh));
+        if (!run->mid->bvh) return -1;
+        run->mid->bvh_built = 0;
     }
-    if (run->bvh_built == 2) {
-        run->bvh_built = 1;
+    if (run->mid->bvh_built == 2) {
+        run->mid->bvh_built = 1;
         return 0;
     }
-    if (run->bvh_built) { /* S1 computed the face boxes (not through clash_bvh_stage_boxes) */
-        for (int o = 0; o < sc->nobj; ++o) clash_bvh_refit(&run->bvh[o], bx);
+    if (run->mid->bvh_built) { /* S1 computed the face boxes (not through clash_bvh_stage_boxes) */
+        for (int o = 0; o < sc->nobj; ++o) clash_bvh_refit(&run->mid->bvh[o], bx);
         return 0;
     }
     uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)(sc->nf ? sc->nf : 1));
     if (!ids) return -1;
     for (int64_t f = 0; f < sc->nf; ++f) ids[f] = (uint32_t)f;
     for (int o = 0; o < sc->nobj; ++o)
-        if (clash_bvh_build(&run->bvh[o], run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]),
+        if (clash_bvh_build(&run->mid->bvh[o], run->mid->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]),
                             bx) ||
-            clash_bvh_set_faces(&run->bvh[o], sc->f0, sc->f1, sc->f2)) {
+            clash_bvh_set_faces(&run->mid->bvh[o], sc->f0, sc->f1, sc->f2)) {
             free(ids);
             return -1;
         }
     free(ids);
-    run->bvh_built = 1;
+    run->mid->bvh_built = 1;
     return 0;
 }
 
@@ -296,23 +296,23 @@ int clash_bvh_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
     if (clash_bvh_frames_apply(run)) return clash_bvh_frames_candidates(run, err);
-    run->ncand = 0;
+    run->mid->cand.n = 0;
     if (update_trees(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the BVHs");
     stack units = {0};
     uctx u = {.run = run};
     int rc = CLASH_OK;
-    for (size_t i = 0; i < run->nop; ++i)
-        if (push(&units, (item){run->op[i].a, run->op[i].b, 0, 0, 0, (int32_t)i})) goto oom;
+    for (size_t i = 0; i < run->broad->nop; ++i)
+        if (push(&units, (item){run->broad->op[i].a, run->broad->op[i].b, 0, 0, 0, (int32_t)i})) goto oom;
     if (run->cfg.self_collision)
         for (int o = 0; o < sc->nobj; ++o)
             if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) && push(&units, (item){o, o, 0, 0, 1, -1}))
                 goto oom;
-    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    for (int w = 0; w < run->threads; ++w) run->mid->wbuf[w].n = 0;
     u.st = calloc(clash_team(run), sizeof(stack));
     if (!u.st) goto oom;
     if (run->threads > 1) {
         /* Expand the top levels into more units; leaf work met on the way is done here (worker 0). */
-        tctx c = {run, run->bvh, &run->wbuf[0], &u.st[0], 2 * run->delta};
+        tctx c = {run, run->mid->bvh, &run->mid->wbuf[0], &u.st[0], 2 * run->boxes->delta};
         for (int round = 0; round < 4 && units.n < (size_t)(64 * run->threads); ++round) {
             stack next = {0};
             c.st = &next;

@@ -43,7 +43,7 @@
  * once to S5's exact test (the float filter eight at a time, then the
  * exact test on the pairs it leaves, eight at a time too), while the
  * faces' vertices are in cache, and only the hits are kept, as
- * producer-consumer does (run->pc_tested counts the tests; S6
+ * producer-consumer does (run->mid->cand.hits, cand.tests counts the tests; S6
  * sorts the hits).  On the graded torus the step takes fewer
  * instructions and less time than with S5 apart (bench/RESULTS.md).
  *
@@ -95,24 +95,24 @@ struct clash_bvh_frames {
 
 int clash_bvh_frames_apply(const clash_run *run)
 {
-    return run->cfg.midphase == CLASH_MID_BVH && !run->bvh_world && run->cfg.mode == CLASH_MODE_STATIC &&
+    return run->cfg.midphase == CLASH_MID_BVH && !run->debug.bvh_world && run->cfg.mode == CLASH_MODE_STATIC &&
            !run->sc->has_deforming;
 }
 
 int64_t clash_bvh_frames_boxed(const clash_run *run)
 {
-    return run->bvh_frames && clash_bvh_frames_apply(run) ? __atomic_load_n(&run->bvh_frames->boxed, __ATOMIC_RELAXED)
+    return run->mid->bvh_frames && clash_bvh_frames_apply(run) ? __atomic_load_n(&run->mid->bvh_frames->boxed, __ATOMIC_RELAXED)
                                                           : -1;
 }
 
 void clash_bvh_frames_free(clash_run *run)
 {
-    clash_bvh_frames *fr = run->bvh_frames;
+    clash_bvh_frames *fr = run->mid->bvh_frames;
     if (!fr) return;
     if (fr->leaf)
         for (int o = 0; o < run->sc->nobj; ++o) free(fr->leaf[o]);
     free(fr->leaf), free(fr->radius), free(fr);
-    run->bvh_frames = NULL;
+    run->mid->bvh_frames = NULL;
 }
 
 /* Float bounds of a double value: below (lo) and above (hi) it, whatever
@@ -131,8 +131,8 @@ static int build(clash_run *run)
     uint32_t *ids = malloc(nf * sizeof(uint32_t));
     int rc = -1;
     if (!fr || !bb || !ids) goto done;
-    run->bvh_frames = fr;
-    if (!run->bvh && !(run->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh)))) goto done;
+    run->mid->bvh_frames = fr;
+    if (!run->mid->bvh && !(run->mid->bvh = calloc((size_t)sc->nobj, sizeof(clash_bvh)))) goto done;
     fr->leaf = calloc((size_t)sc->nobj, sizeof *fr->leaf);
     fr->radius = calloc((size_t)sc->nobj, sizeof *fr->radius);
     if (!fr->leaf || !fr->radius) goto done;
@@ -142,8 +142,8 @@ static int build(clash_run *run)
     const clash_boxes_soa bx = {bb, bb + nf, bb + 2 * nf, bb + 3 * nf, bb + 4 * nf, bb + 5 * nf};
     for (int64_t f = 0; f < sc->nf; ++f) ids[f] = (uint32_t)f;
     for (int o = 0; o < sc->nobj; ++o) {
-        clash_bvh *t = &run->bvh[o];
-        if (clash_bvh_build(t, run->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
+        clash_bvh *t = &run->mid->bvh[o];
+        if (clash_bvh_build(t, run->mid->bvh_builder, ids + sc->fofs[o], (int32_t)(sc->fofs[o + 1] - sc->fofs[o]), bx) ||
             !(fr->leaf[o] = clash_aligned_calloc((size_t)t->nprim / 4 + 1, sizeof(leafrec))))
             goto done;
         for (int32_t q = 0; q < t->nprim; ++q) { /* the records hold the vertex numbers (no clash_bvh_set_faces) */
@@ -166,17 +166,17 @@ done:
 int clash_bvh_frames_boxes(clash_run *run)
 {
     const clash_scene *sc = run->sc;
-    if (!run->bvh_frames && build(run)) return -1;
-    clash_bvh_frames *fr = run->bvh_frames;
+    if (!run->mid->bvh_frames && build(run)) return -1;
+    clash_bvh_frames *fr = run->mid->bvh_frames;
     if (++fr->epoch >= 0x7fffffffu) { /* the stamps start over */
         for (int o = 0; o < sc->nobj; ++o)
-            for (int32_t l = 0; l <= run->bvh[o].nprim / 4; ++l) fr->leaf[o][l].stamp = 0;
+            for (int32_t l = 0; l <= run->mid->bvh[o].nprim / 4; ++l) fr->leaf[o][l].stamp = 0;
         fr->epoch = 1;
     }
     fr->boxed = 0;
     for (int o = 0; o < sc->nobj; ++o) {
-        const clash_bvh *t = &run->bvh[o];
-        clash_box *b = &run->obox[o];
+        const clash_bvh *t = &run->mid->bvh[o];
+        clash_box *b = &run->boxes->obox[o];
         if (!t->nnode) {
             for (int d = 0; d < 3; ++d) b->lo[d] = INFINITY, b->hi[d] = -INFINITY;
             continue;
@@ -416,7 +416,7 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
     const size_t sa = 4, sb = 4;
     const float *ua, *ub;
     const float *A = leaf_rows(c, u->a, qa, ca, ta, &ua), *B = leaf_rows(c, u->b, qb, cb, tb, &ub);
-    const float d = 2 * c->run->delta;
+    const float d = 2 * c->run->boxes->delta;
     if (!(ub[0] <= ua[4] + d && ua[0] <= ub[4] + d && ub[1] <= ua[5] + d && ua[1] <= ub[5] + d && ub[2] <= ua[6] + d &&
           ua[2] <= ub[6] + d))
         return 0;
@@ -424,9 +424,9 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
         uint64_t k16[16];
         uint8_t kj[16];
         clash_keybuf local = {.v = k16, .n = 0, .cap = 16};
-        bvh_leaf_pairs(c->run, &local, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
+        bvh_leaf_pairs(c->run, &local, A, sa, c->run->mid->bvh[u->a].prim + qa, ca, B, sb, c->run->mid->bvh[u->b].prim + qb, cb,
                        u->a == u->b, kj);
-        pend *p = &c->pd[kb - c->run->wbuf];
+        pend *p = &c->pd[kb - c->run->mid->wbuf];
         const leafrec *LA = &c->fr->leaf[u->a][qa >> 2], *LB = &c->fr->leaf[u->b][qb >> 2];
         for (size_t i = 0; i < local.n; ++i) {
             const int k = kj[i] >> 2, j = kj[i] & 3;
@@ -436,7 +436,7 @@ static int leaf_leaf(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, 
         }
         return 0;
     }
-    return bvh_leaf_pairs(c->run, kb, A, sa, c->run->bvh[u->a].prim + qa, ca, B, sb, c->run->bvh[u->b].prim + qb, cb,
+    return bvh_leaf_pairs(c->run, kb, A, sa, c->run->mid->bvh[u->a].prim + qa, ca, B, sb, c->run->mid->bvh[u->b].prim + qb, cb,
                           u->a == u->b, NULL);
 }
 
@@ -465,7 +465,7 @@ static void prefetch_vertices(const ctx *c, int o, int32_t q)
 static int leaf_queue(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, int32_t qb, int cb)
 {
     if (!c->pd || !u->queue) return leaf_leaf(c, kb, u, qa, ca, qb, cb);
-    pend *p = &c->pd[kb - c->run->wbuf];
+    pend *p = &c->pd[kb - c->run->mid->wbuf];
     if (p->qn == LQ_REC + LQ_VTX) { /* the oldest pair's turn */
         const lpair *t = &p->q[p->q0];
         p->q0 = (p->q0 + 1) % LQ, p->qn--;
@@ -495,7 +495,7 @@ static int leaf_queue_drain(const ctx *c, pend *p, clash_keybuf *kb)
  * it saves: more instructions in S4 on the graded torus.) */
 static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa, int ca, const float box[6], int32_t nb)
 {
-    const clash_bvh *tb = &c->run->bvh[u->b];
+    const clash_bvh *tb = &c->run->mid->bvh[u->b];
     int32_t stk[64 * W];
     int sp = 0;
     stk[sp++] = nb;
@@ -521,7 +521,7 @@ static int aleaf_vs_b(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qa,
  * subtree of a's node na. */
 static int bleaf_vs_a(const ctx *c, clash_keybuf *kb, const unit *u, int32_t qb, int cb, const float box[6], int32_t na)
 {
-    const clash_bvh *ta = &c->run->bvh[u->a];
+    const clash_bvh *ta = &c->run->mid->bvh[u->a];
     int32_t stk[64 * W];
     int sp = 0;
     stk[sp++] = na;
@@ -566,7 +566,7 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
     item it;
     memcpy(&it, ip, sizeof it);
     const unit *u = &c->u[it.u];
-    const clash_bvh *ta = &c->run->bvh[u->a], *tb = &c->run->bvh[u->b];
+    const clash_bvh *ta = &c->run->mid->bvh[u->a], *tb = &c->run->mid->bvh[u->b];
     const clash_bvh_node *A = &ta->node[it.na], *B = it.self ? A : &tb->node[it.nb];
     const unsigned ua = used_slots(A);
     float q[6][W], b[6];
@@ -633,7 +633,7 @@ static int step_item(const void *cp, const void *ip, rt_stack *st, clash_keybuf 
     }
     return 0;
 }
-static double fr_radius(const clash_run *run, int o) { return run->bvh_frames->radius[o]; }
+static double fr_radius(const clash_run *run, int o) { return run->mid->bvh_frames->radius[o]; }
 
 /* rt_traverse's flush: a worker's pairs still pending, tested. */
 static int flush_pending(const void *cp, int w, clash_keybuf *kb)
@@ -646,9 +646,9 @@ static int flush_pending(const void *cp, int w, clash_keybuf *kb)
 
 int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
 {
-    run->ncand = 0;
+    run->mid->cand.n = 0;
     size_t n = 0;
-    rt_pair *p = rt_pairs(run, run->bvh_frames->radius, 1e-12, &n);
+    rt_pair *p = rt_pairs(run, run->mid->bvh_frames->radius, 1e-12, &n);
     unit *u = malloc((n ? n : 1) * sizeof *u);
     rt_stack units = {.isz = sizeof(item)};
     int rc = CLASH_OK;
@@ -668,7 +668,7 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
             const double mag = fabs(v->o[0]) + fabs(v->o[1]) + fabs(v->o[2]) + fr_radius(run, x->a);
             set_view(&x->ba, Vi, oi, nv * (g + 1e-12 * mag));
         }
-        if (!run->bvh[x->a].nnode || !run->bvh[x->b].nnode) continue;
+        if (!run->mid->bvh[x->a].nnode || !run->mid->bvh[x->b].nnode) continue;
         const item it = {(int32_t)k, 0, 0, x->a == x->b};
         if (rt_push(&units, &it)) goto oom;
     }
@@ -678,18 +678,18 @@ int clash_bvh_frames_candidates(clash_run *run, clash_error *err)
      * benchmarks).  A self unit makes both orders of its leaves' pairs, and
      * under MPI the ranks split one list, which must be in the same order on
      * each. */
-    run->cand_unsorted = run->ranks.size == 1 && !run->cfg.self_collision;
+    run->mid->cand.unsorted = run->ranks.size == 1 && !run->cfg.self_collision;
     /* With the candidates unsorted, S5 is made inside S4 too: the pairs of
      * two leaves go to the exact test (eight at a time) while their faces
-     * are in cache, and only the hits are kept (run->pc_tested: the tests). */
-    const int fuse = run->cand_unsorted && !run->narrow_plain;
+     * are in cache, and only the hits are kept (run->mid->cand.hits; cand.tests: the tests). */
+    const int fuse = run->mid->cand.unsorted && !run->debug.narrow_plain;
     pend *pd = fuse ? calloc(clash_team(run), sizeof *pd) : NULL;
     if (fuse && !pd) goto oom;
-    const ctx c = {run, u, run->bvh_frames, pd};
+    const ctx c = {run, u, run->mid->bvh_frames, pd};
     rc = rt_traverse(run, &units, step_item, pd ? flush_pending : NULL, &c, "bvh", err);
     if (pd && rc == CLASH_OK) {
-        run->pc_tested = 0;
-        for (size_t w = 0; w < clash_team(run); ++w) run->pc_tested += pd[w].tests;
+        run->mid->cand.hits = 1, run->mid->cand.tests = 0;
+        for (size_t w = 0; w < clash_team(run); ++w) run->mid->cand.tests += pd[w].tests;
     }
     free(pd);
     goto done;

@@ -16,6 +16,7 @@
 
 #include "core/bvh.h"
 #include "core/run.h"
+#include "stages/mid/midphase.h"
 #include "kernels/kernels.h"
 
 #if CLASH_BVH_WIDTH == 4 && defined(__SSE2__)
@@ -101,7 +102,7 @@ static inline int bvh_leaf_pairs(const clash_run *run, clash_keybuf *kb, const f
                                  const uint32_t *pa, int ca, const float *B, size_t sb, const uint32_t *pb, int cb,
                                  int same, uint8_t *kj)
 {
-    const float d = 2 * run->delta;
+    const float d = 2 * run->boxes->delta;
 #if MID_SSE
     const unsigned cm = (1u << cb) - 1;
     const __m128 dv = _mm_set1_ps(d);

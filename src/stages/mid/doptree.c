@@ -427,7 +427,7 @@ static void destroy_trees(void *p, int nobj)
 static int build_one(void *p, int64_t o)
 {
     const clash_run *run = p;
-    dop_trees *T = run->rtrees->trees;
+    dop_trees *T = run->mid->rtrees->trees;
     return build_tree(run->sc, &T->set, (int)o, &T->t[o]);
 }
 
@@ -563,14 +563,14 @@ static int build_all(clash_run *run, clash_error *err)
         return clash_fail(err, CLASH_EFAIL, "out of memory building the DOP-trees");
     }
     r->midphase = CLASH_MID_DOPTREE, r->trees = T, r->destroy = destroy_trees;
-    run->rtrees = r;
+    run->mid->rtrees = r;
     if (make_set(&T->set)) return clash_fail(err, CLASH_EFAIL, "DOP-tree: the orientation set is degenerate");
     if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the DOP-trees");
     size_t bytes = sizeof *r + sizeof *T + (size_t)sc->nobj * sizeof(dop_tree);
     for (int o = 0; o < sc->nobj; ++o)
         bytes += (size_t)T->t[o].nnode * sizeof(dop_node) + (size_t)(sc->fofs[o + 1] - sc->fofs[o]) * sizeof(uint32_t);
-    run->mid_bytes = bytes;
-    run->mid_build_s = rt_now() - t0;
+    run->mid->bytes = bytes;
+    run->mid->build_s = rt_now() - t0;
     return CLASH_OK;
 }
 
@@ -578,10 +578,10 @@ int clash_doptree_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
     int rc;
-    run->ncand = 0;
-    run->mid_build_s = 0;
-    if (!run->rtrees && (rc = build_all(run, err))) return rc;
-    const dop_trees *T = run->rtrees->trees;
+    run->mid->cand.n = 0;
+    run->mid->build_s = 0;
+    if (!run->mid->rtrees && (rc = build_all(run, err))) return rc;
+    const dop_trees *T = run->mid->rtrees->trees;
     const dop_tree *t = T->t;
     double *radius = malloc(sizeof(double) * (size_t)(sc->nobj ? sc->nobj : 1));
     if (!radius) return clash_fail(err, CLASH_EFAIL, "out of memory in the doptree midphase");

@@ -95,15 +95,15 @@ int lt_homes(const clash_scene *sc, int64_t f0, int64_t nf, size_t nleaf, const 
 int lt_pairs(const clash_run *run, clash_keybuf *kb, const uint32_t *fa, int32_t na, const uint32_t *fb, int32_t nb,
              int one_list)
 {
-    const float d = 2 * run->delta; /* clash_faceboxes_overlap's predicate, a's box loaded once */
+    const float d = 2 * run->boxes->delta; /* clash_faceboxes_overlap's predicate, a's box loaded once */
     for (int32_t x = 0; x < na; ++x) {
         const uint32_t f = fa[x];
-        const float lx = run->lox[f], ly = run->loy[f], lz = run->loz[f];
-        const float hx = run->hix[f] + d, hy = run->hiy[f] + d, hz = run->hiz[f] + d;
+        const float lx = run->boxes->lox[f], ly = run->boxes->loy[f], lz = run->boxes->loz[f];
+        const float hx = run->boxes->hix[f] + d, hy = run->boxes->hiy[f] + d, hz = run->boxes->hiz[f] + d;
         for (int32_t y = one_list ? x + 1 : 0; y < nb; ++y) {
             const uint32_t g = fb[y];
-            if (!(run->lox[g] <= hx && lx <= run->hix[g] + d && run->loy[g] <= hy && ly <= run->hiy[g] + d &&
-                  run->loz[g] <= hz && lz <= run->hiz[g] + d))
+            if (!(run->boxes->lox[g] <= hx && lx <= run->boxes->hix[g] + d && run->boxes->loy[g] <= hy && ly <= run->boxes->hiy[g] + d &&
+                  run->boxes->loz[g] <= hz && lz <= run->boxes->hiz[g] + d))
                 continue;
             const uint32_t lo = f < g ? f : g, hi = f < g ? g : f;
             if (clash_pair_eligible(run, lo, hi) && clash_keybuf_push(kb, (uint64_t)lo << 32 | hi)) return -1;

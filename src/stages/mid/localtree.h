@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/run.h"
+#include "stages/mid/midphase.h"
 
 /* Seconds on a monotonic clock (build and update times). */
 double lt_now(void);

@@ -8,10 +8,14 @@
  *
  * The rows are in the order of CLASH_MID_* (clash.h): clash_midphases[id]
  * is midphase id (test_midphases checks it).
+ *
+ * clash_midphases_free frees S4's state too (clash_mid_state, made by
+ * candidates.c), after each midphase's own.
  */
 #include "stages/mid/midphase.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -20,7 +24,7 @@
  * together (octree.c), the others make the candidates for S5. */
 static int octree_s4(clash_run *run, clash_error *err)
 {
-    if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) return clash_octree_prodcons(run, &run->pc_tested, err);
+    if (run->cfg.schedule == CLASH_SCHED_PRODUCER_CONSUMER) return (run->mid->cand.hits = 1, clash_octree_prodcons(run, &run->mid->cand.tests, err));
     return clash_octree_candidates(run, err);
 }
 
@@ -30,10 +34,10 @@ static int brute_s4(clash_run *run, clash_error *err)
     return CLASH_OK;
 }
 
-/* The object trees' structure, as they record it (run->mid_bytes). */
-static size_t tree_bytes(const clash_run *run) { return run->mid_bytes; }
+/* The object trees' structure, as they record it (run->mid->bytes). */
+static size_t tree_bytes(const clash_run *run) { return run->mid->bytes; }
 
-#define SLOT(field) offsetof(clash_run, field)
+#define SLOT(field) offsetof(clash_mid_state, field) /* never 0: cand comes first */
 
 /* The rows: id, name, rigid_only, culls_itself, skips_broad, defers_boxes,
  * build, candidates, bytes, free, state (midphase.h says what each means).
@@ -78,14 +82,21 @@ const clash_midphase_ops *clash_midphase_for(const clash_run *run)
 
 void *clash_midphase_state(const clash_run *run, const clash_midphase_ops *m)
 {
-    if (!m->state) return NULL;
+    if (!m->state || !run->mid) return NULL;
     void *p;
-    memcpy(&p, (const char *)run + m->state, sizeof p);
+    memcpy(&p, (const char *)run->mid + m->state, sizeof p);
     return p;
 }
 
 void clash_midphases_free(clash_run *run)
 {
+    if (!run->mid) return;
     for (int i = 0; i < CLASH_NMIDPHASES; ++i)
         if (clash_midphases[i].free) clash_midphases[i].free(run); /* each frees its own and leaves NULL */
+    if (run->mid->wbuf)
+        for (size_t w = 0; w < clash_team(run); ++w) free(run->mid->wbuf[w].v);
+    free(run->mid->wbuf);
+    free(run->mid->cand.keys);
+    free(run->mid);
+    run->mid = NULL;
 }

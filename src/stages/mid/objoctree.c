@@ -220,12 +220,12 @@ static int build_obj(const clash_scene *sc, int o, int req, oo_obj *t)
 static int build_one(void *p, int64_t o)
 {
     const clash_run *run = p;
-    return build_obj(run->sc, (int)o, run->cfg.octree_level, &run->objoct->o[o]);
+    return build_obj(run->sc, (int)o, run->cfg.octree_level, &run->mid->objoct->o[o]);
 }
 
 void clash_objoct_free(clash_run *run)
 {
-    struct clash_objoct *S = run->objoct;
+    struct clash_objoct *S = run->mid->objoct;
     if (!S) return;
     for (int o = 0; o < run->sc->nobj; ++o) {
         oo_obj *t = &S->o[o];
@@ -234,7 +234,7 @@ void clash_objoct_free(clash_run *run)
     if (S->ws)
         for (size_t w = 0; w < clash_team(run); ++w) free(S->ws[w].k), free(S->ws[w].k2), free(S->ws[w].l2);
     free(S->ws), free(S->o), free(S);
-    run->objoct = NULL;
+    run->mid->objoct = NULL;
 }
 
 static int build_all(clash_run *run)
@@ -247,7 +247,7 @@ static int build_all(clash_run *run)
         free(S);
         return -1;
     }
-    run->objoct = S;
+    run->mid->objoct = S;
     if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return -1;
     double emin = INFINITY;
     for (int o = 0; o < sc->nobj; ++o)
@@ -338,11 +338,11 @@ typedef struct upd_ctx {
 
 static int update_obj(clash_run *run, wscratch *w, int o, const clash_box *rb)
 {
-    oo_obj *t = &run->objoct->o[o];
+    oo_obj *t = &run->mid->objoct->o[o];
     const clash_scene *sc = run->sc;
     const int np = run->cfg.mode == CLASH_MODE_SWEPT ? 2 : 1;
-    /* swept, a turning object: its faces' arc margins (core/facetest.h) grow the moved boxes too */
-    const double inv = run->objoct->inv_h0, dl = run->delta + (np == 2 ? sc->turn[o].bound : 0);
+    /* swept, a turning object: its faces' arc margins (stages/facetest.h) grow the moved boxes too */
+    const double inv = run->mid->objoct->inv_h0, dl = run->boxes->delta + (np == 2 ? sc->turn[o].bound : 0);
     double M[2][9], T[2][3];
     for (int k = 0; k < np; ++k) lt_pose(sc, o, k, M[k], T[k]);
     /* moved boxes; cells they would mark at the object's level */
@@ -443,7 +443,7 @@ static int emit_faces(const clash_run *run, const oo_obj *A, const oo_obj *B, co
 
 static int join_unit(clash_run *run, wscratch *w, clash_keybuf *kb, const unit *u)
 {
-    const oo_obj *A = &run->objoct->o[u->a], *B = &run->objoct->o[u->b];
+    const oo_obj *A = &run->mid->objoct->o[u->a], *B = &run->mid->objoct->o[u->b];
     size_t n = 0;
     if (u->a == u->b) { /* one object's cells: each leaf with itself and its cell mates */
         for (size_t i = u->begin; i < u->end;) {
@@ -502,7 +502,7 @@ static void join_range(int64_t begin, int64_t end, int64_t step, int worker, voi
 {
     join_ctx *c = p;
     for (int64_t i = begin; i < end; i += step)
-        if (join_unit(c->run, &c->ws[worker], &c->run->wbuf[worker], &c->u[i])) c->failed = 1;
+        if (join_unit(c->run, &c->ws[worker], &c->run->mid->wbuf[worker], &c->u[i])) c->failed = 1;
 }
 
 /* Units of one (a, b) merge: a's entries cut into pieces of about `chunk`
@@ -526,14 +526,14 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
     const size_t T = clash_team(run);
-    run->ncand = 0, run->mid_build_s = 0, run->mid_interfering = 0;
+    run->mid->cand.n = 0, run->mid->build_s = 0, run->mid->interfering = 0;
     if (sc->has_deforming) return clash_fail(err, CLASH_EINPUT, "objoctree: for rigid scenes only");
-    if (!run->objoct) {
+    if (!run->mid->objoct) {
         const double t0 = lt_now();
         if (build_all(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the object octrees");
-        run->mid_build_s = lt_now() - t0;
+        run->mid->build_s = lt_now() - t0;
     }
-    struct clash_objoct *S = run->objoct;
+    struct clash_objoct *S = run->mid->objoct;
     const double t1 = lt_now();
     clash_box *rbox = malloc(sizeof(clash_box) * ((size_t)sc->nobj + 1));
     int32_t *objs = malloc(sizeof(int32_t) * ((size_t)sc->nobj + 1));
@@ -545,13 +545,13 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     if (!rbox || !objs) goto oom;
     for (int o = 0; o < sc->nobj; ++o)
         for (int d = 0; d < 3; ++d) rbox[o].lo[d] = INFINITY, rbox[o].hi[d] = -INFINITY;
-    for (size_t i = 0; i < run->nop; ++i) {
-        const clash_objpair *p = &run->op[i];
+    for (size_t i = 0; i < run->broad->nop; ++i) {
+        const clash_objpair *p = &run->broad->op[i];
         for (int k = 0; k < 2; ++k) {
             clash_box *r = &rbox[k ? p->b : p->a];
             for (int d = 0; d < 3; ++d)
-                r->lo[d] = fminf(r->lo[d], p->region.lo[d] - run->delta),
-                r->hi[d] = fmaxf(r->hi[d], p->region.hi[d] + run->delta);
+                r->lo[d] = fminf(r->lo[d], p->region.lo[d] - run->boxes->delta),
+                r->hi[d] = fmaxf(r->hi[d], p->region.hi[d] + run->boxes->delta);
         }
     }
     for (int o = 0; o < sc->nobj; ++o) {
@@ -563,19 +563,19 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     upd_ctx uc = {run, objs, rbox, ws, 0};
     clash_par_tasks(&run->exec, (int64_t)nobjs, 1, update_range, &uc);
     if (uc.failed) goto oom;
-    run->mid_update_s = lt_now() - t1;
+    run->mid->update_s = lt_now() - t1;
     size_t total = 0;
-    for (size_t i = 0; i < run->nop; ++i) total += S->o[run->op[i].a].nent;
+    for (size_t i = 0; i < run->broad->nop; ++i) total += S->o[run->broad->op[i].a].nent;
     const size_t share = total / (8 * T) > CLASH_TUNE_OBJOCT_UNIT_MIN ? total / (8 * T) : CLASH_TUNE_OBJOCT_UNIT_MIN;
     const size_t chunk = T > 1 ? share : (size_t)-1 / 2;
-    for (size_t i = 0; i < run->nop; ++i)
-        if (add_units(&u, &nu, &capu, S, run->op[i].a, run->op[i].b, chunk)) goto oom;
+    for (size_t i = 0; i < run->broad->nop; ++i)
+        if (add_units(&u, &nu, &capu, S, run->broad->op[i].a, run->broad->op[i].b, chunk)) goto oom;
     if (run->cfg.self_collision)
         for (int o = 0; o < sc->nobj; ++o)
             if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o) &&
                 add_units(&u, &nu, &capu, S, o, o, chunk))
                 goto oom;
-    for (size_t w = 0; w < T; ++w) run->wbuf[w].n = 0;
+    for (size_t w = 0; w < T; ++w) run->mid->wbuf[w].n = 0;
     join_ctx jc = {run, u, ws, 0};
     if (clash_par_tasks(&run->exec, (int64_t)nu, 1, join_range, &jc) < 0) {
         rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the objoctree midphase");
@@ -584,8 +584,8 @@ int clash_objoct_candidates(clash_run *run, clash_error *err)
     if (jc.failed || clash_mid_gather(run)) goto oom;
     size_t bytes = S->bytes;
     for (int o = 0; o < sc->nobj; ++o) bytes += S->o[o].capent * (sizeof(uint64_t) + sizeof(uint32_t));
-    run->mid_bytes = bytes, run->level_used = S->depth;
-    for (size_t w = 0; w < T; ++w) run->mid_interfering += ws[w].cells;
+    run->mid->bytes = bytes, run->mid->level_used = S->depth;
+    for (size_t w = 0; w < T; ++w) run->mid->interfering += ws[w].cells;
     goto done;
 oom:
     rc = clash_fail(err, CLASH_EFAIL, "out of memory in the objoctree midphase");

@@ -79,8 +79,8 @@
  * the thread or rank count.
  *
  * Keys.  With the rows made (swept mode), a leaf keys its pairs
- * by the faces' places in run->kept, which it reads for the DOPs anyway
- * (run->cand_places; the same order as the face numbers): the merge's
+ * by the faces' places in run->cull->kept, which it reads for the DOPs anyway
+ * (run->mid->cand.by_place; the same order as the face numbers): the merge's
  * buckets and S5's rows then need no place looked up a key, and S6 and
  * the CCD stage map the hits back to faces (clash_cand_faces).  On 1,000
  * x 3,024 swept spheres the step took 0.98 of its time (bench/RESULTS.md).
@@ -88,13 +88,13 @@
  * Distribution.  Under MPI each rank takes its share of the units
  * (ranks.h: by estimated cost, the pairs of two objects' faces a unit
  * holds, octree_units.c; static-stride deals them out in the order of that
- * cost) and makes and tests only their candidates (run->cand_local), on
+ * cost) and makes and tests only their candidates (run->mid->cand.local), on
  * the same kind of rows and keys as one rank (the rows of its own units'
  * faces alone); S6 sorts each rank's hits and rank 0 merges
  * the ranks' sorted hits, so no rank goes over the others' work.
  * Inside a rank the coarse-grain strategy hands the units to the threads;
  * for dynamic, stealing and producer-consumer the units go largest first.
- * Each worker appends candidates to its own buffer (run->wbuf), and the
+ * Each worker appends candidates to its own buffer (run->mid->wbuf), and the
  * buffers are merged in parallel (octree_merge.c): counted and scattered by
  * the first face's place among the kept faces, then each bucket
  * de-duplicated by stamps (left unsorted, S6 sorts the hits) or sorted
@@ -128,7 +128,7 @@
 #include "base/error.h"
 #include "base/tuning.h"
 #include "kernels/kernels.h"
-#include "core/facetest.h"
+#include "stages/facetest.h"
 #include "core/run.h"
 #include "stages/mid/midphase.h"
 #include "stages/mid/octree.h"
@@ -161,8 +161,8 @@ enum { LEAF_UNKNOWN = 0, LEAF_MEETS = 1, LEAF_MISSES = 2 };
 static int leaf_meets(clash_run *run, uint8_t *st, uint32_t f, const double lo[3], const double hi[3])
 {
     if (*st == LEAF_UNKNOWN) {
-        const int inside = run->lox[f] >= lo[0] && run->hix[f] <= hi[0] && run->loy[f] >= lo[1] &&
-                           run->hiy[f] <= hi[1] && run->loz[f] >= lo[2] && run->hiz[f] <= hi[2];
+        const int inside = run->boxes->lox[f] >= lo[0] && run->boxes->hix[f] <= hi[0] && run->boxes->loy[f] >= lo[1] &&
+                           run->boxes->hiy[f] <= hi[1] && run->boxes->loz[f] >= lo[2] && run->boxes->hiz[f] <= hi[2];
         /* (the full test: a leaf cube is small, few faces have a point in
          * it, and the in-line prefix of clash_face_meets_box costs more here
          * than it saves: more S4 instructions on the swept spheres) */
@@ -197,19 +197,19 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     memset(st, LEAF_UNKNOWN, n);
     float *restrict lx = s->lb, *restrict ly = lx + n, *restrict lz = ly + n;
     float *restrict hx = lz + n, *restrict hy = hx + n, *restrict hz = hy + n; /* + 2 delta */
-    int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->kept */
+    int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->cull->kept */
     uint8_t *restrict ov = (uint8_t *)(pl + n), *restrict flc = ov + n + 40; /* flc: the flags, 64 past n */
-    const float d = 2 * run->delta;
-    const float *dop = run->dops_ready ? run->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
+    const float d = 2 * run->boxes->delta;
+    const float *dop = run->rows->dops ? run->rows->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
     for (size_t k = 0; k < n; ++k) {
         const uint32_t g = f[k];
-        lx[k] = run->lox[g], ly[k] = run->loy[g], lz[k] = run->loz[g];
-        hx[k] = run->hix[g] + d, hy[k] = run->hiy[g] + d, hz[k] = run->hiz[g] + d;
+        lx[k] = run->boxes->lox[g], ly[k] = run->boxes->loy[g], lz[k] = run->boxes->loz[g];
+        hx[k] = run->boxes->hix[g] + d, hy[k] = run->boxes->hiy[g] + d, hz[k] = run->boxes->hiz[g] + d;
         ob[k] = run->face_obj[g];
     }
     if (dop)
         for (size_t k = 0; k < n; ++k) {
-            pl[k] = run->fplace[f[k]];
+            pl[k] = run->rows->fplace[f[k]];
             /* its DOP (two lines), read by the pairs below: under way while the boxes are compared */
             const float *D = dop + (size_t)CK_FDOP * (size_t)pl[k];
             __builtin_prefetch(D), __builtin_prefetch(D + CK_FDOP - 1);
@@ -223,7 +223,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
         memcpy(flc, fl, n);
         memset(flc + n, 0, 64);
     }
-    const int pk = run->cand_places && dop; /* keys by places (pl: the same order as the faces) */
+    const int pk = run->mid->cand.by_place && dop; /* keys by places (pl: the same order as the faces) */
     size_t run_end = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t a = f[i];
@@ -293,7 +293,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
                  int level, size_t ofs, size_t n)
 {
     if (level >= max_level) return emit_leaf(run, s, kb, ofs, n, lo, size);
-    const double h = size * 0.5, d = run->delta;
+    const double h = size * 0.5, d = run->boxes->delta;
     const double m[3] = {lo[0] + h, lo[1] + h, lo[2] + h};
     const double up[3] = {m[0] + d, m[1] + d, m[2] + d}, dn[3] = {m[0] - d, m[1] - d, m[2] - d};
     if (scratch_bytes(s, n)) return -1;
@@ -312,7 +312,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     const uint32_t *restrict V = s->v + ofs;
     float upf[3], dnf[3];
     for (int a = 0; a < 3; ++a) upf[a] = ck_f32_down(up[a]), dnf[a] = ck_f32_up(dn[a]);
-    const float *const LO[3] = {run->lox, run->loy, run->loz}, *const HI[3] = {run->hix, run->hiy, run->hiz};
+    const float *const LO[3] = {run->boxes->lox, run->boxes->loy, run->boxes->loz}, *const HI[3] = {run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     ck_child_masks(n, V, LO, HI, upf, dnf, mk); /* eight faces at a time (kernels/cells.c) */
     const uint8_t reached = ck_mask_counts(n, mk, cnt);
     if (!self) {
@@ -386,22 +386,22 @@ static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void
 {
     octx *c = p;
     for (int64_t u = begin; u < end; u += step)
-        if (run_one_unit(c, worker, u, &c->run->wbuf[worker])) atomic_store(&c->failed, 1);
+        if (run_one_unit(c, worker, u, &c->run->mid->wbuf[worker])) atomic_store(&c->failed, 1);
 }
 
 static oct_ws *get_ws(clash_run *run)
 {
-    if (!run->oct_ws) {
+    if (!run->mid->oct_ws) {
         oct_ws *W = calloc(1, sizeof *W);
         if (W && !(W->w = calloc(clash_team(run), sizeof(scratch)))) free(W), W = NULL;
-        run->oct_ws = W;
+        run->mid->oct_ws = W;
     }
-    return run->oct_ws;
+    return run->mid->oct_ws;
 }
 
 size_t clash_octree_bytes(const clash_run *run)
 {
-    const oct_ws *W = run->oct_ws;
+    const oct_ws *W = run->mid->oct_ws;
     if (!W) return 0;
     size_t b = sizeof *W + clash_team(run) * sizeof(scratch) + W->uf.cap * sizeof(uint32_t) + W->uf.stcap +
                W->uf.lbcap + W->uf.flcap;
@@ -415,14 +415,14 @@ size_t clash_octree_bytes(const clash_run *run)
 
 void clash_octree_free(clash_run *run)
 {
-    oct_ws *W = run->oct_ws;
+    oct_ws *W = run->mid->oct_ws;
     if (W) {
         for (int w = 0; w < run->threads; ++w) free(W->w[w].v), free(W->w[w].st), free(W->w[w].lb), free(W->w[w].fl);
         free(W->w), free(W->uf.v), free(W->uf.st), free(W->uf.lb), free(W->uf.fl), free(W->cnt), free(W->start), free(W->rng), free(W->pair), free(W->stat), free(W->sorttmp), free(W->cc);
         free(W->mcnt), free(W->need);
     }
     free(W);
-    run->oct_ws = NULL;
+    run->mid->oct_ws = NULL;
 }
 
 
@@ -456,9 +456,9 @@ static void make_rows(clash_run *run, oct_ws *W, const unitset *us)
         (void)clash_rows_make(run, 1);
         return;
     }
-    if (clash_rows_places(run) || ws_grow(&W->need, &W->needcap, run->nkept, 1)) return;
-    memset(W->need, 0, run->nkept);
-    need_ctx c = {us, run->fplace, W->need};
+    if (clash_rows_places(run) || ws_grow(&W->need, &W->needcap, run->cull->nkept, 1)) return;
+    memset(W->need, 0, run->cull->nkept);
+    need_ctx c = {us, run->rows->fplace, W->need};
     const clash_exec ex = clash_exec_sized(&run->exec, (int64_t)us->faces->n);
     clash_par_for(&ex, us->norder, mark_range, &c);
     (void)clash_rows_make_some(run, 1, W->need);
@@ -466,9 +466,9 @@ static void make_rows(clash_run *run, oct_ws *W, const unitset *us)
 
 int clash_octree_candidates(clash_run *run, clash_error *err)
 {
-    run->ncand = 0;
-    run->cand_local = run->ranks.size > 1;
-    run->rows_ready = run->dops_ready = 0;
+    run->mid->cand.n = 0;
+    run->mid->cand.local = run->ranks.size > 1;
+    run->rows->ready = run->rows->dops = 0;
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase");
@@ -479,20 +479,20 @@ int clash_octree_candidates(clash_run *run, clash_error *err)
      * merge's buckets go by (no place looked up a key); under MPI too, where
      * every rank has the same kept faces in the same places (S3 is the same
      * on every rank) and tests only its own units' keys */
-    run->cand_places = run->dops_ready;
-    octx c = {.run = run, .max_level = run->level_used, .ws = W->w};
+    run->mid->cand.by_place = run->rows->dops;
+    octx c = {.run = run, .max_level = run->mid->level_used, .ws = W->w};
     atomic_init(&c.failed, 0);
     if (rc < 0) goto oom;
     c.units = us.u, c.unit_faces = us.faces->v, c.unit_flags = us.faces->fl, c.order = us.order;
-    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    for (int w = 0; w < run->threads; ++w) run->mid->wbuf[w].n = 0;
     /* few faces in the units (a face in a unit costs several cheap items: its
      * cells, its tests): on the caller */
-    run->rank_units = us.norder;
+    run->mid->rank_units = us.norder;
     const clash_exec ex = clash_exec_sized(&run->exec, 4 * (int64_t)us.faces->n);
     if (clash_par_tasks(&ex, us.norder, 1, run_units, &c) < 0 || atomic_load(&c.failed)) goto oom;
-    run->cand_unsorted = 1; /* S6 sorts the hits (under MPI each rank its own, before rank 0 merges them) */
-    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, !run->cand_unsorted, run->cfg.mode == CLASH_MODE_SWEPT,
-                              &run->cand, &run->cap_cand, &run->ncand);
+    run->mid->cand.unsorted = 1; /* S6 sorts the hits (under MPI each rank its own, before rank 0 merges them) */
+    rc = clash_oct_merge_keys(run, run->mid->wbuf, run->threads, !run->mid->cand.unsorted, run->cfg.mode == CLASH_MODE_SWEPT,
+                              &run->mid->cand.keys, &run->mid->cand.cap, &run->mid->cand.n);
     clash_oct_unitset_free(&us);
     if (rc == -2) return clash_fail(err, CLASH_EFAIL, "internal error: a candidate of a face that S3 did not keep");
     return rc ? clash_fail(err, CLASH_EFAIL, "out of memory in the octree midphase") : CLASH_OK;
@@ -520,7 +520,7 @@ static void pc_consume(void *item, int worker, void *p)
     pc_ctx *c = p;
     pc_batch *b = item;
     clash_run *run = c->oc.run;
-    clash_keybuf *hits = &run->wbuf[worker];
+    clash_keybuf *hits = &run->mid->wbuf[worker];
     for (size_t i = 0; i < b->n; ++i)
         if (clash_narrow_test(run, (uint32_t)(b->k[i] >> 32), (uint32_t)b->k[i]))
             if (clash_keybuf_push(hits, b->k[i])) atomic_store(&c->oc.failed, 1);
@@ -558,27 +558,27 @@ static void pc_produce(clash_pcq *q, void *p)
 
 int clash_octree_prodcons(clash_run *run, int64_t *tested, clash_error *err)
 {
-    run->ncand = 0;
-    run->cand_local = run->ranks.size > 1;
+    run->mid->cand.n = 0;
+    run->mid->cand.local = run->ranks.size > 1;
     *tested = 0;
     unitset us;
     oct_ws *W = get_ws(run);
     if (!W) return clash_fail(err, CLASH_EFAIL, "out of memory in the producer-consumer midphase");
-    run->rows_ready = run->dops_ready = 0;
+    run->rows->ready = run->rows->dops = 0;
     int rc = clash_oct_build_units(run, W, &us);
     if (rc == 1) return CLASH_OK;
     if (rc == 0) make_rows(run, W, &us);
-    pc_ctx c = {.oc = {.run = run, .max_level = run->level_used, .ws = W->w}};
+    pc_ctx c = {.oc = {.run = run, .max_level = run->mid->level_used, .ws = W->w}};
     atomic_init(&c.oc.failed, 0);
     c.tested = calloc(clash_team(run) * 8, sizeof(int64_t));
     if (rc < 0 || !c.tested) goto oom;
     c.oc.units = us.u, c.oc.unit_faces = us.faces->v, c.oc.unit_flags = us.faces->fl, c.oc.order = us.order;
-    c.oc.order_n = run->rank_units = us.norder;
-    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    c.oc.order_n = run->mid->rank_units = us.norder;
+    for (int w = 0; w < run->threads; ++w) run->mid->wbuf[w].n = 0;
     if (clash_par_prodcons(&run->exec, CLASH_TUNE_PC_QUEUE, pc_produce, pc_consume, &c) < 0 ||
         atomic_load(&c.oc.failed))
         goto oom;
-    rc = clash_oct_merge_keys(run, run->wbuf, run->threads, 1, 0, &run->cand, &run->cap_cand, &run->ncand);
+    rc = clash_oct_merge_keys(run, run->mid->wbuf, run->threads, 1, 0, &run->mid->cand.keys, &run->mid->cand.cap, &run->mid->cand.n);
     if (rc == -2) {
         free(c.tested), free(c.stage.v);
         clash_oct_unitset_free(&us);

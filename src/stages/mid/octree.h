@@ -5,7 +5,7 @@
  * the workers' candidate buffers.  The method is described in octree.c.
  *
  * Memory kept between steps lives in the run's workspace (oct_ws,
- * run->oct_ws): per-worker descent stacks, the units' face lists and the
+ * run->mid->oct_ws): per-worker descent stacks, the units' face lists and the
  * binning arrays, grown as needed and never shrunk.
  */
 #ifndef CLASH_STAGES_MID_OCTREE_H
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "core/run.h"
+#include "stages/mid/midphase.h"
 
 typedef struct scratch {
     uint32_t *v;
@@ -54,7 +55,7 @@ static inline int grow_bytes(void *pp, size_t *cap, size_t n)
 static inline int scratch_bytes(scratch *s, size_t n) { return grow_bytes(&s->st, &s->stcap, n); }
 static inline int scratch_flags(scratch *s) { return grow_bytes(&s->fl, &s->flcap, s->cap); }
 
-/* The octree's memory kept between steps (run->oct_ws): allocating and
+/* The octree's memory kept between steps (run->mid->oct_ws): allocating and
  * releasing it every step made the threads fault in fresh pages (and shoot
  * down each other's TLB entries) on every step. */
 typedef struct oct_ws {
@@ -121,7 +122,7 @@ typedef struct unitset {
 /* The units of this step: the cells of the unit level that may pair, split
  * further when big, with this rank's share in the order handed out (largest
  * first for the dynamic schedules).  Returns 0, 1 when fewer than two faces
- * were kept (no unit), -1 when out of memory.  Sets run->level_used. */
+ * were kept (no unit), -1 when out of memory.  Sets run->mid->level_used. */
 int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us);
 void clash_oct_unitset_free(unitset *us);
 /* Bytes of n per-block binning statistics (their type is octree_units.c's own). */

@@ -6,8 +6,8 @@
  *
  * A parallel counting sort on the first face, then a small pass per
  * bucket.  Every key (a << 32 | b, a < b) is a pair of kept faces, so its
- * bucket is the place of a in run->kept (the key's own high half where
- * the keys are places, run->cand_places; else run->fplace, filled
+ * bucket is the place of a in run->cull->kept (the key's own high half where
+ * the keys are places, run->mid->cand.by_place; else run->rows->fplace, filled
  * here for the kept faces, unless swept mode's rows did this step,
  * stages/rows.c): a bucket holds one face's keys, some 20 on the
  * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
@@ -19,7 +19,7 @@
  * scenes), so that a bucket holds about a key and the passes over the
  * tables cost no more than the keys.
  *
- * The candidates need not be sorted (run->cand_unsorted: S6
+ * The candidates need not be sorted (run->mid->cand.unsorted: S6
  * sorts the hits, as it does anyway for a Morton-ordered store): in swept
  * mode the buffers hold no key twice (octree.c) and the buckets stay as
  * scattered; otherwise a bucket
@@ -53,7 +53,7 @@ typedef struct merge_ctx {
     int nb;
     const uint32_t *kept;
     size_t nkept;
-    int32_t *place;          /* run->fplace: each kept face's place in kept */
+    int32_t *place;          /* run->rows->fplace: each kept face's place in kept */
     int placed;              /* the places already written this step (stages/rows.c, swept mode) */
     int sorted;              /* sort every bucket (else stamp its repeats, unsorted) */
     int unique;              /* no key twice in the buffers: unsorted buckets left as scattered */
@@ -67,7 +67,7 @@ typedef struct merge_ctx {
     uint64_t *out, *tmp;     /* tmp: the sort's scratch, maxb keys per worker */
     size_t maxb;
     int phase;
-    int pk;                  /* the keys are places already (run->cand_places) */
+    int pk;                  /* the keys are places already (run->mid->cand.by_place) */
     _Atomic int failed;      /* 1 out of memory, 2 a key whose first face is not kept */
 } merge_ctx;
 
@@ -196,14 +196,14 @@ int clash_oct_merge_keys(clash_run *run, clash_keybuf *bufs, int nb, int sorted,
     for (int b = 0; b < nb; ++b) total += bufs[b].n;
     *nout = 0;
     if (total == 0) return 0;
-    if (run->nkept == 0) return -2;
-    if (total >= UINT32_MAX || run->nkept >= INT32_MAX) return -1; /* the 32-bit counts and places */
+    if (run->cull->nkept == 0) return -2;
+    if (total >= UINT32_MAX || run->cull->nkept >= INT32_MAX) return -1; /* the 32-bit counts and places */
     if (clash_renew((void **)out, cap, total, sizeof **out, 0)) return -1; /* (its contents: this merge's) */
-    if (!run->fplace && !(run->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
-    oct_ws *W = run->oct_ws;
-    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->kept, .nkept = run->nkept,
-                   .place = run->fplace, .placed = run->rows_ready, .sorted = sorted, .unique = unique,
-                   .pk = run->cand_places};
+    if (!run->rows->fplace && !(run->rows->fplace = malloc(sizeof(int32_t) * (size_t)run->sc->nf))) return -1;
+    oct_ws *W = run->mid->oct_ws;
+    merge_ctx m = {.bufs = bufs, .nb = nb, .out = *out, .kept = run->cull->kept, .nkept = run->cull->nkept,
+                   .place = run->rows->fplace, .placed = run->rows->ready, .sorted = sorted, .unique = unique,
+                   .pk = run->mid->cand.by_place};
     while (((size_t)nb >> m.shift) > 8) ++m.shift; /* tables of nb * nkept / 2^shift counts */
     /* Fewer than half as many keys as kept faces (static scenes such as two
      * graded tori or two bunnies): 2^shift places a bucket, about a key a

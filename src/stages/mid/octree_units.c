@@ -56,8 +56,8 @@ static int node_may_pair(const clash_run *run, const uint32_t *f, size_t n)
 static int split_cell(clash_run *run, scratch *s, size_t ofs, size_t n, const double lo[3], double h, uint8_t *mk,
                       int flags, size_t at[8], size_t cnt[8])
 {
-    const double d = run->delta;
-    const float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
+    const double d = run->boxes->delta;
+    const float *const L[3] = {run->boxes->lox, run->boxes->loy, run->boxes->loz}, *const H[3] = {run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     for (int c = 0; c < 8; ++c) cnt[c] = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t f = s->v[ofs + i];
@@ -198,19 +198,19 @@ static void bin_worker(int w, int T, void *p)
 {
     bin_ctx *b = p;
     const clash_run *run = b->run;
-    const size_t nk = run->nkept, k0 = nk * (size_t)w / (size_t)T, k1 = nk * (size_t)(w + 1) / (size_t)T;
-    const float *const lo[3] = {run->lox, run->loy, run->loz}, *const hi[3] = {run->hix, run->hiy, run->hiz};
+    const size_t nk = run->cull->nkept, k0 = nk * (size_t)w / (size_t)T, k1 = nk * (size_t)(w + 1) / (size_t)T;
+    const float *const lo[3] = {run->boxes->lox, run->boxes->loy, run->boxes->loz}, *const hi[3] = {run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     if (b->phase == 0) {
         for (size_t k = b->nblock * (size_t)w / (size_t)T; k < b->nblock * (size_t)(w + 1) / (size_t)T; ++k) {
             const size_t s = k * CLASH_TUNE_OCT_BIN_BLOCK;
             const size_t e = s + CLASH_TUNE_OCT_BIN_BLOCK < nk ? s + CLASH_TUNE_OCT_BIN_BLOCK : nk;
-            ck_gather_bounds(e - s, run->kept + s, lo, hi, b->stat[k].lo, b->stat[k].hi, &b->stat[k].edge);
+            ck_gather_bounds(e - s, run->cull->kept + s, lo, hi, b->stat[k].lo, b->stat[k].hi, &b->stat[k].edge);
         }
         return;
     }
     const size_t G = (size_t)b->G;
     uint32_t *restrict rng = b->rng;
-    const uint32_t *restrict kept = run->kept;
+    const uint32_t *restrict kept = run->cull->kept;
     if (b->phase == 1) {
         /* Counts, and for "may pair" whether two objects came to a cell,
          * without a branch per face but for the faces in more than one
@@ -313,7 +313,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
 {
     memset(us, 0, sizeof *us);
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT; /* the faces' flags (octree.c) */
-    const size_t nk = run->nkept;
+    const size_t nk = run->cull->nkept;
     if (nk < 2) return 1;
     const int T = (int)clash_team(run);
     if (ws_grow(&W->rng, &W->rngcap, nk, sizeof(uint32_t))) return -1;
@@ -334,15 +334,15 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     }
     edge /= (double)nk;
     double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    size = size * (1 + 1e-6) + 4.0 * run->delta + 1e-30;
-    for (int d = 0; d < 3; ++d) lo[d] -= 2.0 * run->delta;
+    size = size * (1 + 1e-6) + 4.0 * run->boxes->delta + 1e-30;
+    for (int d = 0; d < 3; ++d) lo[d] -= 2.0 * run->boxes->delta;
     int level = run->cfg.octree_level;
     if (level <= 0) {
         level = edge > 0 ? (int)lround(log2(size / (4.0 * edge))) : 16;
         if (level < 1) level = 1;
         if (level > 16) level = 16;
     }
-    run->level_used = level;
+    run->mid->level_used = level;
 
     /* Few kept faces (their units would be descended on the caller anyway,
      * clash_octree_candidates): one unit, the root cube, whose descent
@@ -352,7 +352,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     const int ranks = run->ranks.size > 1; /* (see below) */
     if (4 * nk < CLASH_SMALL_WORK && !ranks) {
         if (scratch_reserve(us->faces, nk) || scratch_flags(us->faces) || !(us->u = malloc(sizeof(unit)))) return -1;
-        memcpy(us->faces->v, run->kept, nk * sizeof(uint32_t));
+        memcpy(us->faces->v, run->cull->kept, nk * sizeof(uint32_t));
         memset(us->faces->fl, 0, nk); /* the root: nothing below it */
         us->faces->n = nk, us->cap = 1, us->n = 1;
         us->u[0] = (unit){{lo[0], lo[1], lo[2]}, size, 0, 0, nk};
@@ -380,7 +380,7 @@ int clash_oct_build_units(clash_run *run, oct_ws *W, unitset *us)
     double reach = (double)b.G + 2;
     for (int d = 0; d < 3; ++d) reach += fabs(lo[d]) * b.inv, b.lo[d] = lo[d], b.of[d] = (float)lo[d];
     b.invf = (float)b.inv;
-    b.widef = (float)(run->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
+    b.widef = (float)(run->boxes->delta * b.inv + 16 * (double)FLT_EPSILON * reach);
     if (ws_grow(&W->start, &W->startcap, b.ncell + 1, sizeof(size_t)) ||
         ws_grow(&W->cnt, &W->cntcap, (size_t)T * b.ncell, sizeof(size_t)) || ws_grow(&W->pair, &W->paircap, b.ncell, 1) ||
         ws_grow(&W->cc, &W->cccap, (size_t)T * b.ncell, sizeof(cell_count)))

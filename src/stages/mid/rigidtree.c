@@ -69,11 +69,11 @@ double rt_now(void)
 
 void clash_rigidtree_free(clash_run *run)
 {
-    clash_rtrees *t = run->rtrees;
+    clash_rtrees *t = run->mid->rtrees;
     if (!t) return;
     if (t->destroy) t->destroy(t->trees, run->sc->nobj);
     free(t);
-    run->rtrees = NULL;
+    run->mid->rtrees = NULL;
 }
 
 /* Pose of object o in the current state (k = 0) or the one before (k = 1)
@@ -139,20 +139,20 @@ static void setup(const clash_run *run, int a, int b, const double *radius, doub
         mag += fabs(pt[0]) + fabs(pt[1]) + fabs(pt[2]);
     }
     mag += 3 * (as * radius[a] + bs * radius[b]);
-    /* swept, turning objects: the faces' arc margins (core/facetest.h), at most each object's bound */
+    /* swept, turning objects: the faces' arc margins (stages/facetest.h), at most each object's bound */
     const double arc = swept ? 0.5 * (sc->turn[a].bound + sc->turn[b].bound) : 0;
-    p->grow = (run->delta + rel * mag + arc) / as;
+    p->grow = (run->boxes->delta + rel * mag + arc) / as;
 }
 
 rt_pair *rt_pairs(const clash_run *run, const double *radius, double rel, size_t *n)
 {
     const clash_scene *sc = run->sc;
     const int self = run->cfg.self_collision;
-    size_t m = run->nop + (self ? (size_t)sc->nobj : 0);
+    size_t m = run->broad->nop + (self ? (size_t)sc->nobj : 0);
     rt_pair *p = malloc((m ? m : 1) * sizeof *p);
     *n = 0;
     if (!p) return NULL;
-    for (size_t i = 0; i < run->nop; ++i) setup(run, run->op[i].a, run->op[i].b, radius, rel, &p[(*n)++]);
+    for (size_t i = 0; i < run->broad->nop; ++i) setup(run, run->broad->op[i].a, run->broad->op[i].b, radius, rel, &p[(*n)++]);
     if (self)
         for (int o = 0; o < sc->nobj; ++o)
             if (sc->fofs[o + 1] - sc->fofs[o] > 1 && clash_obj_self(run, o)) setup(run, o, o, radius, rel, &p[(*n)++]);
@@ -177,7 +177,7 @@ int rt_leaf_pairs(const clash_run *run, clash_keybuf *kb, const uint32_t *fa, in
     for (int i = 0; i < na; ++i)
         for (int j = one ? i + 1 : 0; j < nb; ++j) {
             const uint32_t x = fa[i] < fb[j] ? fa[i] : fb[j], y = fa[i] < fb[j] ? fb[j] : fa[i];
-            if (x == y || !clash_faceboxes_overlap(run, x, y) || !clash_pair_eligible(run, x, y)) continue;
+            if (x == y || !clash_faceboxes_overlap(run->boxes, x, y) || !clash_pair_eligible(run, x, y)) continue;
             if (clash_keybuf_push(kb, (uint64_t)x << 32 | y)) return -1;
         }
     return 0;
@@ -210,7 +210,7 @@ static void run_units(int64_t begin, int64_t end, int64_t step, int worker, void
     drive *d = p;
     rt_stack *st = &d->st[worker];
     unsigned char *it = d->item + (size_t)worker * st->isz;
-    clash_keybuf *kb = &d->run->wbuf[worker];
+    clash_keybuf *kb = &d->run->mid->wbuf[worker];
     for (int64_t u = begin; u < end; u += step) {
         st->n = 0;
         if (rt_push(st, d->units->v + (size_t)u * st->isz)) goto fail;
@@ -229,7 +229,7 @@ int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn fl
 {
     const size_t isz = units->isz, team = clash_team(run);
     int rc = CLASH_OK;
-    for (int w = 0; w < run->threads; ++w) run->wbuf[w].n = 0;
+    for (int w = 0; w < run->threads; ++w) run->mid->wbuf[w].n = 0;
     drive d = {run, units, calloc(team, sizeof(rt_stack)), step, ctx, malloc(team * isz), 0};
     if (!d.st || !d.item) goto oom;
     for (size_t w = 0; w < team; ++w) d.st[w].isz = isz;
@@ -238,7 +238,7 @@ int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn fl
             rt_stack next = {.isz = isz};
             for (size_t k = 0; k < units->n; ++k) {
                 memcpy(d.item, units->v + k * isz, isz);
-                if (step(ctx, d.item, &next, &run->wbuf[0])) {
+                if (step(ctx, d.item, &next, &run->mid->wbuf[0])) {
                     free(next.v);
                     goto oom;
                 }
@@ -252,7 +252,7 @@ int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn fl
         goto done;
     }
     for (int w = 0; flush && !d.failed && w < run->threads; ++w)
-        if (flush(ctx, w, &run->wbuf[w])) d.failed = 1;
+        if (flush(ctx, w, &run->mid->wbuf[w])) d.failed = 1;
     if (d.failed || clash_mid_gather(run)) goto oom;
     goto done;
 oom:

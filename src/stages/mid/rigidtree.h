@@ -10,6 +10,7 @@
 #define CLASH_STAGES_MID_RIGIDTREE_H
 
 #include "core/run.h"
+#include "stages/mid/midphase.h"
 
 /* Where a local frame lands in A's frame: x_A = V x + o (V row-major). */
 typedef struct rt_view {
@@ -73,7 +74,7 @@ typedef int (*rt_flush_fn)(const void *ctx, int w, clash_keybuf *kb);
 
 /* Runs the traversal of every root item of `units` (items of units->isz
  * bytes) on the run's team and leaves the sorted unique candidates in
- * run->cand (flush, when not NULL, called for every worker first).  With
+ * run->mid->cand.keys (flush, when not NULL, called for every worker first).  With
  * more than one thread the top levels are first expanded serially into
  * more units.  Returns a clash_status; `name` goes into the error message. */
 int rt_traverse(clash_run *run, rt_stack *units, rt_step_fn step, rt_flush_fn flush, const void *ctx,

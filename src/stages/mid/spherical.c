@@ -351,12 +351,12 @@ done:
 static int build_one(void *p, int64_t o)
 {
     const clash_run *run = p;
-    return build_tree(run->sc, (int)o, run->cfg.octree_level, &run->sphoct->t[o]);
+    return build_tree(run->sc, (int)o, run->cfg.octree_level, &run->mid->sphoct->t[o]);
 }
 
 void clash_sphoct_free(clash_run *run)
 {
-    struct clash_sphoct *S = run->sphoct;
+    struct clash_sphoct *S = run->mid->sphoct;
     if (!S) return;
     for (int o = 0; o < run->sc->nobj; ++o) {
         sp_tree *t = &S->t[o];
@@ -364,7 +364,7 @@ void clash_sphoct_free(clash_run *run)
         free(t->lnode), free(t->w);
     }
     free(S->t), free(S);
-    run->sphoct = NULL;
+    run->mid->sphoct = NULL;
 }
 
 static int build_all(clash_run *run)
@@ -375,7 +375,7 @@ static int build_all(clash_run *run)
         free(S);
         return -1;
     }
-    run->sphoct = S;
+    run->mid->sphoct = S;
     if (clash_par_each(&run->exec, sc->nobj, build_one, run)) return -1; /* out of memory */
     for (int o = 0; o < sc->nobj; ++o) {
         const sp_tree *t = &S->t[o];
@@ -421,7 +421,7 @@ static void move_range(int64_t begin, int64_t end, int64_t step, int worker, voi
         double M[2][9], T[2][3];
         for (int k = 0; k < 1 + c->swept; ++k) lt_pose(sc, o, k, M[k], T[k]);
         const int k1 = c->swept;
-        /* swept, a turning object: its faces' arc margins (core/facetest.h) grow every radius */
+        /* swept, a turning object: its faces' arc margins (stages/facetest.h) grow every radius */
         const double arc = c->swept ? sc->turn[o].bound : 0;
         for (int32_t n = 0; n < t->nnode; ++n) {
             const double x = t->c[3 * n], y = t->c[3 * n + 1], z = t->c[3 * n + 2];
@@ -521,7 +521,7 @@ static int contact(step_ctx *c, int worker, int32_t la, void *p)
     const int32_t lb = a->lb;
     if (A == B && la < lb) return 0; /* each leaf pair of one object once */
     c->contacts[worker * (CLASH_CACHE_LINE / sizeof(int64_t))]++;
-    return lt_pairs(c->run, &c->run->wbuf[worker], A->hface + A->hofs[la], A->hofs[la + 1] - A->hofs[la],
+    return lt_pairs(c->run, &c->run->mid->wbuf[worker], A->hface + A->hofs[la], A->hofs[la + 1] - A->hofs[la],
                     B->hface + B->hofs[lb], B->hofs[lb + 1] - B->hofs[lb], A == B && la == lb);
 }
 
@@ -529,7 +529,7 @@ static void phase1_range(int64_t begin, int64_t end, int64_t step, int worker, v
 {
     step_ctx *c = p;
     for (int64_t i = begin; i < end; i += step) {
-        const clash_objpair *op = &c->run->op[i];
+        const clash_objpair *op = &c->run->broad->op[i];
         const sp_tree *A = &c->S->t[op->a], *B = &c->S->t[op->b];
         c->bn[i] = 0;
         if (!A->nnode || !B->nnode) continue;
@@ -544,8 +544,8 @@ static void phase2_range(int64_t begin, int64_t end, int64_t step, int worker, v
     for (int64_t u = begin; u < end; u += step) {
         const int32_t *un = c->units + 3 * u;
         const int self = un[0] < 0;
-        const int32_t a = self ? -1 - un[0] : c->run->op[un[0]].a, b = self ? a : c->run->op[un[0]].b;
-        const clash_box *R = self ? NULL : &c->run->op[un[0]].region;
+        const int32_t a = self ? -1 - un[0] : c->run->broad->op[un[0]].a, b = self ? a : c->run->broad->op[un[0]].b;
+        const clash_box *R = self ? NULL : &c->run->broad->op[un[0]].region;
         leafarg la = {&c->S->t[a], &c->S->t[b], 0, 0};
         for (int32_t k = un[1]; k < un[2]; ++k) {
             la.lb = self ? k : c->blist[un[0]][k];
@@ -568,16 +568,16 @@ static int add_unit(int32_t **u, size_t *n, size_t *cap, int32_t who, int32_t fi
 int clash_sphoct_candidates(clash_run *run, clash_error *err)
 {
     const clash_scene *sc = run->sc;
-    const size_t T = clash_team(run), np = run->nop;
-    run->ncand = 0, run->mid_build_s = 0, run->mid_interfering = 0;
+    const size_t T = clash_team(run), np = run->broad->nop;
+    run->mid->cand.n = 0, run->mid->build_s = 0, run->mid->interfering = 0;
     if (sc->has_deforming) return clash_fail(err, CLASH_EINPUT, "spherical: for rigid scenes only");
-    if (!run->sphoct) {
+    if (!run->mid->sphoct) {
         const double t0 = lt_now();
         if (build_all(run)) return clash_fail(err, CLASH_EFAIL, "out of memory building the spherical octrees");
-        run->mid_build_s = lt_now() - t0;
+        run->mid->build_s = lt_now() - t0;
     }
     const int self = run->cfg.self_collision;
-    step_ctx c = {.run = run, .S = run->sphoct, .swept = run->cfg.mode == CLASH_MODE_SWEPT, .g = run->delta};
+    step_ctx c = {.run = run, .S = run->mid->sphoct, .swept = run->cfg.mode == CLASH_MODE_SWEPT, .g = run->boxes->delta};
     int32_t *objs = malloc(sizeof(int32_t) * ((size_t)sc->nobj + 1)), *units = NULL;
     uint8_t *need = calloc((size_t)sc->nobj + 1, 1);
     c.blist = calloc(np + 1, sizeof(int32_t *)), c.bn = calloc(np + 1, sizeof(size_t));
@@ -589,12 +589,12 @@ int clash_sphoct_candidates(clash_run *run, clash_error *err)
     if (!objs || !need || !c.blist || !c.bn || !c.bcap || !c.contacts || !c.stk || !c.stkcap) goto oom;
     /* the update: centres of the objects in a pair (or self-tested) moved */
     const double t1 = lt_now();
-    for (size_t i = 0; i < np; ++i) need[run->op[i].a] = need[run->op[i].b] = 1;
+    for (size_t i = 0; i < np; ++i) need[run->broad->op[i].a] = need[run->broad->op[i].b] = 1;
     for (int o = 0; o < sc->nobj; ++o)
         if (need[o] || (self && sc->fofs[o + 1] - sc->fofs[o] > 1)) objs[nobjs++] = o;
     c.objs = objs;
     clash_par_tasks(&run->exec, (int64_t)nobjs, 1, move_range, &c);
-    run->mid_update_s = lt_now() - t1;
+    run->mid->update_s = lt_now() - t1;
     /* phase 1 per pair, then phase 2 and the self tests in units of leaves */
     if (clash_par_tasks(&run->exec, (int64_t)np, 1, phase1_range, &c) < 0) goto nosched;
     if (c.failed) goto oom;
@@ -606,11 +606,11 @@ int clash_sphoct_candidates(clash_run *run, clash_error *err)
                 add_unit(&units, &nu, &capu, -1 - o, 0, c.S->t[o].nleaf))
                 goto oom;
     c.units = units;
-    for (size_t w = 0; w < T; ++w) run->wbuf[w].n = 0;
+    for (size_t w = 0; w < T; ++w) run->mid->wbuf[w].n = 0;
     if (clash_par_tasks(&run->exec, (int64_t)nu, 1, phase2_range, &c) < 0) goto nosched;
     if (c.failed || clash_mid_gather(run)) goto oom;
-    for (size_t w = 0; w < T; ++w) run->mid_interfering += c.contacts[w * (CLASH_CACHE_LINE / sizeof(int64_t))];
-    run->mid_bytes = c.S->bytes, run->level_used = c.S->depth;
+    for (size_t w = 0; w < T; ++w) run->mid->interfering += c.contacts[w * (CLASH_CACHE_LINE / sizeof(int64_t))];
+    run->mid->bytes = c.S->bytes, run->mid->level_used = c.S->depth;
     goto done;
 nosched:
     rc = clash_fail(err, CLASH_EINPUT, "schedule not available for the spherical midphase");

@@ -24,6 +24,7 @@
 #include <math.h>
 
 #include "core/run.h"
+#include "stages/boxes.h"
 #include "kernels/kernels.h"
 
 /* Gathers the points of face f's hull: 3 (static) or 6 (swept) points. */
@@ -40,13 +41,13 @@ static inline int clash_face_points(const clash_run *run, uint32_t f, double p[6
 /* The arc margin of face f during the step (store/scene.h, clash_turn):
  * how far its swept path may leave the hull of its 6 positions; 0 when its
  * object does not turn.  Swept mode only, after S1 (which fills
- * run->face_r, the faces' local radii, clash_fg_boxes). */
+ * run->boxes->face_r, the faces' local radii, clash_fg_boxes). */
 static inline double clash_face_margin(const clash_run *run, uint32_t f)
 {
     const clash_scene *sc = run->sc;
     const clash_turn *t = &sc->turn[run->face_obj[f]];
     if (t->kind == CLASH_TURN_NONE) return 0;
-    if (t->kind == CLASH_TURN_RADIUS) return t->k * run->face_r[f] + t->eps;
+    if (t->kind == CLASH_TURN_RADIUS) return t->k * run->boxes->face_r[f] + t->eps;
     const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
     double r2 = 0;
     for (int k = 0; k < 3; ++k) {
@@ -115,7 +116,7 @@ int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[
 static inline int clash_face_meets_box(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
 {
     const clash_scene *sc = run->sc;
-    const double d = run->delta;
+    const double d = run->boxes->delta;
     const int32_t v[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
     if (run->cfg.mode != CLASH_MODE_SWEPT) {
         const double l0 = lo[0] - d, l1 = lo[1] - d, l2 = lo[2] - d, h0 = hi[0] + d, h1 = hi[1] + d, h2 = hi[2] + d;

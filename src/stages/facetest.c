@@ -4,13 +4,13 @@
  * the narrow stage's loop; and the growth of turning faces' boxes by their
  * arc margins (S1, and S3's deferred boxes).
  */
-#include "core/facetest.h"
+#include "stages/facetest.h"
 
 int clash_face_meets_box_full(const clash_run *run, uint32_t f, const double lo[3], const double hi[3])
 {
     double p[6][3];
     const int np = clash_face_points(run, f, p);
-    const double d = run->delta;
+    const double d = run->boxes->delta;
     if (np == 3) {
         const double glo[3] = {lo[0] - d, lo[1] - d, lo[2] - d}, ghi[3] = {hi[0] + d, hi[1] + d, hi[2] + d};
         return ck_tribox(p[0], p[1], p[2], glo, ghi);
@@ -31,10 +31,10 @@ int clash_narrow_test(const clash_run *run, uint32_t a, uint32_t b) { return cla
  * The piece is one object's: its turn is read once. */
 void clash_grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, float lo[3], float hi[3])
 {
-    float *const L[3] = {run->lox, run->loy, run->loz}, *const H[3] = {run->hix, run->hiy, run->hiz};
+    float *const L[3] = {run->boxes->lox, run->boxes->loy, run->boxes->loz}, *const H[3] = {run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
     const clash_turn *t = &run->sc->turn[run->face_obj[f]];
     const double k = t->k, eps = t->eps;
-    const float *r = run->face_r;
+    const float *r = run->boxes->face_r;
     if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face (kernels/grow.c) */
         ck_grow_boxes(f, e, step, r, k, eps, L[0], L[1], L[2], H[0], H[1], H[2], lo, hi);
         return;
