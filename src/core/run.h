@@ -1,8 +1,10 @@
 /*
- * run.h — the run context: the scene, the resolved configuration and the
- * per-stage buffers reused from step to step, which the stages (stages/)
- * read and write and pipeline.c sequences.  Internal to src/.  Each field
- * says which stage writes it; a stage reads only what earlier stages wrote.
+ * run.h — the run context: the scene, the resolved configuration, the team,
+ * one state struct per stage (each defined in its stage's header under
+ * stages/, reused from step to step) and what a step returns.  Internal to
+ * src/.  A stage writes its own state and reads only earlier stages'; the
+ * run holds no flag one stage sets for another (tests/packaging/
+ * check_source.py counts the members and refuses flags).
  *
  * One step (pipeline.c) runs the stages of src/README.md in order:
  *   S0 motion  S1 boxes  S2 broad  S3 cull  S4 mid  S5 narrow  S6 gather

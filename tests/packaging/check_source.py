@@ -26,6 +26,13 @@ Reads every .c and .h file under src/, kernels/ and sched/ and fails on:
 
   * an opening comment that starts with another file's name (a file renamed
     without its comment: "mid_bvh.c — ..." in stages/mid/bvh.c).
+  * the run context (src/core/run.h, struct clash_run) with more than
+    MAX_RUN_MEMBERS members (each declarator counts: `size_t n, cap;` is
+    two), or with a member of a flag's type (int, char, uint8_t, _Bool)
+    other than those of RUN_INT_MEMBERS: a flag in the run is one stage
+    telling another how to read its output, which belongs in that output;
+  * a stage of STAGE_STATES whose header does not define its state struct,
+    or a run without that stage's state among its members.
 
 Usage: check_source.py --root REPO [--self-test].  `--self-test` first
 checks that the checker finds a planted long function and planted notebook
@@ -37,6 +44,22 @@ import sys
 
 MAX_FUNC_LINES = 150
 TOPS = ("src", "kernels", "sched")
+
+# The run context: its members at most, and the int members it may have
+# (a count of threads, a decomposed run's state number), none a flag.
+MAX_RUN_MEMBERS = 30
+RUN_INT_MEMBERS = {"threads", "dist_state"}
+# Each stage's state: (its header, the struct it defines, the run's member).
+STAGE_STATES = [
+    ("src/stages/boxes.h", "clash_boxes_state", "boxes"),
+    ("src/stages/broad.h", "clash_broad_state", "broad"),
+    ("src/stages/cull.h", "clash_cull_state", "cull"),
+    ("src/stages/mid/midphase.h", "clash_mid_state", "mid"),
+    ("src/stages/rows.h", "clash_rows", "rows"),
+    ("src/stages/narrow.h", "clash_narrow_state", "narrow"),
+    ("src/stages/gather.h", "clash_gather_state", "gather"),
+    ("src/stages/ccd.c", "clash_ccd", "ccd"),
+]
 
 # Percentages that state a rule, not a result, matched with the words around
 # them: the cluttered preset's gap between bounding spheres (a constant of
@@ -177,6 +200,61 @@ def name_error(name, text):
     return None
 
 
+def struct_members(text, name):
+    """The members of `struct NAME { ... };` in text (comments and
+    preprocessor lines blanked), as (type, member) pairs, one per
+    declarator; None when text does not define it."""
+    t = blank(text)
+    m = re.search(r"\bstruct\s+" + re.escape(name) + r"\s*\{", t)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while depth and i < len(t):
+        depth += {"{": 1, "}": -1}.get(t[i], 0)
+        i += 1
+    body = t[m.end():i - 1]
+    out = []
+    for decl in body.split(";"):
+        decl = " ".join(decl.split())
+        if not decl:
+            continue
+        fp = re.match(r"(.*?)\(\s*\*\s*(\w+)\s*\)\s*\(", decl)
+        if fp:  # a function pointer: one member, whatever its parameters
+            out.append(("function pointer", fp.group(2)))
+            continue
+        parts = [p.strip() for p in decl.split(",")]
+        nm = re.findall(r"(\w+)\s*(?:\[[^\]]*\]\s*)*$", parts[0])[0]
+        typ = " ".join(parts[0][:parts[0].rfind(nm)].replace("*", " ").split())
+        out.append((typ, nm))
+        for extra in parts[1:]:
+            out.append((typ, re.findall(r"\w+", extra)[0]))
+    return out
+
+
+def run_errors(root):
+    """The run context's rules (module docstring)."""
+    errs = []
+    with open(os.path.join(root, "src/core/run.h"), encoding="utf-8") as fh:
+        members = struct_members(fh.read(), "clash_run")
+    if members is None:
+        return ["src/core/run.h:1: struct clash_run not found"]
+    if len(members) > MAX_RUN_MEMBERS:
+        errs.append(f"src/core/run.h: struct clash_run has {len(members)} members (at most {MAX_RUN_MEMBERS})")
+    for typ, nm in members:
+        if typ in ("int", "char", "uint8_t", "int8_t", "_Bool", "bool", "unsigned") and nm not in RUN_INT_MEMBERS:
+            errs.append(f"src/core/run.h: struct clash_run member {nm} ({typ}) is a flag: it belongs in the "
+                        "state or the output of the stage that sets it")
+    names = {nm for _, nm in members}
+    for header, struct, member in STAGE_STATES:
+        path = os.path.join(root, header)
+        text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        if struct_members(text, struct) is None:
+            errs.append(f"{header}: does not define struct {struct} (the stage's state)")
+        if member not in names:
+            errs.append(f"src/core/run.h: struct clash_run has no member {member} (struct {struct})")
+    return errs
+
+
 def source_files(root):
     for top in TOPS:
         for dp, _, fs in os.walk(os.path.join(root, top)):
@@ -199,7 +277,7 @@ def check(root):
         e = name_error(os.path.basename(p), text)
         if e:
             errs.append(f"{rel}:1: {e}")
-    return errs
+    return errs + run_errors(root)
 
 
 def self_test():
@@ -218,6 +296,12 @@ def self_test():
             "/* prints \"0.21 ms per step\"; bounding spheres at least 0.1% apart */\n")
     errs = comment_errors(good)
     assert errs == [], errs
+    run = ("struct clash_run {\n    clash_scene *sc; /* a; b */\n    int threads;\n    size_t npairs, cap_pairs;\n"
+           "    int (*keep)(void *ctx, int a, int b);\n    float *hbox[2];\n    int rows_ready;\n};\n")
+    got = struct_members(run, "clash_run")
+    assert [n for _, n in got] == ["sc", "threads", "npairs", "cap_pairs", "keep", "hbox", "rows_ready"], got
+    assert [t for t, n in got if n == "rows_ready"] == ["int"], got
+    assert struct_members(run, "clash_other") is None
     assert name_error("bvh.c", "/*\n * mid_bvh.c \u2014 S4\n */\n")
     assert not name_error("bvh.c", "/*\n * bvh.c \u2014 S4\n */\n")
 
