@@ -115,7 +115,7 @@ typedef struct lay_ctx {
     lay_slot *slot;
 } lay_ctx;
 
-/* compare-and-select min/max, as in kernels/boxes.c (fminf would be a libm call) */
+/* compare-and-select min/max, as in kernels/face_boxes.c (fminf would be a libm call) */
 #define LMIN(a, b) ((b) < (a) ? (b) : (a))
 #define LMAX(a, b) ((b) > (a) ? (b) : (a))
 

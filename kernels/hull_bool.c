@@ -483,7 +483,7 @@ void ck_hulls_bool_rows2(const double *const ra[2], const double *const rb[2], c
     for (int t = 0; t < 2; ++t) out[t] = ck_hulls_bool_rows_plain(ra[t], rb[t], tol[t]);
 }
 
-/* ---- the float lanes' tetrahedra certified (hullg.c) -------------------------
+/* ---- the float lanes' tetrahedra certified (hull_gjk8.c) -------------------------
  * Lane l of g (G8_TETRA), on its rows: the four support differences
  * p_ip - q_iq, each recomputed in double from the rows as rows_prepare and
  * b_step compute them (translated by ra's point 0), with the origin inside

@@ -92,7 +92,7 @@ int ck_hulls_bool_plain(const double (*P)[3], int np, const double (*Q)[3], int 
  * box accept, then GJK with the box's support mapping. */
 int ck_hull_box(const double (*p)[3], int np, const double lo[3], const double hi[3], double tol);
 
-/* ---- the boolean GJK eight pairs at a time (hullg.c) -----------------------
+/* ---- the boolean GJK eight pairs at a time (hull_gjk8.c) -----------------------
  * ck_hulls_gjk_f32x8: eight pairs laid out as for ck_hulls_apart_f32x8, tol
  * per lane as for ck_hulls_apart_f32x8 (a float at least the double one),
  * the boolean GJK in float lanes; per lane a status st:
@@ -140,7 +140,7 @@ typedef struct {
 void ck_hulls_gjk_f32x8_carry(const float p[6][3][8], const float q[6][3][8], const float tol[8], int ball,
                               const ck_g8carry *in, int maxit, int more, ck_gjk8 *out, ck_g8carry *keep);
 
-/* ---- a float filter in front of ck_hulls_meet (hullf.c) --------------------
+/* ---- a float filter in front of ck_hulls_meet (hull_filter8.c) --------------------
  * Two moving triangles, six float32 points each (0..2 at s, 3..5 at s-1):
  * 1 when they are certainly apart (along the centroid difference or either
  * triangle's normal at s, by a margin far above float rounding), 0 when the
@@ -150,7 +150,7 @@ void ck_hulls_gjk_f32x8_carry(const float p[6][3][8], const float q[6][3][8], co
  * eight pairs as SoA (p[point][coordinate][lane]) and writes apart[lane]. */
 int ck_hulls_apart_f32_ref(const float p[6][3], const float q[6][3], float tol);
 void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const float tol[8], uint8_t apart[8]);
-/* ck_rows8 (hullf.c): out[c][l] = base[CK_ROW idx[l] + c], c < 24, l < 8:
+/* ck_rows8 (hull_filter8.c): out[c][l] = base[CK_ROW idx[l] + c], c < 24, l < 8:
  * rows of CK_ROW floats, the first 18 a face's six positions (S5: offsets, below; x y z of
  * points 0..5), the last 2 the caller's (S5: the face's arc margin, a
  * double), turned into the filter's lanes; out's first 18 rows are a p of
@@ -159,7 +159,7 @@ void ck_hulls_apart_f32x8(const float p[6][3][8], const float q[6][3][8], const 
  * it, the same values as _plain. */
 void ck_rows8(const float *base, const int32_t idx[8], float out[24][8]);
 void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
-/* S5's rows (stages/rows.c): CK_ROW = 24 floats.  Floats 18..20 are the
+/* S5's rows (stages/face_rows.c): CK_ROW = 24 floats.  Floats 18..20 are the
  * face's origin O = fl32(its vertex 0 at s, the store's double), 0..17 its
  * six positions X (the store's doubles) as offsets fl32(X - O), the
  * subtraction in double; floats 21..22 its arc margin (a double, copied
@@ -169,7 +169,7 @@ void ck_rows8_plain(const float *base, const int32_t idx[8], float out[24][8]);
  * a pair translated by the first one's origin.  A lane coordinate is then
  * within u (|off| + |itself|) (1 + 2^-28) <= 3.01 u M of the exact
  * translated one X - O_org (u = 2^-24, M the lane's largest |coordinate|:
- * |off| <= the face's size <= 2M), which hullf.c, hullg.c and fdop.c allow
+ * |off| <= the face's size <= 2M), which hull_filter8.c, hull_gjk8.c and face_dops.c allow
  * for, so that floats only steer and certify what holds on the doubles. */
 #define CK_ROW 24
 void ck_rows8o(const float *base, const int32_t idx[8], const int32_t *org, float out[24][8]);
@@ -231,7 +231,7 @@ typedef struct ck_tri8_batch {
 int ck_tri8_add(ck_tri8_batch *b, const double (*p)[3][8], const double (*q)[3][8], int l);
 int ck_tri8_flush(ck_tri8_batch *b, uint8_t meet[8]);
 
-/* ---- streaming kernels over SoA float arrays (boxes.c, transform.c) --------- */
+/* ---- streaming kernels over SoA float arrays (face_boxes.c, transform.c) --------- */
 
 /* The double truth of S0 (transform.c): items i0, i0 + step, ... < i1 of
  * W = R * (s * L) + t from the double local mesh L, R row-major (the
@@ -242,7 +242,7 @@ void ck_transform_d(int64_t i0, int64_t i1, int64_t step, const double R[9], dou
 
 /* ck_gathers_slow: 1 where an 8-lane vgatherdps is slower than eight scalar
  * loads (AMD's cores issue it slowly), so the kernels
- * that read through index lists (boxes.c, cells.c) build their lanes from
+ * that read through index lists (face_boxes.c, octree_cells.c) build their lanes from
  * loads there; the same values either way. */
 int ck_gathers_slow(void);
 
@@ -294,7 +294,7 @@ void ck_face_boxes_strided_ref(int64_t f0, int64_t f1, int64_t step,
                                float *lox, float *loy, float *loz, float *hix, float *hiy, float *hiz,
                                float olo[3], float ohi[3]);
 
-/* ck_grow_boxes (grow.c; S1 in swept mode, stages/finegrain.c): the boxes
+/* ck_grow_boxes (turning_boxes.c; S1 in swept mode, stages/finegrain.c): the boxes
  * of faces [f0, f1) (by step) of an object that turns, grown in place by the
  * arc margins k r[f] + eps as clash_grow_side grows them (stages/facetest.h);
  * olo/ohi are set to the bounds of the grown boxes.  AVX2 where the CPU has
@@ -304,7 +304,7 @@ void ck_grow_boxes(int64_t f0, int64_t f1, int64_t step, const float *r, double 
 void ck_grow_boxes_ref(int64_t f0, int64_t f1, int64_t step, const float *r, double k, double eps, float *lox,
                        float *loy, float *loz, float *hix, float *hiy, float *hiz, float olo[3], float ohi[3]);
 
-/* ck_vertex_bounds (boxes.c; the octree's deferred S1, stages/finegrain.c):
+/* ck_vertex_bounds (face_boxes.c; the octree's deferred S1, stages/finegrain.c):
  * folds into olo/ohi the bounds of vertices [0, n), rounded outward as the
  * face boxes are: the object box of faces that use every vertex. */
 void ck_vertex_bounds(int64_t n, const float *restrict x, const float *restrict y, const float *restrict z,
@@ -313,7 +313,7 @@ void ck_vertex_bounds(int64_t n, const float *restrict x, const float *restrict 
 /* S3's classification of m face boxes [lo, hi] against a region R6 = {lo
  * x, y, z, hi x, y, z}: cls[k] = 0 apart, 1 inside, 2 straddling, and 0 in
  * cls[m .. m rounded up to a multiple of 8), which must be writable
- * (boxes.c; AVX2 where the CPU has it, the same classes as the _ref). */
+ * (face_boxes.c; AVX2 where the CPU has it, the same classes as the _ref). */
 void ck_classify_boxes(int64_t m, const float *restrict lx, const float *restrict ly, const float *restrict lz,
                        const float *restrict hx, const float *restrict hy, const float *restrict hz,
                        const float R6[6], uint8_t *restrict cls);
@@ -325,7 +325,7 @@ void ck_classify_boxes_ref(int64_t m, const float *restrict lx, const float *res
  * projected on one of the ten diagonal directions of slabs S (lo[10],
  * hi[10]: stages/broad_dop.c), misses the slab.  The projections are sums
  * of the box's sides in double, in the order written (the slabs' widening
- * holds their rounding); NaN never drops.  ck_slabs_clear (fdop.c): the
+ * holds their rounding); NaN never drops.  ck_slabs_clear (face_dops.c): the
  * same test for boxes [0, m), cls[k] set to 0 where box k misses, other
  * classes kept; AVX2 where the CPU has it (four boxes at a time, the same
  * sums lane by lane), the same classes as the _ref. */
@@ -347,7 +347,7 @@ void ck_slabs_clear_ref(int64_t m, const float *restrict lx, const float *restri
                         const float *restrict hx, const float *restrict hy, const float *restrict hz,
                         const float S[20], uint8_t *restrict cls);
 
-/* ck_carry_boxes8 (boxes.c; S3's deferred boxes, stages/deferred.c): eight
+/* ck_carry_boxes8 (face_boxes.c; S3's deferred boxes, stages/deferred.c): eight
  * local boxes S (S[8c + j], c = lo x, y, z, hi x, y, z) carried into the
  * world by P = {V[9], |V|[9], o[3], pad}: centre V c + o, half extents |V|
  * h, each side widened by pad + 2^-20 (|centre| + half extent), in double;
@@ -373,7 +373,7 @@ unsigned ck_carry_meet8_swept(const float *restrict S, const double *restrict P,
 unsigned ck_carry_meet8_swept_ref(const float *restrict S, const double *restrict P, const double *restrict P0,
                                   double g, const float *restrict R, int64_t nr, unsigned *inside);
 
-/* ---- the octree's binning passes (cells.c) ----------------------------------
+/* ---- the octree's binning passes (octree_cells.c) ----------------------------------
  * Boxes as SoA: lo[d][f], hi[d][f] for axis d of face f; both read faces
  * idx[0..n).  The AVX2 paths and the _ref paths return identical results.
  *
@@ -398,7 +398,7 @@ void ck_cell_codes(size_t n, const uint32_t *idx, const float *const lo[3], cons
 void ck_cell_codes_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                        const float o[3], float inv, float wide, int g, uint32_t *code);
 
-/* ck_child_masks (cells.c): for a cell split by planes, mask[k] = the
+/* ck_child_masks (octree_cells.c): for a cell split by planes, mask[k] = the
  * children (bit c: child x + 2y + 4z, 1 the upper half) that box idx[k]
  * reaches: the lower half on axis d when lo[d] <= up[d], the upper when
  * hi[d] >= dn[d] (up, dn: the mid-plane pushed out by the caller's
@@ -408,7 +408,7 @@ void ck_child_masks(size_t n, const uint32_t *idx, const float *const lo[3], con
 void ck_child_masks_ref(size_t n, const uint32_t *idx, const float *const lo[3], const float *const hi[3],
                         const float up[3], const float dn[3], uint8_t *mask);
 
-/* ck_mask_counts (cells.c; the octree's descent): cnt[c] += how many of
+/* ck_mask_counts (octree_cells.c; the octree's descent): cnt[c] += how many of
  * the masks mask[0 .. n) have bit c set, for c = 0..7; returns the OR of
  * the masks.  AVX2 where the CPU has it, the same counts as the _ref.
  * ck_mask_or: the OR of mask[0 .. n). */
@@ -416,7 +416,7 @@ uint8_t ck_mask_counts(size_t n, const uint8_t *mask, size_t cnt[8]);
 uint8_t ck_mask_counts_ref(size_t n, const uint8_t *mask, size_t cnt[8]);
 uint8_t ck_mask_or(size_t n, const uint8_t *mask);
 
-/* ck_leaf_overlaps (cells.c): a bitmap, bit k of ov (bit k % 8 of byte
+/* ck_leaf_overlaps (octree_cells.c): a bitmap, bit k of ov (bit k % 8 of byte
  * k / 8) set where box a6 = {lo x, y, z, hi x, y, z} overlaps box k of
  * [0, n) (lo <= other's hi on every axis, the other's lo <= hi), else
  * clear; the bytes after the last are zero up to a multiple of 8 (so ov
@@ -430,13 +430,13 @@ void ck_leaf_overlaps_ref(size_t n, const float *restrict lx, const float *restr
                           const float *restrict hx, const float *restrict hy, const float *restrict hz,
                           const float a6[6], uint8_t *restrict ov);
 
-/* ck_flags_clear (cells.c): bit k set where fl[k] & f is 0, for k in
+/* ck_flags_clear (octree_cells.c): bit k set where fl[k] & f is 0, for k in
  * [0, 64): the 64 flags from fl on, which must be readable.  AVX2 where
  * the CPU has it, the same bits as the portable _ref. */
 uint64_t ck_flags_clear(const uint8_t *fl, uint8_t f);
 uint64_t ck_flags_clear_ref(const uint8_t *fl, uint8_t f);
 
-/* ---- a swept face's ten diagonal slabs (fdop.c) ----------------------------------
+/* ---- a swept face's ten diagonal slabs (face_dops.c) ----------------------------------
  * A face's DOP is CK_FDOP floats: lo then hi of its six points' extents
  * along the ten directions (1,1,1) (1,1,-1) (1,-1,1) (-1,1,1) (1,1,0)
  * (1,-1,0) (1,0,1) (1,0,-1) (0,1,1) (0,1,-1), each widened by g |d|_2 and

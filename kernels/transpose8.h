@@ -2,7 +2,7 @@
  * transpose8.h — the 8 x 8 float transpose of the lane kernels (AVX2):
  * a[r] holds row r of a block, on return a[c] holds its column c.  Rows of
  * per-face data (S5's rows, the faces' DOPs) become the lanes of the SoA
- * kernels (hullf.c's ck_rows8), and lanes become rows again (fdop.c).
+ * kernels (hull_filter8.c's ck_rows8), and lanes become rows again (face_dops.c).
  * Unpack, shuffle, then a swap of 128-bit halves: 24 shuffles for 64
  * floats, in registers.  Include it from code compiled for AVX2 only.
  */

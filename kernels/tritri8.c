@@ -35,7 +35,7 @@
  * ck_tritri's: tests/unit/test_tritri8.c compares the two on random, touching,
  * coplanar, degenerate and grid pairs.
  *
- * Layout as hullf.c's filter: p[k][c][lane], point k = 0..2, coordinate c;
+ * Layout as hull_filter8.c's filter: p[k][c][lane], point k = 0..2, coordinate c;
  * doubles in (the store's double truth: ck_tritri's bounds hold for any
  * double input, so the answers are exact on the host's coordinates; the
  * float entry points convert exactly, for their tests).  Every quantity an

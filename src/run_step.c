@@ -11,7 +11,7 @@
  *     spare arrays; the poses, kinds, turns and state numbers are copied
  *     back; content numbers only grow, so nothing derived from the trial
  *     state is taken for the restored one);
- *   - swept mode's bounds held for the step after (stages/held.c): their
+ *   - swept mode's bounds held for the step after (stages/held_bounds.c): their
  *     double buffers back in their order and their content numbers, so the
  *     next advance keeps what it would have kept;
  *   - the counters of the stage regions (none are counted in a query).

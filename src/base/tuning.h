@@ -71,7 +71,7 @@
 
 /* ---- S4: rows, the face octree, the other midphases ----------------------------------------- */
 
-/* S4's rows and DOPs (stages/rows.c): kept faces a block, handed out as
+/* S4's rows and DOPs (stages/face_rows.c): kept faces a block, handed out as
  * the workers ask, so that a worker on a slowed CPU takes fewer instead of
  * holding S4 for its fixed half.  `clash run --preset cluttered --threads 2
  * --report` with and without a busy loop pinned beside the second worker. */

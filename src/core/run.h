@@ -67,7 +67,7 @@ static inline int clash_keybuf_room(clash_keybuf *b, size_t k)
  * same work; a host never sets them, and every one left 0 is the library's
  * choice.  The stages read them; none sets them. */
 typedef struct clash_debug {
-    int hold_off;     /* S1/S2: never take the held bounds of the step before (stages/held.c) */
+    int hold_off;     /* S1/S2: never take the held bounds of the step before (stages/held_bounds.c) */
     int eager_boxes;  /* S1: box every face, never defer to S3 (stages/deferred.c) */
     int bvh_world;    /* S4 bvh, static rigid: refit the trees in the world, not kept in the frames */
     int narrow_plain; /* S5, static: every candidate straight to the exact test, no float filter */
@@ -91,7 +91,7 @@ struct clash_run {
     struct clash_broad_state *broad;   /* S2 stages/broad.h: object pairs and their regions */
     struct clash_cull_state *cull;     /* S3 stages/cull.h: regions per object, kept faces */
     struct clash_mid_state *mid;       /* S4 stages/mid/midphase.h: candidates, the midphases' structures */
-    struct clash_rows *rows;           /* S4/S5 stages/rows.h: the kept faces' rows and DOPs (swept) */
+    struct clash_rows *rows;           /* S4/S5 stages/face_rows.h: the kept faces' rows and DOPs (swept) */
     struct clash_narrow_state *narrow; /* S5 stages/narrow.h: the hit flags, this rank's candidates */
     struct clash_gather_state *gather; /* S6 stages/gather.h: the hit keys' scratch */
     struct clash_ccd *ccd;             /* --ccd stages/ccd.c: its buffers (NULL until the first --ccd step) */

@@ -1,5 +1,5 @@
 /*
- * boxes.h — S1's state (stages/boxes.c, finegrain.c, deferred.c, held.c):
+ * boxes.h — S1's state (stages/boxes.c, finegrain.c, deferred.c, held_bounds.c):
  * the faces' and objects' boxes of this step, the culling inflation, and
  * swept mode's bounds of a state kept for the step after.  The stages after
  * S1 read the boxes; only S1 (and S3, when S1 deferred the face boxes to it)
@@ -25,7 +25,7 @@ typedef struct clash_boxes_state {
     int64_t nboxed;
     struct clash_defer *defer;
     /* Swept mode's bounds of a state kept for the step after (temporal
-     * coherence, stages/held.c): an object's vertex box (boxes deferred) and
+     * coherence, stages/held_bounds.c): an object's vertex box (boxes deferred) and
      * its CLASH_HDOP floats (S2: the ten lo, the ten hi, M, ok) over x alone.
      * [0] is being made this step, [1] is the step before's, valid for
      * positions of content number hbox_gen[1] / hdop_gen[1] (store/scene.h);

@@ -1,6 +1,6 @@
 /*
  * broad_dop.c — S2's object pairs and S3's overlap regions tightened by the
- * objects' ten diagonal slabs (the face octree's; kernels/fdop.c).
+ * objects' ten diagonal slabs (the face octree's; kernels/face_dops.c).
  *
  * S2 pairs two objects whose boxes overlap, and S3 keeps the faces of each
  * that meet the overlap region box(a) ∩ box(b).  An object that moves far
@@ -8,7 +8,7 @@
  * spheres of 3,024 faces (20 steps) only about a third of the kept faces
  * ever made a candidate.  So each object of a pair gets its 26-DOP here:
  * its vertices' extents (at s, and at s-1 in swept mode) along the ten
- * diagonal directions of fdop.c, widened by
+ * diagonal directions of face_dops.c, widened by
  *     G = g c_d + 2^-16 (M + g),   g = bound + 2 delta,
  * bound the object's largest arc margin (its turn, store/scene.h), delta
  * the culling inflation (at least half the minimum separation), c_d >=
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 
 #include "base/mem.h"
-#include "stages/held.h"
+#include "stages/held_bounds.h"
 #include "stages/stages.h"
 
 #define OD_REL 0x1p-16
@@ -41,7 +41,7 @@
 typedef struct od_ctx {
     clash_run *run;
     const int32_t *objs;
-    int held; /* px's DOPs may be taken from the step before's (stages/held.h) */
+    int held; /* px's DOPs may be taken from the step before's (stages/held_bounds.h) */
 } od_ctx;
 
 static void od_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)

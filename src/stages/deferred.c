@@ -9,7 +9,7 @@
  *   1. carries the boxes of its blocks of 64 consecutive faces, eight
  *      blocks (a tile) at a time, into the world by the object's pose
  *      (centre and half extents, widened as below; store/blocks.c keeps the
- *      boxes in the object's frame, made once per scene; kernels/boxes.c,
+ *      boxes in the object's frame, made once per scene; kernels/face_boxes.c,
  *      ck_carry_meet8), when the object is rigid and posed;
  *   2. leaves out the blocks whose world box is apart from each of the
  *      object's regions, keeps whole those inside one, and carries the

@@ -35,7 +35,7 @@ void clash_grow_turning(clash_run *run, int64_t f, int64_t e, int64_t step, floa
     const clash_turn *t = &run->sc->turn[run->face_obj[f]];
     const double k = t->k, eps = t->eps;
     const float *r = run->boxes->face_r;
-    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face (kernels/grow.c) */
+    if (t->kind == CLASH_TURN_RADIUS) { /* a law: one multiply-add per face (kernels/turning_boxes.c) */
         ck_grow_boxes(f, e, step, r, k, eps, L[0], L[1], L[2], H[0], H[1], H[2], lo, hi);
         return;
     }

@@ -38,7 +38,7 @@
 #include "stages/facetest.h"
 #include "stages/finegrain.h"
 #include "stages/deferred.h"
-#include "stages/held.h"
+#include "stages/held_bounds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -312,7 +312,7 @@ int clash_fg_object_boxes(clash_run *run)
     const clash_exec ex = clash_exec_sized(&run->exec, run->sc->nv); /* few vertices: on the caller */
     vertex_boxes(run, &ex, 0);
     if (!swept) return 0;
-    /* and px's, a swept box covering both: held from the step before when they can be (held.h) */
+    /* and px's, a swept box covering both: held from the step before when they can be (held_bounds.h) */
     const int held = clash_held_boxes_begin(run);
     if (held < 0) return -1;
     if (!held) vertex_boxes(run, &ex, 1);

@@ -7,7 +7,7 @@
  * its candidates inside S4 already.
  *
  * Without rows (below), the candidates go eight at a time through a float
- * filter (kernels/hullf.c): gathered in double (the store's truth), the
+ * filter (kernels/hull_filter8.c): gathered in double (the store's truth), the
  * filter's lanes those doubles translated by the lane's first point in
  * double and rounded to float32; the pairs it shows apart along a centroid
  * difference or a face normal are misses without the double-precision
@@ -27,14 +27,14 @@
  * then kept faces, each in some 5 to 10 candidates, so each kept face's six
  * positions are gathered once, into a row of 18 floats followed by its arc
  * margin (CK_ROW = 24 floats: offsets from the face's origin, the origin,
- * the margin; stages/rows.c, in parallel, made
+ * the margin; stages/face_rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
  * reads its two faces' places in run->cull->kept (its key itself where S4 keyed
  * the candidates by places, run->mid->cand.by_place) and their rows, eight
  * candidates' rows turned into lanes at once (ck_rows8); the tolerance is
  * the same double sum as clash_pair_tol's, so every answer is the same.
  * The candidates go eight at a time through the boolean GJK in float lanes
- * (kernels/hullg.c), whose answers are certified in float or, for the
+ * (kernels/hull_gjk8.c), whose answers are certified in float or, for the
  * tetrahedra that float cannot certify, in double (ck_hulls_gjk_check_rows);
  * a walk still going after four steps is carried on in a batch of such
  * walks (gjk_rows), and the lanes left undecided, nearly all pairs apart by
@@ -90,7 +90,7 @@ static uint8_t hull_test_lane(const double (*dp)[6][3], const double (*dq)[6][3]
  * the filter's float lanes are those doubles translated in double by the
  * lane's first point (p's vertex 0 at s) and then rounded, so each float is
  * within u |its value| of the exact translated coordinate, the error
- * hullf.c's certificates allow for (u = 2^-24; kernels/hullf.c). */
+ * hull_filter8.c's certificates allow for (u = 2^-24; kernels/hull_filter8.c). */
 static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t step)
 {
     const clash_scene *sc = run->sc;
@@ -223,7 +223,7 @@ static void rows_one_by_one(clash_run *run, const pair8 *x, const int *left, int
     }
 }
 
-/* A batch through the boolean GJK in float lanes (kernels/hullg.c), eight
+/* A batch through the boolean GJK in float lanes (kernels/hull_gjk8.c), eight
  * candidates at a time.  Afresh (RUN_FRESH), every walk stops after
  * G8_FIRST steps: three quarters of the walks are done by then (most pairs
  * that meet, in three), and the rest, carried into batches of their own

@@ -1,7 +1,7 @@
 /*
  * stages.h — the entry points of the stages that pipeline.c sequences
  * (src/README.md, "What one step computes").  Each stage's state is a struct
- * in its own header (boxes.h, broad.h, cull.h, mid/midphase.h, rows.h,
+ * in its own header (boxes.h, broad.h, cull.h, mid/midphase.h, face_rows.h,
  * narrow.h, gather.h; ccd.c's is private), held by the run (core/run.h); a
  * stage writes its own and reads the earlier stages' as their outputs.  They
  * use the kernels, sched/ and the store; none calls back into the pipeline.  S0 is the store's (store/motion.c), S4 the midphases'
@@ -12,7 +12,7 @@
  *   broad_dop.c  the face octree's: the pairs and regions by the objects' slabs
  *   S3 cull.c    run->cull->kept: faces that meet one of their object's regions
  *   S5 narrow.c  run->narrow->hit: the exact test of each candidate of this rank
- *   rows.c       swept, the face octree: the kept faces' rows (S5) and DOPs (S4)
+ *   face_rows.c       swept, the face octree: the kept faces' rows (S5) and DOPs (S4)
  *   S6 gather.c  the pairs: hits merged over ranks, canonical and sorted
  *   ccd.c        --ccd, between S5 and S6: the hits' primitive pairs tested
  *                exactly, run->contacts with their time of impact
@@ -30,7 +30,7 @@
 #include "stages/gather.h"
 #include "stages/mid/midphase.h"
 #include "stages/narrow.h"
-#include "stages/rows.h"
+#include "stages/face_rows.h"
 
 /* S1-S3 return 0, or -1 when memory ran out.  S1 computes the face and
  * object boxes when face_boxes is set (else a midphase computed them). */
@@ -43,7 +43,7 @@ int clash_broad_dops(clash_run *run);
 int clash_stage_cull(clash_run *run);
 /* S5 and S6 return a clash_status and fill err. */
 int clash_stage_narrow(clash_run *run, const clash_candidates *cand, clash_step_stats *st, clash_error *err);
-/* rows.c: this step's rows of the kept faces (run->rows->frow, run->rows->fplace) and,
+/* face_rows.c: this step's rows of the kept faces (run->rows->frow, run->rows->fplace) and,
  * with dops, their DOPs (run->rows->fdop; run->rows->dops says whether memory
  * allowed); 0, or -1 when there are none (no kept faces, out of memory). */
 int clash_rows_make(clash_run *run, int dops);

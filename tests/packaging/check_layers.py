@@ -93,8 +93,8 @@ CLIENT_INCLUDES = {
 }
 
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
-STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/facetest.c", "src/stages/deferred.c", "src/stages/rows.c", "src/stages/broad_dop.c",
-                 "src/stages/held.c",
+STAGE_HELPERS = {"src/stages/finegrain.c", "src/stages/facetest.c", "src/stages/deferred.c", "src/stages/face_rows.c", "src/stages/broad_dop.c",
+                 "src/stages/held_bounds.c",
                  "src/stages/broad_sap.c", "src/stages/broad_bvh.c"}
 
 

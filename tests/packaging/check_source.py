@@ -55,7 +55,7 @@ STAGE_STATES = [
     ("src/stages/broad.h", "clash_broad_state", "broad"),
     ("src/stages/cull.h", "clash_cull_state", "cull"),
     ("src/stages/mid/midphase.h", "clash_mid_state", "mid"),
-    ("src/stages/rows.h", "clash_rows", "rows"),
+    ("src/stages/face_rows.h", "clash_rows", "rows"),
     ("src/stages/narrow.h", "clash_narrow_state", "narrow"),
     ("src/stages/gather.h", "clash_gather_state", "gather"),
     ("src/stages/ccd.c", "clash_ccd", "ccd"),

@@ -289,7 +289,7 @@ static void snap_take(snapshot *s, const clash_run *run, const clash_pairs *pr)
 /* Independent serial S0/S1 of state s for the first step of a run. */
 
 /* Face f's box (SoA b of nf faces) projected on the ten directions of
- * kernels/fdop.c, in long double, against slabs S (lo[10], hi[10]). */
+ * kernels/face_dops.c, in long double, against slabs S (lo[10], hi[10]). */
 static int box_meets_slabs_ref(const float *b, size_t nf, size_t f, const float *S)
 {
     static const int D[10][3] = {{1, 1, 1}, {1, 1, -1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 0},

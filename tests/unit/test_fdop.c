@@ -1,5 +1,5 @@
 /*
- * test_fdop.c — the swept faces' ten diagonal slabs (kernels/fdop.c) that
+ * test_fdop.c — the swept faces' ten diagonal slabs (kernels/face_dops.c) that
  * the face octree's leaves test beside the boxes.
  *
  *   test_fdop [N]     N = pairs per family (default 200000)

@@ -1,6 +1,6 @@
 /*
  * test_held_bounds.c — swept bounds kept from one step to the next
- * (stages/held.c): S1's object boxes and S2's object DOPs over the state
+ * (stages/held_bounds.c): S1's object boxes and S2's object DOPs over the state
  * before are taken from the step before's when the scene only advanced in
  * between, never when it jumped or its positions were written otherwise.
  *

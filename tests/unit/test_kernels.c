@@ -1,6 +1,6 @@
 /*
  * test_kernels.c — the exact geometry kernels (tribox.c, tritri.c, hull.c) and
- * the octree's binning and descent passes (cells.c).
+ * the octree's binning and descent passes (octree_cells.c).
  *
  *   test_kernels [N]     N = number of random tribox / tritri cases (default
  *                        1000000); the hull tests scale with N/10.  Use a

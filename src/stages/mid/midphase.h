@@ -35,7 +35,7 @@
 #include "stages/boxes.h"
 #include "stages/broad.h"
 #include "stages/cull.h"
-#include "stages/rows.h"
+#include "stages/face_rows.h"
 
 /* ---- S4's state ---------------------------------------------------------------------------- */
 

@@ -28,8 +28,8 @@
  * the report (§4) does not say how a swept face meets a voxel.
  *
  * Swept mode tests more than the boxes: a pair must also overlap in ten
- * diagonal slabs, each face's 26-DOP (kernels/fdop.c, made with S5's rows
- * before the descent, stages/rows.c), widened by the face's share of the
+ * diagonal slabs, each face's 26-DOP (kernels/face_dops.c, made with S5's rows
+ * before the descent, stages/face_rows.c), widened by the face's share of the
  * tolerance S5 tests with, so that a pair dropped there is one S5 would
  * find apart.  A swept face is a long slanted prism when its object moves
  * far in a step, and its box mostly empty: on the large cluttered scenes
@@ -67,7 +67,7 @@
  * Work units are the cells of level U = level - 2 (at most 5: 32^3 cells;
  * under MPI one level further down, octree_units.c) that may pair, found by binning in parallel rather than by descending:
  * every worker bins its block of the kept faces into the grid (the cells of
- * each face from an AVX2 kernel, kernels/cells.c; count, and note
+ * each face from an AVX2 kernel, kernels/octree_cells.c; count, and note
  * whether two objects came to each cell, which says whether it may
  * pair; then scatter into the cells that may, at positions ordered by cell
  * and then by worker, so every cell's list is ascending whatever the team
@@ -200,7 +200,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     int32_t *restrict ob = (int32_t *)(hz + n), *restrict pl = ob + n; /* pl: places in run->cull->kept */
     uint8_t *restrict ov = (uint8_t *)(pl + n), *restrict flc = ov + n + 40; /* flc: the flags, 64 past n */
     const float d = 2 * run->boxes->delta;
-    const float *dop = run->rows->dops ? run->rows->fdop : NULL; /* swept: the faces' DOPs (stages/rows.c) */
+    const float *dop = run->rows->dops ? run->rows->fdop : NULL; /* swept: the faces' DOPs (stages/face_rows.c) */
     for (size_t k = 0; k < n; ++k) {
         const uint32_t g = f[k];
         lx[k] = run->boxes->lox[g], ly[k] = run->boxes->loy[g], lz[k] = run->boxes->loz[g];
@@ -264,7 +264,7 @@ static int emit_leaf(clash_run *run, scratch *s, clash_keybuf *kb, size_t ofs, s
     return 0;
 }
 
-/* (ck_child_masks, kernels/cells.c, makes the children's masks; octree.h
+/* (ck_child_masks, kernels/octree_cells.c, makes the children's masks; octree.h
  * has CLASH_LOW_AXES for swept mode's flags.) */
 
 /* The end of the run of faces V[i..) below face number lim (V ascends):
@@ -313,7 +313,7 @@ static int visit(clash_run *run, int max_level, scratch *s, clash_keybuf *kb, co
     float upf[3], dnf[3];
     for (int a = 0; a < 3; ++a) upf[a] = ck_f32_down(up[a]), dnf[a] = ck_f32_up(dn[a]);
     const float *const LO[3] = {run->boxes->lox, run->boxes->loy, run->boxes->loz}, *const HI[3] = {run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
-    ck_child_masks(n, V, LO, HI, upf, dnf, mk); /* eight faces at a time (kernels/cells.c) */
+    ck_child_masks(n, V, LO, HI, upf, dnf, mk); /* eight faces at a time (kernels/octree_cells.c) */
     const uint8_t reached = ck_mask_counts(n, mk, cnt);
     if (!self) {
         const int64_t *fofs = run->sc->fofs;
@@ -446,7 +446,7 @@ static void mark_range(int64_t begin, int64_t end, int64_t step, int worker, voi
 }
 
 /* Swept mode: the kept faces' rows and DOPs, for the leaves and S5
- * (stages/rows.c; out of memory: the boxes alone, and S5 gathers).  Under
+ * (stages/face_rows.c; out of memory: the boxes alone, and S5 gathers).  Under
  * MPI only those of the faces in this rank's units: the rest are never
  * read here, and making them all was work of S4 that no rank shared. */
 static void make_rows(clash_run *run, oct_ws *W, const unitset *us)

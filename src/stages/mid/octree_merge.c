@@ -9,7 +9,7 @@
  * bucket is the place of a in run->cull->kept (the key's own high half where
  * the keys are places, run->mid->cand.by_place; else run->rows->fplace, filled
  * here for the kept faces, unless swept mode's rows did this step,
- * stages/rows.c): a bucket holds one face's keys, some 20 on the
+ * stages/face_rows.c): a bucket holds one face's keys, some 20 on the
  * cluttered scenes, in the order of the buckets.  Buckets of a fixed count
  * over the face numbers held a thousand keys each on the largest scenes,
  * and sorting them was a visible part of a swept step (bench/RESULTS.md).
@@ -54,7 +54,7 @@ typedef struct merge_ctx {
     const uint32_t *kept;
     size_t nkept;
     int32_t *place;          /* run->rows->fplace: each kept face's place in kept */
-    int placed;              /* the places already written this step (stages/rows.c, swept mode) */
+    int placed;              /* the places already written this step (stages/face_rows.c, swept mode) */
     int sorted;              /* sort every bucket (else stamp its repeats, unsorted) */
     int unique;              /* no key twice in the buffers: unsorted buckets left as scattered */
     int shift;               /* 2^shift places a bucket */

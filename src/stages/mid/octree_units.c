@@ -4,7 +4,7 @@
  * by binning the kept faces in parallel rather than by descending.
  *
  * Every worker bins its block of the kept faces into the grid (the cells of
- * each face from an AVX2 kernel, kernels/cells.c; count, and note whether
+ * each face from an AVX2 kernel, kernels/octree_cells.c; count, and note whether
  * two objects came to each cell, which says whether it may pair;
  * then scatter into the cells that may, at positions ordered by cell and
  * then by worker, so every cell's list is ascending whatever the team size).

@@ -1,6 +1,6 @@
 /*
- * cells.h — the octree and face-box cases of test_kernels (cells.c, boxes.c,
- * fdop.c, grow.c: cell ranges, leaf overlaps, flags, slabs, classes, masks,
+ * cells.h — the octree and face-box cases of test_kernels (octree_cells.c, boxes.c,
+ * face_dops.c, turning_boxes.c: cell ranges, leaf overlaps, flags, slabs, classes, masks,
  * grown boxes, float rounding)
  *
  * A part of test_kernels.c, included there once: its functions are static
@@ -8,7 +8,7 @@
  * the random stream (rng.h) are shared by every case.  Uses the oracle of
  * oracle.h where it says so.
  */
-/* ---- the octree's binning passes (cells.c) -------------------------------------
+/* ---- the octree's binning passes (octree_cells.c) -------------------------------------
  * The AVX2 paths against the portable ones, bit for bit, on random index
  * lists of every length mod 8; and the cell ranges against the exact ones
  * (long double) with the widening the octree uses (octree.c build_units):
@@ -79,7 +79,7 @@ static void test_cells(long n)
     free(b), free(idx), free(c1), free(c2);
 }
 
-/* A leaf's overlap bitmap (cells.c): the AVX2 form against the portable
+/* A leaf's overlap bitmap (octree_cells.c): the AVX2 form against the portable
  * one, on rows of every length 0..140 (up to three 64-bit words) with boxes
  * that often touch exactly (shared coordinates), against the plain
  * comparison for each box, and nothing set or written past the words. */
@@ -118,7 +118,7 @@ static void test_leaf_overlaps(long n)
     printf("leaf overlaps: %ld rows, AVX2 == portable == the comparison\n", rows);
 }
 
-/* ck_flags_clear (cells.c): the AVX2 form against the portable one and
+/* ck_flags_clear (octree_cells.c): the AVX2 form against the portable one and
  * against the definition, flag by flag, on 64 flags at every offset of a
  * buffer (unaligned loads), flags of three bits, mostly zero, as a leaf's
  * faces carry them. */
@@ -141,7 +141,7 @@ static void test_flags_clear(long n)
     printf("flags clear: %ld words, AVX2 == portable == the flags\n", words);
 }
 
-/* ck_slabs_clear (fdop.c, S3): the AVX2 form against the portable one and
+/* ck_slabs_clear (face_dops.c, S3): the AVX2 form against the portable one and
  * against ck_box_meets_slabs box by box, every length 0..40 (the steps of
  * four and the tail), slabs and boxes on a quarter grid so that sums meet
  * the slabs exactly, classes 0, 1, 2 mixed (a 0 stays 0), a NaN now and
@@ -229,7 +229,7 @@ static void test_classify(long n)
            cnt[0], cnt[1], cnt[2]);
 }
 
-/* ck_mask_counts and ck_mask_or (cells.c, the octree's descent) against
+/* ck_mask_counts and ck_mask_or (octree_cells.c, the octree's descent) against
  * the counts made mask by mask: every length 0..100 at odd offsets (the
  * AVX2 steps of 32, the words of 8 and the last partial word), masks
  * sparse and dense, in arrays that end at n (a read past them would be
@@ -261,7 +261,7 @@ static void test_mask_counts(long n)
     printf("mask counts: %ld lists, AVX2 == portable == mask by mask\n", rows);
 }
 
-/* ck_child_masks (cells.c, the octree's descent) against its portable
+/* ck_child_masks (octree_cells.c, the octree's descent) against its portable
  * form and against the children worked out box by box: boxes on a quarter
  * grid (so many lie exactly on the planes), read through a shuffled index
  * list, lists of every length 0..40, NaN boxes now and then (no child). */
@@ -336,7 +336,7 @@ static void test_f32_round(long n)
 }
 
 /* The boxes of a turning object's faces grown by their arc margins
- * (grow.c): the AVX2 form against the portable one bit for bit, on ranges
+ * (turning_boxes.c): the AVX2 form against the portable one bit for bit, on ranges
  * of every length 0..40 at steps 1..3 (AVX2 at step 1 only), boxes of both
  * signs and magnitudes from 1e-3 to 1e3, radii and turns that give margins
  * from 0 up; each grown side lies outside the side moved by its margin in

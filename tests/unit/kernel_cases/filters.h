@@ -1,5 +1,5 @@
 /*
- * filters.h — the float filters of test_kernels (hullf.c, tritri8 lanes,
+ * filters.h — the float filters of test_kernels (hull_filter8.c, tritri8 lanes,
  * ck_rows8) against the hull and triangle tests
  *
  * A part of test_kernels.c, included there once: its functions are static
@@ -7,7 +7,7 @@
  * the random stream (rng.h) are shared by every case.  Uses the oracle of
  * oracle.h where it says so.
  */
-/* The float filter (hullf.c) against the hull test: moving triangles (six
+/* The float filter (hull_filter8.c) against the hull test: moving triangles (six
  * float points each) apart by relative gaps from 1e-9 to 1, touching (a
  * shared point) and overlapping; odd lanes with a tolerance (faces that
  * turn) from 1e-6 to 1 of the triangles' size, the same order as the gaps.
@@ -103,7 +103,7 @@ static void test_hulls_filter(long n)
           apart_tol);
 }
 
-/* The float filter on static triangles (ck_tris_apart_f32x8, hullf.c)
+/* The float filter on static triangles (ck_tris_apart_f32x8, hull_filter8.c)
  * against ck_tritri: triangles apart by relative gaps from 1e-9 to 1,
  * touching (a shared vertex, or a vertex on the other's face) and
  * overlapping.  The filter may say 1 (apart) only where ck_tritri says 0,

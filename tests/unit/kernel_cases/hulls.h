@@ -1,6 +1,6 @@
 /*
  * hulls.h — the convex-hull cases of test_kernels (hull.c, hull_bool.c,
- * hullg.c: grid, float, tolerance, rows, eight lanes, hull/box)
+ * hull_gjk8.c: grid, float, tolerance, rows, eight lanes, hull/box)
  *
  * A part of test_kernels.c, included there once: its functions are static
  * and the whole test is one translation unit, so check.h's counters and
@@ -443,7 +443,7 @@ static void carry_permute(float p8[6][3][8], float q8[6][3][8], const float tolf
     }
 }
 
-/* The boolean GJK in float lanes (ck_hulls_gjk_f32x8, hullg.c), walking the
+/* The boolean GJK in float lanes (ck_hulls_gjk_f32x8, hull_gjk8.c), walking the
  * hulls and the hulls grown by tol, and its certificates in float and in
  * double (ck_hulls_gjk_check_rows): every certified answer is
  * ck_hulls_meet's, on swept faces that overlap, that lie apart by gaps from

@@ -1,5 +1,5 @@
 /*
- * fdop.c — ten diagonal slabs around each swept face, beside its box, and
+ * face_dops.c — ten diagonal slabs around each swept face, beside its box, and
  * the test of two faces' slabs: the face octree's leaves keep a pair only
  * when all thirteen slabs of the two faces overlap (stages/mid/octree.c).
  *

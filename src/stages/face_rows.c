@@ -1,5 +1,5 @@
 /*
- * rows.c — the kept faces' rows and slabs, shared by S4 and S5 in swept
+ * face_rows.c — the kept faces' rows and slabs, shared by S4 and S5 in swept
  * mode with the face octree: made once a step, in parallel, before the
  * octree's descent.
  *
@@ -16,7 +16,7 @@
  * number (written for kept faces only).
  *
  * Slabs (S4, stages/mid/octree.c).  With the rows, each kept face's DOP
- * (kernels/fdop.c): its six positions' extents along ten diagonal
+ * (kernels/face_dops.c): its six positions' extents along ten diagonal
  * directions, widened by its share of the narrow test's tolerance (its arc
  * margin and half the minimum separation, rounded up: the pair's tolerance
  * is their sum), CK_FDOP = 20 floats at its place in run->rows->fdop.  A leaf
@@ -24,7 +24,7 @@
  * others are apart by more than their tolerance, and S5 would say so.  The
  * DOPs come from the rows just written, eight faces at a time in the
  * filter's lanes (ck_rows8o: offset plus origin, rounded to float, within
- * 3.01 u M of the doubles), while they are in cache; fdop.c's margin
+ * 3.01 u M of the doubles), while they are in cache; face_dops.c's margin
  * 2^-18 M covers that rounding (at most 9.1 u M along a diagonal) with the
  * rest of its float error.
  *

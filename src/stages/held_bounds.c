@@ -1,6 +1,6 @@
 /*
- * held.c — bounds of a state kept from one swept step to the next
- * (held.h).  Each kind is double-buffered in the run: [0] is made this
+ * held_bounds.c — bounds of a state kept from one swept step to the next
+ * (held_bounds.h).  Each kind is double-buffered in the run: [0] is made this
  * step over x, [1] is the step before's over its x, valid for the
  * positions of content number hbox_gen[1] / hdop_gen[1].
  *
@@ -9,7 +9,7 @@
  * vertex each (bench/RESULTS.md), which keeping the last step's bounds
  * spares.
  */
-#include "stages/held.h"
+#include "stages/held_bounds.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
- * held.h — swept mode's bounds of one state kept for the step after
- * (held.c; temporal coherence).  Internal to src/stages.
+ * held_bounds.h — swept mode's bounds of one state kept for the step after
+ * (held_bounds.c; temporal coherence).  Internal to src/stages.
  *
  * A swept step bounds each object over its positions now (x) and the step
  * before (px).  The step before bounded its own x, which is now px when

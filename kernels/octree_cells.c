@@ -1,5 +1,5 @@
 /*
- * cells.c — the streaming passes of the face octree (S4): for its binning,
+ * octree_cells.c — the streaming passes of the face octree (S4): for its binning,
  * bounds and mean size of the kept faces' boxes, and the grid cells each
  * box touches.  Both read the boxes through the list of kept faces, so the
  * AVX2 paths gather (vgatherdps) eight boxes at a time, or on AMD build the

@@ -1,5 +1,5 @@
 /*
- * rows.h — the kept faces' rows and DOPs (stages/rows.c), swept mode: each
+ * face_rows.h — the kept faces' rows and DOPs (stages/face_rows.c), swept mode: each
  * kept face's six positions as a row of CK_ROW floats, made once a step so
  * that S5's kernels read one line per face, and its diagonal slabs, which
  * the face octree's leaves test beside the boxes.  The face octree makes
@@ -22,7 +22,7 @@ typedef struct clash_rows {
      * small array rather than through kept and the store-wide face_orig */
     uint32_t *korig;
     size_t cap_korig;
-    float *fdop;       /* each kept face's DOP (kernels/fdop.c: CK_FDOP floats at its place) */
+    float *fdop;       /* each kept face's DOP (kernels/face_dops.c: CK_FDOP floats at its place) */
     size_t cap_fdop;
     int ready, dops;   /* the rows, and the DOPs, are this step's */
 } clash_rows;

@@ -1,5 +1,5 @@
 /*
- * boxes.c — face boxes over SoA positions (stage S1).
+ * face_boxes.c — face boxes over SoA positions (stage S1).
  *
  * For each face f in [f0, f1): the axis-aligned box of its three vertices in
  * state s, and in swept mode (px non-NULL) also of its three vertices in

@@ -1,5 +1,5 @@
 /*
- * hullf.c — a float filter in front of the swept face-pair test: eight pairs
+ * hull_filter8.c — a float filter in front of the swept face-pair test: eight pairs
  * of moving triangles at a time, each "certainly apart" or "ask hull.c".
  *
  * In swept mode S5 asks of every candidate whether the convex hulls of two

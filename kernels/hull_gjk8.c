@@ -1,10 +1,10 @@
 /*
- * hullg.c — the boolean GJK eight pairs at a time, in float lanes, its
+ * hull_gjk8.c — the boolean GJK eight pairs at a time, in float lanes, its
  * answers certified before they count: S5's swept hull test without a
  * branch a lane.
  *
  * S5 asks of each candidate whether conv(P) and conv(Q) meet, P and Q the
- * six positions of two moving faces.  The float filter (hullf.c) settles
+ * six positions of two moving faces.  The float filter (hull_filter8.c) settles
  * most pairs that are apart; most of the rest meet, and the boolean GJK of
  * hull_bool.c shows it by closing a tetrahedron of support differences
  * around the origin.  Run one pair at a time, that GJK spends its time
@@ -37,7 +37,7 @@
  *          checks it in double (ck_hulls_gjk_check_rows), where the margin
  *          is 2^-36 M^3;
  *   apart  the gap along the last direction d above 2^-16 |d|_1 M + tol
- *          |d|_2 (1 + 2^-18): hullf.c's certificate (its float dot
+ *          |d|_2 (1 + 2^-18): hull_filter8.c's certificate (its float dot
  *          products err by some 10 u |d|_1 M here), so the hulls are more
  *          than tol apart along d / |d|_2, and ck_hulls_meet's answer is 0.
  *
@@ -50,7 +50,7 @@
  * exact one, not u M.  The meet bound's coordinate part grows with it, from
  * some 1,500 u M^3 to some 7,500, plus the 1,000 of the arithmetic: 8,500
  * u M^3, about 2^-10.9 M^3, still under the 2^-10 M^3 threshold; the
- * apart certificate is hullf.c's, derived for these lanes; the ball walk's
+ * apart certificate is hull_filter8.c's, derived for these lanes; the ball walk's
  * 10 u M becomes 14 u M, under its 2^-7 M^3 threshold with as much room.
  * The tetrahedra left to the double check are recomputed there from the
  * store's doubles, the floats only having picked their support points.
@@ -67,7 +67,7 @@
  * meet needs 2^-7 M^3.  What is still undecided goes to the one-pair path
  * (ck_hulls_meet_rows): every answer is the one ck_hulls_meet gives.
  *
- * Layout as in hullf.c: SoA across the lanes, p[k][c][lane]; the lanes are
+ * Layout as in hull_filter8.c: SoA across the lanes, p[k][c][lane]; the lanes are
  * GCC's (and Clang's) generic vectors, so the same source compiles to
  * AVX-512 on eight lanes (VL: 32 registers, so fewer spills, and mask
  * registers for the selects: S5 faster than with AVX2) or AVX2 where the CPU has them, and to SSE elsewhere, without

@@ -1,5 +1,5 @@
 /*
- * grow.c — swept boxes of the faces of a turning object, grown by their arc
+ * turning_boxes.c — swept boxes of the faces of a turning object, grown by their arc
  * margins (stage S1, swept mode).
  *
  * A face of an object that turns during a step leaves the hull of its six
