@@ -474,7 +474,7 @@ int clash_stage_ccd(clash_run *run, const clash_candidates *cand, clash_step_sta
         if (grow((void **)&c->hits, &c->cap_hits, (size_t)(run->narrow->test_end - run->narrow->test_begin), sizeof *c->hits))
             goto oom;
         for (int64_t i = run->narrow->test_begin; i < run->narrow->test_end; ++i)
-            if (run->narrow->hit[i]) c->hits[nh++] = clash_cand_faces(run, cand->keys[i]);
+            if (run->narrow->hit[i]) c->hits[nh++] = clash_cand_faces(run, cand, cand->keys[i]);
     }
     /* no key is all ones (a vf key's face, an ee key's second edge < 2^32 - 1) */
     memset(c->recent, 0xff, clash_team(run) * 2 * CCD_RECENT * sizeof *c->recent);

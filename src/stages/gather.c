@@ -38,6 +38,7 @@
  * longer than at 1 thread (bench/RESULTS.md). */
 typedef struct s6 {
     clash_run *run;
+    const clash_candidates *cand; /* S4's */
     int64_t first, last; /* the tested candidates */
     int64_t *off;        /* per piece: its first key; off[P]: all */
     int64_t *cut;        /* per piece: its first tested candidate; cut[P]: last (cand_cut) */
@@ -65,13 +66,13 @@ static int64_t cand_cut(const s6 *g, int w, int T)
     if (i <= g->first || i >= g->last) return i;
     const clash_run *run = g->run;
     const int64_t lim = i + CLASH_TUNE_GATHER_CUT_REACH + (g->last - g->first) / (8 * (int64_t)T);
-    const int32_t o = run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32];
+    const int32_t o = run->face_obj[clash_cand_faces(run, g->cand, g->cand->keys[i - 1]) >> 32];
     for (int64_t j = i; j < g->last && j < lim; ++j)
-        if (run->face_obj[clash_cand_faces(run, run->mid->cand.keys[j]) >> 32] != o) return j;
+        if (run->face_obj[clash_cand_faces(run, g->cand, g->cand->keys[j]) >> 32] != o) return j;
     if (!g->remap) { /* input numbers ascend with the faces: the next first face will do */
-        const uint64_t f = clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32;
+        const uint64_t f = clash_cand_faces(run, g->cand, g->cand->keys[i - 1]) >> 32;
         for (int64_t j = i; j < g->last && j < lim; ++j)
-            if (clash_cand_faces(run, run->mid->cand.keys[j]) >> 32 != f) return j;
+            if (clash_cand_faces(run, g->cand, g->cand->keys[j]) >> 32 != f) return j;
     }
     return i; /* one face's candidates go on: the even split, and a merge */
 }
@@ -83,8 +84,8 @@ static int cuts_whole(const s6 *g, int P)
     for (int w = 1; w < P; ++w) {
         const int64_t i = g->cut[w];
         if (i <= g->first || i >= g->last) continue;
-        if (run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i - 1]) >> 32] ==
-            run->face_obj[clash_cand_faces(run, run->mid->cand.keys[i]) >> 32])
+        if (run->face_obj[clash_cand_faces(run, g->cand, g->cand->keys[i - 1]) >> 32] ==
+            run->face_obj[clash_cand_faces(run, g->cand, g->cand->keys[i]) >> 32])
             return 0;
     }
     return 1;
@@ -109,14 +110,14 @@ static void s6_write(int w, int T, void *p)
     if (g->kor) { /* keys of places: their faces' input numbers from one small array, made with the rows */
         for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
             if (!run->narrow->hit[i]) continue;
-            const uint64_t c = run->mid->cand.keys[i], x = g->kor[c >> 32], y = g->kor[(uint32_t)c];
+            const uint64_t c = g->cand->keys[i], x = g->kor[c >> 32], y = g->kor[(uint32_t)c];
             g->keys[k++] = x < y ? x << 32 | y : y << 32 | x;
         }
         return;
     }
     for (int64_t i = g->cut[w]; i < g->cut[w + 1]; ++i) {
         if (!run->narrow->hit[i]) continue;
-        uint64_t key = clash_cand_faces(run, run->mid->cand.keys[i]);
+        uint64_t key = clash_cand_faces(run, g->cand, g->cand->keys[i]);
         if (g->remap) {
             const uint64_t x = (uint64_t)fo[key >> 32], y = (uint64_t)fo[(uint32_t)key];
             key = x < y ? x << 32 | y : y << 32 | x;
@@ -365,14 +366,15 @@ static int gather_ranks(clash_run *run, const uint64_t *keys, size_t nh, clash_p
     return rc || oom ? clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs") : CLASH_OK;
 }
 
-static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
+static int gather_team(clash_run *run, const clash_candidates *cand, clash_pairs *out, clash_step_stats *st,
+                       clash_error *err)
 {
     const int T = run->threads > 0 ? run->threads : 1;
     int P = T == 1 ? 1 : T <= S6_MAXT / 8 ? 8 * T : T > S6_MAXT ? T : S6_MAXT; /* the pieces */
     int64_t offs[2 * (S6_MAXT + 1)], *off = P <= S6_MAXT ? offs : malloc(2 * (size_t)(P + 1) * sizeof *off);
     if (!off) return clash_fail(err, CLASH_EFAIL, "out of memory gathering pairs");
-    s6 g = {run, run->narrow->test_begin, run->narrow->test_end, off, off + P + 1, NULL, NULL, run->sc->face_orig != NULL,
-             run->mid->cand.by_place && run->rows->ready ? run->rows->korig : NULL};
+    s6 g = {run, cand, run->narrow->test_begin, run->narrow->test_end, off, off + P + 1, NULL, NULL,
+            run->sc->face_orig != NULL, cand->by_place && run->rows->ready ? run->rows->korig : NULL};
     for (int w = 0; w <= P; ++w) g.cut[w] = cand_cut(&g, w, P);
     /* a reordered store cut inside an object's keys: its runs need a merge,
      * of P runs by a heap; then one piece a worker, as before */
@@ -393,10 +395,10 @@ static int gather_team(clash_run *run, clash_pairs *out, clash_step_stats *st, c
         goto oom;
     /* the sort's scratch and the merge's output: the candidates, read by
      * s6_write before (nh <= the candidates tested), not after */
-    g.keys = run->gather->gkeys, g.tmp = run->mid->cand.keys;
+    g.keys = run->gather->gkeys, g.tmp = cand->keys;
     const clash_exec ek = clash_exec_sized(&run->exec, (int64_t)nh);
     run_pieces(&ex, P, s6_write, &g);
-    if ((g.remap || run->mid->cand.unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
+    if ((g.remap || cand->unsorted) && nh > 1) { /* the keys' order changed: sort each run, then merge them */
         run_pieces(&ek, P, s6_sort, &g);
         if (!runs_ordered(g.keys, off, P)) {
             uint64_t *merged = P > 1 && P <= S6_MAXT && T <= S6_MAXT ? merge_team(&ek, T, g.keys, g.tmp, off, P) : NULL;
@@ -425,7 +427,7 @@ int clash_stage_gather(clash_run *run, const clash_candidates *cand, clash_pairs
                        clash_error *err)
 {
     const clash_scene *sc = run->sc;
-    if (!cand->hits) return gather_team(run, out, st, err);
+    if (!cand->hits) return gather_team(run, cand, out, st, err);
     /* the tests made inside S4 (producer-consumer, bvh_frames.c): cand->keys
      * holds this rank's hits, unique, and sorted unless cand_unsorted (the
      * remap below sorts a reordered store's) */

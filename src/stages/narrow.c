@@ -30,7 +30,7 @@
  * the margin; stages/face_rows.c, in parallel, made
  * by S4 before its descent, which also tests the faces' DOPs); a candidate
  * reads its two faces' places in run->cull->kept (its key itself where S4 keyed
- * the candidates by places, run->mid->cand.by_place) and their rows, eight
+ * the candidates by places, clash_candidates.by_place) and their rows, eight
  * candidates' rows turned into lanes at once (ck_rows8); the tolerance is
  * the same double sum as clash_pair_tol's, so every answer is the same.
  * The candidates go eight at a time through the boolean GJK in float lanes
@@ -65,6 +65,7 @@
  * of a candidate list that every rank holds (midphases other than the octree). */
 typedef struct narrow_ctx {
     clash_run *run;
+    const clash_candidates *cand; /* S4's */
     int64_t off;
     int rows; /* swept, the face octree: this step's rows are made (narrow_rows) */
 } narrow_ctx;
@@ -91,7 +92,7 @@ static uint8_t hull_test_lane(const double (*dp)[6][3], const double (*dq)[6][3]
  * lane's first point (p's vertex 0 at s) and then rounded, so each float is
  * within u |its value| of the exact translated coordinate, the error
  * hull_filter8.c's certificates allow for (u = 2^-24; kernels/hull_filter8.c). */
-static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t step)
+static void narrow_filtered(clash_run *run, const clash_candidates *cand, int64_t first, int64_t last, int64_t step)
 {
     const clash_scene *sc = run->sc;
     const int swept = run->cfg.mode == CLASH_MODE_SWEPT;
@@ -109,11 +110,11 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
         int n = 0;
         for (; n < 8 && i < last; ++n, i += step) {
             if (i + PF_IDX * step < last) {
-                const uint32_t b = (uint32_t)run->mid->cand.keys[i + PF_IDX * step];
+                const uint32_t b = (uint32_t)cand->keys[i + PF_IDX * step];
                 __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
             }
             if (i + PF_POS * step < last) {
-                const uint64_t k = run->mid->cand.keys[i + PF_POS * step];
+                const uint64_t k = cand->keys[i + PF_POS * step];
                 const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
                 for (int t = 0; t < 2; ++t) {
                     const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
@@ -124,7 +125,7 @@ static void narrow_filtered(clash_run *run, int64_t first, int64_t last, int64_t
                 }
             }
             at[n] = i;
-            const uint64_t k = run->mid->cand.keys[i];
+            const uint64_t k = cand->keys[i];
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
             if (swept) tol[n] = clash_pair_tol(run, f[0], f[1]), tolf[n] = ck_f32_up(tol[n]);
             for (int t = 0; t < 2; ++t) {
@@ -290,7 +291,7 @@ static void gjk_rows(clash_run *run, lanes *L, int kind)
 
 /* The swept candidates first..last (by step) from the rows: eight at a time
  * through the lanes (gjk_rows). */
-static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t step)
+static void narrow_rows(clash_run *run, const clash_candidates *cand, int64_t first, int64_t last, int64_t step)
 {
     enum { PF = 16 };
     const double d = run->cfg.min_separation;
@@ -299,11 +300,11 @@ static void narrow_rows(clash_run *run, int64_t first, int64_t last, int64_t ste
     pair8 *x = &L.x;
     for (int64_t i = first; i < last; i += step) {
         if (i + PF * step < last) {
-            const float *r = clash_row(run, clash_cand_place(run, (uint32_t)run->mid->cand.keys[i + PF * step]));
+            const float *r = clash_row(run, clash_cand_place(run, cand, (uint32_t)cand->keys[i + PF * step]));
             __builtin_prefetch(r), __builtin_prefetch(r + 16);
         }
-        const uint64_t k = run->mid->cand.keys[i];
-        const int32_t a = clash_cand_place(run, (uint32_t)(k >> 32)), b = clash_cand_place(run, (uint32_t)k);
+        const uint64_t k = cand->keys[i];
+        const int32_t a = clash_cand_place(run, cand, (uint32_t)(k >> 32)), b = clash_cand_place(run, cand, (uint32_t)k);
         x->a[x->n] = a, x->b[x->n] = b, x->at[x->n] = i;
         x->tol[x->n] = d + clash_row_margin(run, a) + clash_row_margin(run, b); /* clash_pair_tol's sum, in its order */
         if (++x->n == 8) gjk_rows(run, &L, RUN_FRESH);
@@ -317,14 +318,15 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
 {
     (void)worker;
     clash_run *run = ((narrow_ctx *)p)->run;
+    const clash_candidates *cand = ((narrow_ctx *)p)->cand;
     const int64_t off = ((narrow_ctx *)p)->off;
     const clash_scene *sc = run->sc;
     if (((narrow_ctx *)p)->rows) {
-        narrow_rows(run, begin + off, end + off, step);
+        narrow_rows(run, cand, begin + off, end + off, step);
         return;
     }
     if (run->cfg.mode == CLASH_MODE_SWEPT || !run->debug.narrow_plain) {
-        narrow_filtered(run, begin + off, end + off, step);
+        narrow_filtered(run, cand, begin + off, end + off, step);
         return;
     }
     /* The candidates' faces are scattered over the store: prefetch the
@@ -333,11 +335,11 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
     const int64_t last = end + off;
     for (int64_t i = begin + off; i < last; i += step) {
         if (i + PF_IDX * step < last) {
-            const uint32_t b = (uint32_t)run->mid->cand.keys[i + PF_IDX * step];
+            const uint32_t b = (uint32_t)cand->keys[i + PF_IDX * step];
             __builtin_prefetch(sc->f0 + b), __builtin_prefetch(sc->f1 + b), __builtin_prefetch(sc->f2 + b);
         }
         if (i + PF_POS * step < last) {
-            const uint64_t k = run->mid->cand.keys[i + PF_POS * step];
+            const uint64_t k = cand->keys[i + PF_POS * step];
             const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
             for (int t = 0; t < 2; ++t) {
                 const int32_t v[3] = {sc->f0[f[t]], sc->f1[f[t]], sc->f2[f[t]]};
@@ -345,7 +347,7 @@ static void narrow_range(int64_t begin, int64_t end, int64_t step, int worker, v
                     __builtin_prefetch(sc->x + v[j]), __builtin_prefetch(sc->y + v[j]), __builtin_prefetch(sc->z + v[j]);
             }
         }
-        const uint64_t k = run->mid->cand.keys[i];
+        const uint64_t k = cand->keys[i];
         run->narrow->hit[i] = (uint8_t)clash_pair_test(run, (uint32_t)(k >> 32), (uint32_t)k);
     }
 }
@@ -371,7 +373,7 @@ int clash_stage_narrow(clash_run *run, const clash_candidates *cand, clash_step_
      * cand->by_place with them) */
     const int rows = run->cfg.mode == CLASH_MODE_SWEPT && (R == 1 || cand->local) && ce > cb &&
                      (run->rows->ready || (run->cfg.midphase == CLASH_MID_OCTREE && clash_rows_make(run, 0) == 0));
-    narrow_ctx nc = {run, cb, rows};
+    narrow_ctx nc = {run, cand, cb, rows};
     clash_par_tasks(&run->exec, ce - cb, 256, narrow_range, &nc);
     st->tests = ce - cb;
     if (R > 1 && !cand->local) st->candidates = ce - cb; /* summed over ranks in the report */

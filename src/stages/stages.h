@@ -79,13 +79,13 @@ static inline void clash_row_truth(const clash_run *run, int32_t k, double r[18]
 /* A candidate's key in face numbers, and one half of it (a face, or a
  * place) as a place in run->cull->kept: S4 may key them by places
  * (run->mid->cand.by_place). */
-static inline uint64_t clash_cand_faces(const clash_run *run, uint64_t k)
+static inline uint64_t clash_cand_faces(const clash_run *run, const clash_candidates *c, uint64_t k)
 {
-    return run->mid->cand.by_place ? (uint64_t)run->cull->kept[k >> 32] << 32 | run->cull->kept[(uint32_t)k] : k;
+    return c->by_place ? (uint64_t)run->cull->kept[k >> 32] << 32 | run->cull->kept[(uint32_t)k] : k;
 }
-static inline int32_t clash_cand_place(const clash_run *run, uint32_t half)
+static inline int32_t clash_cand_place(const clash_run *run, const clash_candidates *c, uint32_t half)
 {
-    return run->mid->cand.by_place ? (int32_t)half : run->rows->fplace[half];
+    return c->by_place ? (int32_t)half : run->rows->fplace[half];
 }
 int clash_stage_gather(clash_run *run, const clash_candidates *cand, clash_pairs *out, clash_step_stats *st,
                        clash_error *err);
