@@ -42,7 +42,7 @@
 
 #include "bench/seeds.h"
 #include "cli/profile_cmd.h"
-#include "base/error.h"
+#include "clash_internal.h"
 
 /* ---- callgrind ---------------------------------------------------------------------- */
 

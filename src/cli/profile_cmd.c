@@ -38,8 +38,8 @@
 
 #include "cli/profile_cmd.h"
 #include "clash/clash.h"
+#include "clash_internal.h"
 #include "profile/profile.h"
-#include "sched/topology.h"
 
 /* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
 int clash_profile_find_valgrind(char *out, size_t n)
@@ -102,13 +102,14 @@ int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc,
         snprintf(desc, dn, "--sim-ll %s", sim_ll);
         return 1;
     }
-    clash_topology t;
-    clash_topology_get(&t);
-    const unsigned long long size = t.l3, line = t.l3_line > 0 ? (unsigned long long)t.l3_line : 0;
-    const unsigned long long ways = t.l3_ways < 0 && line ? size / line /* fully associative: one set */
-                                    : t.l3_ways > 0   ? (unsigned long long)t.l3_ways
-                                                      : 0;
-    if (strcmp(t.source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
+    size_t l3;
+    int l3_line, l3_ways;
+    const char *source = clash_internal_l3(&l3, &l3_line, &l3_ways);
+    const unsigned long long size = l3, line = l3_line > 0 ? (unsigned long long)l3_line : 0;
+    const unsigned long long ways = l3_ways < 0 && line ? size / line /* fully associative: one set */
+                                    : l3_ways > 0   ? (unsigned long long)l3_ways
+                                                    : 0;
+    if (strcmp(source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
         snprintf(desc, dn, "valgrind's default (hwloc gives no L3 size, associativity and line size here)");
         return 0;
     }
@@ -125,7 +126,7 @@ int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc,
     char sz[32];
     if (size % (1ull << 20) == 0) snprintf(sz, sizeof sz, "%llu MiB", size >> 20);
     else snprintf(sz, sizeof sz, "%llu KiB", size >> 10);
-    const int n = snprintf(desc, dn, "hwloc L3 %s %s%llu-way %llu B", sz, t.l3_ways < 0 ? "fully associative: " : "",
+    const int n = snprintf(desc, dn, "hwloc L3 %s %s%llu-way %llu B", sz, l3_ways < 0 ? "fully associative: " : "",
                            ways, line);
     if ((size2 != size || ways2 != ways) && n > 0 && (size_t)n < dn)
         snprintf(desc + n, dn - (size_t)n, ", simulated as %llu B %llu-way %llu B (callgrind needs a power-of-two "

@@ -1,0 +1,249 @@
+/*
+ * clash_internal.h — the narrow interface that the `clash` command
+ * (src/cli/) and its benchmarks (bench/) use beyond clash/clash.h.
+ *
+ * The command and the benchmarks are clients of the library: they may
+ * include clash/clash.h, the headers of their own folder, and this header,
+ * nothing else of src/ (tests/packaging/check_layers.py fails otherwise).
+ * What is here is what a host never needs but the command does: the
+ * machine's facts for `clash info` and `clash profile`, the command's MPI
+ * ranks, the thread teams and debug switches the benchmarks compare, and
+ * thin wrappers of the kernels the micro-benchmarks time, each taking plain
+ * arrays.  It declares functions, opaque handles and plain value types,
+ * never the library's internal structures: a benchmark that needs a field
+ * of the run or of the store calls a function here, so that every such
+ * access is in one file, internal.c, which may use every layer.
+ *
+ * Not for hosts, not installed, no promise of stability: it changes with
+ * the command.  This header includes clash/clash.h and standard headers
+ * only (check_layers checks that too), or the rule above would be empty.
+ */
+#ifndef CLASH_INTERNAL_H
+#define CLASH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clash/clash.h"
+
+#if defined(__GNUC__)
+#define CLASH_INTERNAL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLASH_INTERNAL_PRINTF(a, b)
+#endif
+
+/* ---- errors and names ------------------------------------------------------ */
+
+/* Sets err (when non-NULL) to code and the formatted message, and returns
+ * code: `return clash_internal_fail(err, CLASH_EINPUT, "--steps: %s", v);` */
+int clash_internal_fail(clash_error *err, int code, const char *fmt, ...) CLASH_INTERNAL_PRINTF(3, 4);
+
+/* The name in the NULL-terminated list nearest to word when it is near
+ * enough to be a slip of the keyboard, else NULL (the scene-file reader's
+ * rule, so options and keys are forgiven alike). */
+const char *clash_internal_suggest(const char *word, const char *const *names);
+
+/* The midphases' names, NULL-terminated and indexed by clash_midphase, and
+ * one of them ("?" for an unknown id). */
+const char *const *clash_internal_midphase_names(void);
+const char *clash_internal_midphase_name(int midphase);
+
+/* The name of a clash_config.bind value ("none", "cores", ...). */
+const char *clash_internal_bind_name(int bind);
+
+/* ---- the machine -------------------------------------------------------------- */
+
+/* The threads a run gets for `requested` (0: the cores of this process's
+ * binding), the cores of that binding, and whether a clash_backend is built. */
+int clash_internal_threads(int requested);
+int clash_internal_cores(void);
+int clash_internal_backend_available(int backend);
+/* Lets the main thread run on every core again (a bound OpenMP runtime
+ * pins it to one), so that the runs a benchmark starts spread. */
+void clash_internal_unbind_initial(void);
+
+/* The machine in one line ("1 package, 2 cores, 2 PUs, ..., L3 32 MiB")
+ * into buf, and where it was learnt ("hwloc" or "sysfs"). */
+const char *clash_internal_machine(char *buf, size_t n);
+/* The last-level cache: bytes, line size (0: unknown) and ways (-1: fully
+ * associative, 0: unknown); the return is the source, as above. */
+const char *clash_internal_l3(size_t *bytes, int *line, int *ways);
+
+/* ---- the command's ranks (MPI_COMM_WORLD; one rank without MPI) --------------- */
+
+/* MPI_Init_thread when the process runs under a launcher: 1 when it
+ * initialized MPI (then clash_internal_ranks_finalize(1) before exit). */
+int clash_internal_ranks_init(int *argc, char ***argv);
+void clash_internal_ranks_finalize(int inited);
+/* This rank and the number of ranks. */
+int clash_internal_rank(void);
+int clash_internal_nranks(void);
+/* Collectives over every rank (each returns at once with one rank). */
+int clash_internal_ranks_max_int(int v);
+int clash_internal_ranks_any(int v);
+void clash_internal_ranks_max_f64(double *v, int n);
+void clash_internal_ranks_min_f64(double *v, int n);
+void clash_internal_ranks_sum_i64(int64_t *v, int n);
+/* all[r * n + i] = rank r's v[i]. */
+void clash_internal_ranks_allgather_i64(const int64_t *v, int n, int64_t *all);
+/* Ends every rank with code (MPI_Abort), or exits with it. */
+void clash_internal_ranks_abort(int code);
+
+/* ---- thread teams ---------------------------------------------------------------- */
+
+/* A team of workers as a run's stages use it: a clash_backend, its size, a
+ * clash_partition of the fine-grain loops with their block (chunk, 0: one
+ * block a worker) and a clash_schedule.  The pthreads backend keeps its
+ * workers from create to destroy. */
+typedef struct clash_internal_team clash_internal_team;
+clash_internal_team *clash_internal_team_create(int backend, int threads, int partition, int64_t chunk,
+                                                int schedule);
+void clash_internal_team_destroy(clash_internal_team *t);
+int clash_internal_team_threads(const clash_internal_team *t);
+/* fn over [0, n) cut by the team's partition: fn(begin, end, step, worker, ctx). */
+typedef void (*clash_internal_range_fn)(int64_t begin, int64_t end, int64_t step, int worker, void *ctx);
+void clash_internal_team_for(const clash_internal_team *t, int64_t n, clash_internal_range_fn fn, void *ctx);
+
+/* ---- a run's switches and insides, for the benchmarks ----------------------------- */
+
+/* Ways of running a stage that only benchmarks choose, each compared with
+ * the default way (0) on the same run. */
+enum {
+    CLASH_DEBUG_BVH_BUILDER = 0, /* the BVH midphase's builder: CLASH_INTERNAL_BVH_SAH (default) or _MORTON */
+    CLASH_DEBUG_BVH_WORLD = 1,   /* 1: rigid objects' trees refitted in the world, not queried in their frames */
+    CLASH_DEBUG_NARROW_PLAIN = 2 /* 1: S5 a stage of its own, every candidate to the exact test (no float filter) */
+};
+enum { CLASH_INTERNAL_BVH_SAH = 0, CLASH_INTERNAL_BVH_MORTON = 1 };
+/* Sets switch `which` of run (before its first step); CLASH_EINPUT for an unknown one. */
+int clash_internal_set_debug(clash_run *run, int which, int value);
+
+/* The run's thread team replaced by a new one (as clash_internal_team_create). */
+int clash_internal_run_set_team(clash_run *run, int backend, int threads, int partition, int64_t chunk,
+                                int schedule);
+/* S1 alone on the run's current state, with streaming (non-temporal)
+ * stores of the face boxes when streaming is 1; nonzero when out of memory. */
+int clash_internal_run_boxes(clash_run *run, int streaming);
+/* The run's S1 face boxes: box[0..2] the low x, y, z and box[3..5] the high
+ * ones, one float a face; returns the number of faces. */
+int64_t clash_internal_run_face_boxes(clash_run *run, float *box[6]);
+/* Object obj's S1 box: lo x, y, z then hi x, y, z. */
+void clash_internal_run_object_box(const clash_run *run, int obj, float box[6]);
+/* The BVH midphase's tree of object obj: its nodes and leaf places (0 when none is built). */
+void clash_internal_run_bvh_size(const clash_run *run, int obj, int *nodes, int *places);
+/* The hardware counters (profile/) that the run's stage regions read, NULL: none. */
+struct clash_counters;
+void clash_internal_run_set_counters(clash_run *run, struct clash_counters *c);
+/* The run's working arrays at their largest so far, in bytes. */
+size_t clash_internal_run_work_bytes(const clash_run *run);
+/* The last step's CCD queries (with --ccd): their number, and query i's
+ * kind (CLASH_INTERNAL_CCD_VF or _EE) and its four points at both states. */
+int64_t clash_internal_run_ccd_queries(const clash_run *run);
+int clash_internal_run_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3]);
+
+/* ---- the scene store --------------------------------------------------------------- */
+
+/* The store's arrays as they are now, read-only: every vertex's position in
+ * float (state s: x, y, z; state s-1: px, py, pz; its object's own frame:
+ * lx, ly, lz), the faces' vertices (f0, f1, f2), and each object's first
+ * face (fofs[0..nobj], in store order).  Valid until the scene changes. */
+typedef struct clash_internal_scene_view {
+    int nobj;
+    int64_t nv, nf;
+    const float *x, *y, *z, *px, *py, *pz, *lx, *ly, *lz;
+    const int32_t *f0, *f1, *f2;
+    const int64_t *fofs;
+} clash_internal_scene_view;
+void clash_internal_scene_view_get(const clash_scene *sc, clash_internal_scene_view *v);
+/* The store's place of face `face` of object obj as the host numbers it
+ * (the store may keep faces in Morton order). */
+int64_t clash_internal_face_store(const clash_scene *sc, int obj, int64_t face);
+
+/* The meshes the scene was made of: their number, and mesh m's arrays (not owned). */
+int clash_internal_scene_meshes(const clash_scene *sc);
+void clash_internal_scene_mesh(const clash_scene *sc, int m, int64_t *nv, const double **xyz, int64_t *nf,
+                               const int32_t **tri);
+/* Object obj: its mesh, its scale, its pose in state 0. */
+void clash_internal_scene_object(const clash_scene *sc, int obj, int *mesh, double *scale, double R[9], double t[3]);
+/* The pose a scene file's law gives object obj in state s; CLASH_EINPUT when
+ * the object has no such law (frames or host-driven). */
+int clash_internal_scene_pose_at(const clash_scene *sc, int obj, int s, double R[9], double t[3]);
+
+/* Every scene-file law of the scene checked for states 0..last (positions
+ * that stay in range), messages naming the file `source`. */
+int clash_internal_scene_check_laws(const clash_scene *sc, int last, const char *source, clash_error *err);
+/* Sets the scene to state s as its laws give it (as a run's S0 would). */
+int clash_internal_scene_set_state(clash_scene *sc, int s, clash_error *err);
+
+/* A UV sphere of about `faces` faces (4k(k-1)), radius 1, into out
+ * (clash_mesh_arrays_free frees it). */
+int clash_internal_gen_sphere(int faces, clash_mesh_arrays *out, clash_error *err);
+
+/* ---- kernels the micro-benchmarks time ---------------------------------------------- */
+
+/* S1's face-box kernel over faces [0, nf): box[0..5] as for
+ * clash_internal_run_face_boxes; olo/ohi widened to the union. */
+void clash_internal_face_boxes(int64_t nf, const int32_t *i0, const int32_t *i1, const int32_t *i2, const float *x,
+                               const float *y, const float *z, float *const box[6], float olo[3], float ohi[3]);
+
+/* A BVH over boxes given as six arrays (lo x, y, z, hi x, y, z). */
+typedef struct clash_internal_bvh clash_internal_bvh;
+clash_internal_bvh *clash_internal_bvh_create(void);
+void clash_internal_bvh_destroy(clash_internal_bvh *t);
+/* Built (again) over the boxes ids[0..n) with builder CLASH_INTERNAL_BVH_*; nonzero when out of memory. */
+int clash_internal_bvh_build(clash_internal_bvh *t, int builder, const uint32_t *ids, int32_t n,
+                             const float *const box[6]);
+/* The boxes changed: the leaves gathered from them, then the nodes. */
+void clash_internal_bvh_refit(clash_internal_bvh *t, const float *const box[6]);
+/* The faces the leaves stand for (their vertex indices), for refits from
+ * the vertices; nonzero when out of memory. */
+int clash_internal_bvh_set_faces(clash_internal_bvh *t, const int32_t *i0, const int32_t *i1, const int32_t *i2);
+/* Refit from the vertex positions (S1's kernel over the faces in leaf order, then the nodes). */
+void clash_internal_bvh_refit_faces(clash_internal_bvh *t, const float *x, const float *y, const float *z);
+/* The nodes alone, from the leaf-order boxes. */
+void clash_internal_bvh_refit_nodes(clash_internal_bvh *t);
+/* Nodes, leaf places, each place's box id (writable: a layout study
+ * renumbers them) and the bytes of one node. */
+int clash_internal_bvh_nodes(const clash_internal_bvh *t);
+int32_t clash_internal_bvh_places(const clash_internal_bvh *t);
+uint32_t *clash_internal_bvh_prims(clash_internal_bvh *t);
+size_t clash_internal_bvh_node_bytes(void);
+
+/* S2's object-pair methods over n boxes: CLASH_INTERNAL_BROAD_SAP (sort and
+ * sweep) or _BVH, on an OpenMP team of `threads` (chunk partition, dynamic
+ * schedule).  Each call forgets the pairs of the one before. */
+enum { CLASH_INTERNAL_BROAD_SAP = 0, CLASH_INTERNAL_BROAD_BVH = 1 };
+typedef struct clash_internal_broad clash_internal_broad;
+clash_internal_broad *clash_internal_broad_create(int threads);
+void clash_internal_broad_destroy(clash_internal_broad *b);
+/* Nonzero when out of memory. */
+int clash_internal_broad_run(clash_internal_broad *b, int method, int64_t n, const float *const box[6], float grow);
+/* The pairs found (keys lo << 32 | hi, as found: in no order, maybe
+ * repeated); out NULL: only their number. */
+size_t clash_internal_broad_pairs(const clash_internal_broad *b, uint64_t *out);
+/* Sorts a[0..n) and drops repeats; returns the number left. */
+size_t clash_internal_sort_unique_u64(uint64_t *a, size_t n);
+
+/* The primitive CCD kernel: vertex-face (CLASH_INTERNAL_CCD_VF: the vertex,
+ * then the face's three) or edge-edge (_EE: two points each) at t = 0 (x0)
+ * and t = 1 (x1).  Returns 1 on contact with *toi never later than the
+ * first contact, within tolerance of it. */
+enum { CLASH_INTERNAL_CCD_VF = 0, CLASH_INTERNAL_CCD_EE = 1 };
+typedef struct clash_internal_ccd_opts {
+    double tolerance; /* of the toi (clash_internal_ccd_defaults: 1e-6) */
+    double min_sep;   /* contact within this distance (>= 0) */
+    int64_t max_iter; /* the root finder's work bound per query (<= 0: the kernel's) */
+} clash_internal_ccd_opts;
+typedef struct clash_internal_ccd_counts {
+    int64_t tests, filter_no, filter_yes, exact_calls, hits; /* added to, not reset */
+} clash_internal_ccd_counts;
+clash_internal_ccd_opts clash_internal_ccd_defaults(void);
+/* The options a run's CCD stage uses (its tolerance and min separation). */
+clash_internal_ccd_opts clash_internal_run_ccd_opts(const clash_run *run);
+int clash_internal_ccd(int kind, const double x0[4][3], const double x1[4][3], const clash_internal_ccd_opts *o,
+                       double *toi, clash_internal_ccd_counts *c);
+/* n queries at once (the kernel's batch path: its filter first). */
+void clash_internal_ccd_batch(int kind, int64_t n, const double (*x0)[4][3], const double (*x1)[4][3],
+                              const clash_internal_ccd_opts *o, uint8_t *hit, double *toi,
+                              clash_internal_ccd_counts *c);
+
+#endif
