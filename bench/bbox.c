@@ -45,7 +45,6 @@
 #include "bench/stream.h"
 #include "clash/clash.h"
 #include "clash_internal.h"
-#include "io/scene_desc.h"
 
 int clash_bench_bbox(int argc, char **argv);
 

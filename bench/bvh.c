@@ -75,7 +75,6 @@
 #include "bench/bench.h"
 #include "clash/clash.h"
 #include "clash_internal.h"
-#include "io/scene_desc.h"
 
 int clash_bench_bvh(int argc, char **argv);
 

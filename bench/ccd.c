@@ -24,7 +24,6 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "io/ccd_csv.h"
 #include "clash_internal.h"
 
 int clash_bench_ccd(int argc, char **argv);
@@ -52,7 +51,7 @@ static int load_set(const char *dir, qset *s)
         if (!rc && L > 4 && !strcmp(f[j] + L - 4, ".csv")) {
             char p[4096];
             snprintf(p, sizeof p, "%s/%s", dir, f[j]);
-            clash_ccd_queries q;
+            clash_ccd_query_file q;
             clash_error err = {0};
             if (clash_ccd_read(p, &q, &err)) {
                 fprintf(stderr, "clash: error: bench ccd: %s\n", err.msg);

@@ -48,7 +48,6 @@
 #include <time.h>
 
 #include "bench/bench.h"
-#include "io/scene_desc.h"
 #include "clash_internal.h"
 
 int clash_bench_ccdrun(int argc, char **argv);

@@ -15,7 +15,6 @@
 
 #include "bench/bench.h"
 #include "clash_internal.h"
-#include "io/scene_desc.h"
 
 int bench_fail(const bench_opts *o, int code, const char *fmt, ...)
 {

@@ -53,7 +53,6 @@
 #include "bench/bench.h"
 #include "bench/common.h"
 #include "clash_internal.h"
-#include "io/scene_desc.h"
 
 #define MAX_CFG 64
 

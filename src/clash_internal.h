@@ -51,6 +51,85 @@ const char *clash_internal_midphase_name(int midphase);
 /* The name of a clash_config.bind value ("none", "cores", ...). */
 const char *clash_internal_bind_name(int bind);
 
+/* ---- scene descriptions (io/: clash-scene/1 files and presets) ----------------------- */
+
+/* A scene as described, before meshes are loaded and the store is built:
+ * only what the user wrote, with defaults filled in (src/cli/REFERENCE.md,
+ * "Scene file").  Plain data; clash_scene_desc_free frees what a parser made. */
+typedef enum clash_mesh_kind { CLASH_MESH_FILE = 0, CLASH_MESH_SPHERE = 1, CLASH_MESH_BOX = 2 } clash_mesh_kind;
+
+typedef struct clash_mesh_desc {
+    char *name;          /* key in "meshes" */
+    int kind;            /* clash_mesh_kind */
+    char *path;          /* FILE: resolved path (relative paths joined to the scene's folder) */
+    int sphere_faces;    /* SPHERE: F = 4k(k-1) */
+    double scale;        /* mesh's own scale, default 1 */
+    int center;          /* mesh's own "center": translate so its box centre is the origin */
+} clash_mesh_desc;
+
+typedef struct clash_object_desc {
+    int mesh;            /* index into meshes[] */
+    double scale;        /* default 1 */
+    double position[3], rotation_deg[3], velocity[3], angular_velocity_deg[3];
+} clash_object_desc;
+
+typedef enum clash_frames_objects { CLASH_FRAMES_COMPONENTS = 0, CLASH_FRAMES_SINGLE = 1 } clash_frames_objects;
+
+typedef struct clash_scene_desc {
+    char *name;
+    int steps;           /* default 1 */
+    int mode;            /* clash_mode, default swept */
+    int self_collision;  /* default 0 */
+    int nmeshes;
+    clash_mesh_desc *meshes;
+    int nobjects;
+    clash_object_desc *objects;
+    /* Deforming scenes: frames instead of meshes/objects (nframes > 0). */
+    int nframes;
+    char **frame_files;  /* resolved paths */
+    int frames_objects;  /* clash_frames_objects */
+    const char *source;  /* the scene file, for messages (not owned; NULL: a preset or a string) */
+} clash_scene_desc;
+
+/* Parses a clash-scene/1 JSON file.  Errors (exit 2) name the file and the
+ * key path, e.g. "scene.json: objects[2].velocity: expected an array of 3 numbers". */
+int clash_scene_desc_parse_file(const char *path, clash_scene_desc *out, clash_error *err);
+/* Same, from a string; base_dir resolves relative paths, label names the source in messages. */
+int clash_scene_desc_parse_string(const char *json, const char *base_dir, const char *label,
+                                  clash_scene_desc *out, clash_error *err);
+void clash_scene_desc_free(clash_scene_desc *d);
+
+/* Builds a scene from a description (scene_build.c): loads mesh files, runs
+ * generators, builds the store.  On error *out is NULL. */
+int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error *err);
+
+/* Presets (presets.c).  Names: default, ktk94-table1, ktak94-table1, cluttered. */
+int clash_scene_desc_preset(const char *name, const clash_preset_params *p,
+                            clash_scene_desc *out, clash_error *err);
+
+/* ---- CCD query files (io/ccd_csv.c: the format of Wang et al.'s benchmark) ----------- */
+
+typedef struct clash_ccd_query_file {
+    int64_t n;               /* queries */
+    double (*x0)[4][3];      /* n queries at t = 0 */
+    double (*x1)[4][3];      /* at t = 1 */
+    int8_t *truth;           /* 0/1 from the 7th column, -1 where the file has 6 columns */
+    int64_t inexact;         /* coordinates not exactly a double (rounded to nearest) */
+} clash_ccd_query_file;
+
+/* Reads path into q.  Bad input fails with CLASH_EINPUT and "PATH:LINE:
+ * what": a row that is not 6 or 7 integers, a zero denominator, a coordinate
+ * beyond the doubles' range, a truth other than 0/1, rows not a multiple of 8
+ * (naming the first row of the incomplete query), a query whose truth differs
+ * between its rows.  Blank lines are skipped.  q is empty on failure. */
+int clash_ccd_read(const char *path, clash_ccd_query_file *q, clash_error *err);
+void clash_ccd_free(clash_ccd_query_file *q);
+
+/* The benchmark's folders: the names of dir's entries (dot files left out),
+ * at most max of them, in strcmp order, each strdup'd into names[] (the
+ * caller frees them).  Returns their count; 0 when dir cannot be opened. */
+int clash_ccd_list_dir(const char *dir, char **names, int max);
+
 /* ---- the machine -------------------------------------------------------------- */
 
 /* The threads a run gets for `requested` (0: the cores of this process's
@@ -68,6 +147,14 @@ const char *clash_internal_machine(char *buf, size_t n);
 /* The last-level cache: bytes, line size (0: unknown) and ways (-1: fully
  * associative, 0: unknown); the return is the source, as above. */
 const char *clash_internal_l3(size_t *bytes, int *line, int *ways);
+
+/* The valgrind that `clash profile` re-runs the command under (CLASH_VALGRIND,
+ * else the first in PATH): 0 with its path in out, -1 when there is none. */
+int clash_internal_find_valgrind(char *out, size_t n);
+/* Whether that re-run can work here: 0 with the valgrind path in out, or -1
+ * with the reason in out (not built in, valgrind missing, a sanitizer
+ * build, which valgrind cannot run). */
+int clash_internal_callgrind_usable(char *out, size_t n);
 
 /* ---- the command's ranks (MPI_COMM_WORLD; one rank without MPI) --------------- */
 

@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/sort.h"
@@ -103,6 +105,42 @@ const char *clash_internal_l3(size_t *bytes, int *line, int *ways)
     clash_topology_get(&t);
     *bytes = t.l3, *line = t.l3_line, *ways = t.l3_ways;
     return t.source;
+}
+
+int clash_internal_find_valgrind(char *out, size_t n)
+{
+    const char *over = getenv("CLASH_VALGRIND");
+    if (over) {
+        snprintf(out, n, "%s", over);
+        return *over && access(over, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/bin:/bin";
+    while (*path) {
+        const size_t len = strcspn(path, ":");
+        snprintf(out, n, "%.*s/valgrind", (int)len, path);
+        if (len && access(out, X_OK) == 0) return 0;
+        path += len + (path[len] == ':');
+    }
+    return -1;
+}
+
+int clash_internal_callgrind_usable(char *out, size_t n)
+{
+    if (!clash_build()->valgrind) {
+        snprintf(out, n, "not built in (valgrind/callgrind.h was not found at configure time)");
+        return -1;
+    }
+    if (clash_internal_find_valgrind(out, n)) {
+        snprintf(out, n, "valgrind is not installed (%s)",
+                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
+        return -1;
+    }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
+    return -1;
+#endif
+    return 0;
 }
 
 /* ---- the command's ranks ------------------------------------------------------ */

@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "cli/suggest.h"
-#include "io/ccd_csv.h"
 #include "clash_internal.h"
 
 void clash_ccd_usage(FILE *f)
@@ -125,7 +124,7 @@ int clash_ccd_cmd(int argc, char **argv)
     else if (!strcmp(kind_s, "ee") || !strcmp(kind_s, "edge-edge")) kind = CLASH_INTERNAL_CCD_EE;
     else return clash_internal_fail(&err, CLASH_EINPUT, "ccd: kind '%s' is not vf or ee", kind_s), fail(&err);
 
-    clash_ccd_queries q;
+    clash_ccd_query_file q;
     if (clash_ccd_read(path, &q, &err)) return fail(&err);
     uint8_t *hit = malloc((size_t)q.n + 1);
     double *toi = malloc(((size_t)q.n + 1) * sizeof *toi);

@@ -79,7 +79,7 @@ static int cmd_info(void)
         int works = 0;
         if (src == CLASH_CTR_CALLGRIND) {
             char vg[1024];
-            works = clash_profile_callgrind_usable(vg, sizeof vg) == 0;
+            works = clash_internal_callgrind_usable(vg, sizeof vg) == 0;
             snprintf(why, sizeof why, works ? "%s; clash profile re-runs itself under it (simulated)" : "%s", vg);
         } else {
             clash_counters probe;

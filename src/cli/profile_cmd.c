@@ -41,43 +41,6 @@
 #include "clash_internal.h"
 #include "profile/profile.h"
 
-/* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
-int clash_profile_find_valgrind(char *out, size_t n)
-{
-    const char *over = getenv("CLASH_VALGRIND");
-    if (over) {
-        snprintf(out, n, "%s", over);
-        return *over && access(over, X_OK) == 0 ? 0 : -1;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    while (*path) {
-        const size_t len = strcspn(path, ":");
-        snprintf(out, n, "%.*s/valgrind", (int)len, path);
-        if (len && access(out, X_OK) == 0) return 0;
-        path += len + (path[len] == ':');
-    }
-    return -1;
-}
-
-int clash_profile_callgrind_usable(char *out, size_t n)
-{
-    if (!clash_build()->valgrind) {
-        snprintf(out, n, "not built in (valgrind/callgrind.h was not found at configure time)");
-        return -1;
-    }
-    if (clash_profile_find_valgrind(out, n)) {
-        snprintf(out, n, "valgrind is not installed (%s)",
-                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
-        return -1;
-    }
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
-    return -1;
-#endif
-    return 0;
-}
-
 static void remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -155,7 +118,7 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
         }
     }
     char vg[PATH_MAX];
-    if (clash_profile_callgrind_usable(vg, sizeof vg)) {
+    if (clash_internal_callgrind_usable(vg, sizeof vg)) {
         const size_t k = strlen(note);
         snprintf(note + k, sizeof note - k, "%scallgrind: %.200s", k ? "; " : "", vg);
         setenv("CLASH_COUNTERS_NOTE", note, 1);

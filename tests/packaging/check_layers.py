@@ -56,23 +56,14 @@ CLIENT_FOLDERS = ("src/cli", "bench")
 PRIVATE_ROOTS = ("base", "store", "io", "core", "stages", "profile", "out", "dist", "kernels", "sched", "generated",
                  "cli", "bench")
 CLIENT_INCLUDES = {
-    "src/cli/ccd_cmd.c": {"io/ccd_csv.h"},
     "src/cli/decomp_plan.c": {"base/error.h"},
     "src/cli/decompose.c": {"base/error.h", "base/sort.h", "core/run.h", "out/report.h", "sched/bind.h", "sched/sched.h", "stages/mid/midphase.h"},
     "src/cli/decompose.h": {"base/tuning.h", "dist/rcb.h", "io/scene_desc.h", "sched/ranks.h", "store/scene.h"},
     "src/cli/main.c": {"bench/bench.h", "out/report.h", "out/vtk.h", "profile/profile.h"},
     "src/cli/options.c": {"profile/profile.h"},
     "src/cli/profile_cmd.c": {"profile/profile.h"},
-    "bench/bbox.c": {"io/scene_desc.h"},
-    "bench/bvh.c": {"io/scene_desc.h"},
     "bench/cache.c": {"out/report.h", "profile/profile.h"},
-    "bench/ccd.c": {"io/ccd_csv.h"},
-    "bench/ccdrun.c": {"io/scene_desc.h"},
-    "bench/common.c": {"io/scene_desc.h"},
     "bench/common.h": {"out/report.h"},
-    "bench/seeds.h": {"io/scene_desc.h"},
-    "bench/seeds_report.c": {"cli/profile_cmd.h"},
-    "bench/weak.c": {"io/scene_desc.h"},
 }
 
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
