@@ -46,8 +46,6 @@
 #include "bench/bench.h"
 #include "clash/clash.h"
 #include "clash_internal.h"
-#include "profile/profile.h"
-#include "out/report.h"
 
 int clash_bench_cache(int argc, char **argv);
 
@@ -429,11 +427,14 @@ int clash_bench_cache(int argc, char **argv)
             remove_dumps(base);
             continue;
         }
-        clash_counters c;
-        memset(&c, 0, sizeof c);
-        clash_error err;
-        clash_stage_counts kc = {0};
-        const int nd = clash_callgrind_collect(base, &c, v->kernel, &kc, NULL, 0, &err);
+        clash_counters *c = clash_internal_counters_open(CLASH_CTR_NONE); /* to sum the dumps into */
+        clash_error err = {0};
+        clash_stage_counts kc = {0}, stages[CLASH_NSTAGES] = {{0}};
+        int nd = -1;
+        if (c) nd = clash_callgrind_collect(base, c, v->kernel, &kc, NULL, 0, &err);
+        else clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
+        for (int q = 0; c && q < CLASH_NSTAGES; ++q) stages[q] = *clash_internal_counters_stage(c, q);
+        clash_internal_counters_close(c);
         remove_dumps(base);
         if (nd <= 0) {
             printf("%-10s %-11s (no dumps: %s)\n", v->study, v->name, nd < 0 ? err.msg : "none written");
@@ -449,11 +450,11 @@ int clash_bench_cache(int argc, char **argv)
                 z = kc, stage = "kernel";
             } else if (s == CLASH_NSTAGES) {
                 for (int q = 0; q < CLASH_NSTAGES; ++q)
-                    z.l1d_misses += c.stage[q].l1d_misses, z.ll_misses += c.stage[q].ll_misses,
-                        z.regions += c.stage[q].regions;
+                    z.l1d_misses += stages[q].l1d_misses, z.ll_misses += stages[q].ll_misses,
+                        z.regions += stages[q].regions;
                 stage = "all";
             } else {
-                z = c.stage[s], stage = clash_stage_name(s);
+                z = stages[s], stage = clash_stage_name(s);
                 items = clash_stage_items(&t, s, &iname);
             }
             if (!z.regions) continue;

@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "clash/clash.h"
-#include "out/report.h"
+#include "clash_internal.h"
 
 typedef struct bench_opts {
     const char *suite;

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "clash/clash.h"
 
@@ -130,6 +131,157 @@ void clash_ccd_free(clash_ccd_query_file *q);
  * caller frees them).  Returns their count; 0 when dir cannot be opened. */
 int clash_ccd_list_dir(const char *dir, char **names, int max);
 
+/* ---- the run's outputs (out/report.c): totals, atomic files, CSV rows, the report -------- */
+
+/* What a run leaves behind: the pairs CSV, the run report YAML
+ * (src/cli/REFERENCE.md), the order-independent checksum of all (step,
+ * pair) rows.  Files are written atomically (out/report.h says how). */
+typedef struct clash_run_totals {
+    int steps_run;
+    int first_collision_step;    /* -1: none */
+    clash_step_stats first_collision; /* the stats of that step (the papers' "time at the collision step") */
+    uint64_t pairs_total;
+    uint64_t checksum;           /* sum of mix64(row) mod 2^64: order-independent */
+    double stage_total[CLASH_NSTAGES];
+    /* Sums over steps of each step's fastest / slowest worker in the stage
+     * (clash_step_stats.worker_min_s/max_s): min_s/max_s of the report. */
+    double stage_min[CLASH_NSTAGES], stage_max[CLASH_NSTAGES];
+    int64_t vertices, faces_boxed, object_pairs, faces_kept, candidates, tests, hits;
+    double mid_build_s;                       /* S4 structures: build time over the run, */
+    int64_t mid_bytes, mid_fallback_objects;  /* largest size, objects that fell back */
+    double mid_update_s;                      /* their updates, summed over steps, */
+    int64_t mid_interfering;                  /* interfering nodes, summed over steps */
+    double wall_s;
+    double steps_s;              /* time in clash_step over all steps (the per-step time's numerator) */
+    double output_s;             /* time writing the pairs CSV, VTK series, step CSV (not the report itself) */
+    size_t work_bytes;           /* the run's working arrays at their largest after a step (clash_run_work_bytes) */
+    /* --ccd (clash_step_stats.ccd_*), summed over steps; the earliest toi of
+     * every step with contacts (toi_step[i], toi[i]), grown as steps come */
+    double ccd_s;
+    int64_t ccd_tests, ccd_vf_tests, ccd_hull_no, ccd_filter_no, ccd_filter_yes, ccd_exact_calls, ccd_contacts;
+    int *toi_step;
+    double *toi;
+    int ntoi, cap_toi;
+} clash_run_totals;
+
+void clash_totals_init(clash_run_totals *t);
+void clash_totals_free(clash_run_totals *t);
+/* Returns 0, or -1 when the list of per-step tois could not grow. */
+int clash_totals_add(clash_run_totals *t, int step, const clash_pairs *p, const clash_step_stats *st);
+uint64_t clash_pair_hash(int step, const clash_pair *p);
+
+/* An output file written atomically.  The path "-" is standard output
+ * (tmp NULL): rows are written as they come, and it is flushed, never
+ * closed, by commit and abort. */
+typedef struct clash_outfile {
+    char *path, *tmp;
+    FILE *f;
+} clash_outfile;
+int clash_outfile_open(clash_outfile *o, const char *path, clash_error *err);
+int clash_outfile_commit(clash_outfile *o, clash_error *err);  /* close + rename */
+void clash_outfile_abort(clash_outfile *o);                    /* close + remove */
+
+int clash_pairs_csv_header(FILE *f);
+int clash_pairs_csv_rows(FILE *f, int step, const clash_pairs *p);
+/* The contacts CSV (--contacts): step,kind,obj_a,id_a,obj_b,id_b,toi, toi
+ * with 17 significant digits (it reads back to the same double). */
+int clash_contacts_csv_header(FILE *f);
+int clash_contacts_csv_rows(FILE *f, int step, const clash_contacts *c);
+
+typedef struct clash_report_info {
+    const clash_scene *scene;
+    const clash_config *cfg;   /* resolved */
+    int threads, ranks;
+    const char *binding;
+    const struct clash_counters *counters;  /* profile.h; NULL: not requested */
+    /* --decompose objects: `scene` is this rank's part; whole_faces > 0 gives
+     * the whole scene's objects, vertices and faces for the scene line, and
+     * extra_yaml (NULL: none) is appended: the decomposition section. */
+    int whole_objects;
+    int64_t whole_vertices, whole_faces;
+    const char *extra_yaml;
+    const char *isa;           /* the kernels' instruction-set level (clash_isa); NULL: not known */
+    const char *midphase;      /* cfg->midphase's name (the midphases' table, clash_midphase_name) */
+} clash_report_info;
+int clash_report_write_yaml(FILE *f, const clash_report_info *ri, const clash_run_totals *t);
+
+/* Items a stage's misses are divided by ("faces", "candidates", ...) and
+ * their count over the run; 0 when the stage has none. */
+int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **name);
+/* The counters table of `clash profile`: per stage L1D and LL misses, per
+ * stage item, per face and per candidate pair; or the source `none` and why. */
+void clash_counters_print(FILE *f, const struct clash_counters *c, const clash_run_totals *t);
+
+/* ---- the VTK time series (out/vtk.c) ----------------------------------------------------- */
+
+/* A ParaView time series of a run (`clash run --vtk DIR`), one file a step
+ * and an index, written atomically (out/vtk.h says how). */
+typedef struct clash_vtk clash_vtk;
+
+enum { CLASH_VTK_BINARY = 0, CLASH_VTK_ASCII = 1 };
+
+/* Checks DIR and creates the temporary folder.  NULL on error (err set).
+ * The step files are binary unless clash_vtk_set_format says ASCII. */
+clash_vtk *clash_vtk_open(const char *dir, clash_scene *sc, clash_error *err);
+void clash_vtk_set_format(clash_vtk *v, int format);
+/* Writes the file of step s: the scene's state s and the step's pairs. */
+int clash_vtk_step(clash_vtk *v, int s, const clash_pairs *pairs, clash_error *err);
+/* Writes the .pvd index and moves the series into DIR; frees v. */
+int clash_vtk_commit(clash_vtk *v, clash_error *err);
+/* Removes the temporary folder and everything in it; frees v (NULL: no-op). */
+void clash_vtk_abort(clash_vtk *v);
+
+/* ---- hardware counters of the stage regions (profile/) --------------------------------- */
+
+/* The counter sources (--counters): */
+enum clash_counter_source {
+    CLASH_CTR_AUTO = 0, CLASH_CTR_PERF, CLASH_CTR_PAPI, CLASH_CTR_LIKWID, CLASH_CTR_CALLGRIND, CLASH_CTR_NONE
+};
+/* "auto", "perf", "papi", "likwid", "callgrind", "none", NULL */
+extern const char *const clash_counter_source_names[];
+
+typedef struct clash_stage_counts {
+    uint64_t l1d_misses;     /* callgrind: D1mr + D1mw; perf: L1D read misses; papi: PAPI_L1_DCM */
+    uint64_t ll_misses;      /* callgrind: DLmr + DLmw; perf: LL read misses; papi: L3 (or L2) total misses */
+    uint64_t instructions;   /* callgrind: Ir */
+    uint64_t data_refs;      /* callgrind: Dr + Dw */
+    int64_t regions;         /* region instances counted */
+} clash_stage_counts;
+
+/* The counters a run's stage regions read: opaque here (profile/profile.h).
+ * Opened on the requested source (auto: the first that works) and live for
+ * the regions that follow; never fails but for memory (NULL): a source that
+ * cannot be used leaves the source CLASH_CTR_NONE and says why in the reason. */
+typedef struct clash_counters clash_counters;
+clash_counters *clash_internal_counters_open(int requested);
+/* Ends counting, reading what remains (callgrind: its dumps). */
+void clash_internal_counters_finish(clash_counters *c);
+/* Ends counting without reading (error paths, probes) and frees c (NULL: nothing). */
+void clash_internal_counters_close(clash_counters *c);
+/* The source in use, what was counted (events, simulated caches), why the
+ * requested source was not used ("" when it was), and a stage's counts. */
+int clash_internal_counters_source(const clash_counters *c);
+const char *clash_internal_counters_model(const clash_counters *c);
+const char *clash_internal_counters_reason(const clash_counters *c);
+const clash_stage_counts *clash_internal_counters_stage(const clash_counters *c, int stage);
+
+/* 1 when the process runs under valgrind (any tool). */
+int clash_running_on_valgrind(void);
+
+/* Sums the dumps BASE.1, BASE.2, ... (until one is missing) whose trigger
+ * is a stage name into c->stage[]; returns the number of dumps read, or -1
+ * with err set when a dump is malformed.  Other triggers are skipped.
+ * `region`, when not NULL, instead sums only dumps whose trigger equals it
+ * into *sum (used by the cache study). */
+int clash_callgrind_collect(const char *base, clash_counters *c, const char *region, clash_stage_counts *sum,
+                            char *caches, size_t caches_len, clash_error *err);
+
+/* Named callgrind regions outside the pipeline (the cache study's kernels):
+ * begin zeroes the counts, end dumps them with `name` as trigger.  No-ops
+ * when not under valgrind. */
+void clash_callgrind_region_begin(void);
+void clash_callgrind_region_end(const char *name);
+
 /* ---- the machine -------------------------------------------------------------- */
 
 /* The threads a run gets for `requested` (0: the cores of this process's
@@ -218,8 +370,7 @@ void clash_internal_run_object_box(const clash_run *run, int obj, float box[6]);
 /* The BVH midphase's tree of object obj: its nodes and leaf places (0 when none is built). */
 void clash_internal_run_bvh_size(const clash_run *run, int obj, int *nodes, int *places);
 /* The hardware counters (profile/) that the run's stage regions read, NULL: none. */
-struct clash_counters;
-void clash_internal_run_set_counters(clash_run *run, struct clash_counters *c);
+void clash_internal_run_set_counters(clash_run *run, clash_counters *c);
 /* The run's working arrays at their largest so far, in bytes. */
 size_t clash_internal_run_work_bytes(const clash_run *run);
 /* The last step's CCD queries (with --ccd): their number, and query i's

@@ -23,6 +23,7 @@
 #include "core/run.h"
 #include "kernels/ccd.h"
 #include "kernels/kernels.h"
+#include "profile/profile.h"
 #include "sched/bind.h"
 #include "sched/ranks.h"
 #include "sched/sched.h"
@@ -143,6 +144,47 @@ int clash_internal_callgrind_usable(char *out, size_t n)
     return 0;
 }
 
+/* ---- hardware counters ----------------------------------------------------------------- */
+
+clash_counters *clash_internal_counters_open(int requested)
+{
+    clash_counters *c = malloc(sizeof *c);
+    if (c) clash_counters_open(requested, c);
+    return c;
+}
+
+void clash_internal_counters_finish(clash_counters *c)
+{
+    clash_counters_finish(c);
+}
+
+void clash_internal_counters_close(clash_counters *c)
+{
+    if (!c) return;
+    clash_counters_close(c);
+    free(c);
+}
+
+int clash_internal_counters_source(const clash_counters *c)
+{
+    return c->source;
+}
+
+const char *clash_internal_counters_model(const clash_counters *c)
+{
+    return c->model;
+}
+
+const char *clash_internal_counters_reason(const clash_counters *c)
+{
+    return c->reason;
+}
+
+const clash_stage_counts *clash_internal_counters_stage(const clash_counters *c, int stage)
+{
+    return &c->stage[stage];
+}
+
 /* ---- the command's ranks ------------------------------------------------------ */
 
 /* The world as sched/ranks.c sees it now (one rank before MPI_Init and after
@@ -260,7 +302,9 @@ void clash_internal_team_for(const clash_internal_team *t, int64_t n, clash_inte
 int clash_internal_set_debug(clash_run *run, int which, int value)
 {
     switch (which) {
-    case CLASH_DEBUG_BVH_BUILDER: run->bvh_builder = value == CLASH_INTERNAL_BVH_MORTON ? CLASH_BVH_MORTON : CLASH_BVH_SAH; return 0;
+    case CLASH_DEBUG_BVH_BUILDER:
+        run->bvh_builder = value == CLASH_INTERNAL_BVH_MORTON ? CLASH_BVH_MORTON : CLASH_BVH_SAH;
+        return 0;
     case CLASH_DEBUG_BVH_WORLD: run->bvh_world = value; return 0;
     case CLASH_DEBUG_NARROW_PLAIN: run->narrow_plain = value; return 0;
     default: return CLASH_EINPUT;
@@ -298,7 +342,7 @@ void clash_internal_run_bvh_size(const clash_run *run, int obj, int *nodes, int 
     *places = run->bvh ? run->bvh[obj].nprim : 0;
 }
 
-void clash_internal_run_set_counters(clash_run *run, struct clash_counters *c)
+void clash_internal_run_set_counters(clash_run *run, clash_counters *c)
 {
     clash_run_set_counters(run, c);
 }

@@ -105,7 +105,7 @@ int clash_ccd_cmd(int argc, char **argv)
                                                "--help", NULL};
             char hint[96];
             clash_internal_fail(&err, CLASH_EINPUT, "ccd: unknown option '%s'%s", a,
-                       clash_suggest_hint(a, opts, hint, sizeof hint));
+                                clash_suggest_hint(a, opts, hint, sizeof hint));
             return fail(&err);
         } else if (!kind_s) {
             kind_s = a;

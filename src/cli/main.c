@@ -29,9 +29,6 @@
 #include "cli/suggest.h"
 #include "cli/summary.h"
 #include "clash_internal.h"
-#include "out/report.h"
-#include "out/vtk.h"
-#include "profile/profile.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
  * the step loop stops cleanly and the command exits with 128 + signal. */
@@ -82,14 +79,17 @@ static int cmd_info(void)
             works = clash_internal_callgrind_usable(vg, sizeof vg) == 0;
             snprintf(why, sizeof why, works ? "%s; clash profile re-runs itself under it (simulated)" : "%s", vg);
         } else {
-            clash_counters probe;
-            clash_counters_open(src, &probe);
-            works = probe.source != CLASH_CTR_NONE;
-            const char *r = works ? probe.model : probe.reason;
+            clash_counters *probe = clash_internal_counters_open(src);
+            if (!probe) {
+                printf("counters: out of memory\n");
+                return 1;
+            }
+            works = clash_internal_counters_source(probe) != CLASH_CTR_NONE;
+            const char *r = works ? clash_internal_counters_model(probe) : clash_internal_counters_reason(probe);
             const size_t k = strlen(clash_counter_source_names[src]);  /* reasons start "perf: " */
             if (!works && !strncmp(r, clash_counter_source_names[src], k) && r[k] == ':') r += k + 2;
             snprintf(why, sizeof why, "%s", r);
-            clash_counters_close(&probe);
+            clash_internal_counters_close(probe);
         }
         printf("%s %-9s %s: %s\n", src == CLASH_CTR_PERF ? "counters:" : "         ", clash_counter_source_names[src],
                works ? "works" : "not usable", why);
@@ -295,13 +295,13 @@ static void warn_oversubscribed(int threads, int quiet)
     if (oversubscribed && clash_internal_rank() == 0 && !quiet) {
         char cb[64];
         fprintf(stderr, "clash: warning: --threads %d exceeds the %s of %s binding; threads will share cores\n",
-                threads, clash_plural(cb, sizeof cb, cores, "core"), clash_internal_nranks() > 1 ? "a rank's" : "this process's");
+                threads, clash_plural(cb, sizeof cb, cores, "core"),
+                clash_internal_nranks() > 1 ? "a rank's" : "this process's");
     }
 }
 
 static int cmd_run(const clash_cli *cli)
 {
-    /* the command's ranks (clash_internal_rank...) agree on exit codes and totals; the run has its own */
     clash_error err = {0};
     clash_scene *sc = NULL;
     int rc;
@@ -326,11 +326,15 @@ static int cmd_run(const clash_cli *cli)
         return rc ? st : code;
     }
     const int threads = clash_internal_threads(cfg.threads);
-    /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
+    /* MPI: every rank runs the steps (the run has its own communicator); only rank 0 writes and prints. */
     const int root = clash_internal_rank() == 0, ranks = clash_internal_nranks();
     run_outputs out;
     rc = outputs_open(cli, sc, root, &out, &err);
+    clash_counters *ctr = NULL; /* the counters of the steps' regions */
+    if (!rc && !(ctr = clash_internal_counters_open(cli->counters)))
+        rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
     if ((code = clash_internal_ranks_max_int(rc)) != 0) { /* a rank could not open its outputs */
+        clash_internal_counters_close(ctr);
         outputs_abort(&out);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
@@ -346,9 +350,7 @@ static int cmd_run(const clash_cli *cli)
     int64_t rk[RK_N] = {0}; /* this rank's share (rank_section) */
     double rt[4] = {0};
     char *rank_yaml = NULL; /* the report's replicated_ranks section (rank 0, several ranks) */
-    clash_counters ctr; /* profile.h: live for the steps' regions */
-    clash_counters_open(cli->counters, &ctr);
-    clash_internal_run_set_counters(run, &ctr);
+    clash_internal_run_set_counters(run, ctr);
     const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
     double shown = -1; /* when the progress line was last written (-1: never) */
@@ -387,12 +389,14 @@ static int cmd_run(const clash_cli *cli)
     in_steps = 0;
     if (ranks > 1 && !stop_sig) rank_yaml = rank_section(rk, rt); /* (before the times are maxed) */
     if (ranks > 1) totals_across_ranks(&tot);
-    clash_counters_finish(&ctr);
+    clash_internal_counters_finish(ctr);
     clash_internal_run_set_counters(run, NULL);
     if (progress) fputc('\n', stderr);
     if (stop_sig) {
-        rc = clash_internal_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
+        rc = clash_internal_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1,
+                                 cfg.steps);
         if (!root) {
+            clash_internal_counters_close(ctr);
             clash_totals_free(&tot);
             free(rank_yaml);
             clash_run_destroy(run);
@@ -407,7 +411,7 @@ static int cmd_run(const clash_cli *cli)
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_internal_bind_name(cfg.bind), &ctr, 0, 0, 0,
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_internal_bind_name(cfg.bind), ctr, 0, 0, 0,
                                 rank_yaml, NULL, NULL};
         clash_isa(&ri.isa, NULL, NULL);
         ri.midphase = clash_internal_midphase_name(cfg.midphase);
@@ -425,7 +429,8 @@ static int cmd_run(const clash_cli *cli)
                                    tot.output_s, outputs, threads, ranks};
         clash_summary_print(stderr, &sum);
     }
-    if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
+    if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, ctr, &tot);
+    clash_internal_counters_close(ctr);
     clash_totals_free(&tot);
     free(rank_yaml);
     clash_run_destroy(run);
@@ -437,11 +442,11 @@ fail:
         outputs_abort(&out);
         clash_internal_ranks_abort(rc);
     }
-    clash_counters_close(&ctr);
     clash_totals_free(&tot);
     free(rank_yaml);
     outputs_abort(&out);
     clash_run_destroy(run);
+    clash_internal_counters_close(ctr); /* after the run, which held it during the steps */
     clash_scene_destroy(sc);
     rc = die(&err);
     return stop_sig ? 128 + stop_sig : rc; /* 130 after SIGINT, 143 after SIGTERM, as shells expect */
@@ -479,7 +484,7 @@ static int cmd_bench(int argc, char **argv)
     names[n] = NULL;
     char hint[96];
     clash_internal_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'%s (clash bench lists them)", argv[2],
-               clash_suggest_hint(argv[2], names, hint, sizeof hint));
+                        clash_suggest_hint(argv[2], names, hint, sizeof hint));
     return die(&err);
 }
 

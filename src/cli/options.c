@@ -11,7 +11,6 @@
 
 #include "clash_internal.h"
 #include "cli/suggest.h"
-#include "profile/profile.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -246,7 +245,7 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
         double d = strtod(v, &end);
         if (!*v || *end || errno || !(d >= 1 && d < 1e9))
             rc = clash_internal_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
-                            v);
+                                     v);
         cli->imbalance = d;
         st->dec_opt = a;
     } else {
@@ -277,8 +276,8 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
         if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
             sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
             rc = clash_internal_fail(err, CLASH_EINPUT,
-                            "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
-                            "set count (e.g. 2097152,16,64), got '%s'", v);
+                                     "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                                     "set count (e.g. 2097152,16,64), got '%s'", v);
         cli->sim_ll = v;
     } else if (!strcmp(a, "--vtk")) {
         cli->vtk_dir = v;
@@ -297,7 +296,7 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
             static const char *const kinds[] = {"all", "colliding", "every:", NULL};
             char hint[64];
             rc = clash_internal_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
-                            clash_suggest_hint(v, kinds, hint, sizeof hint));
+                                     clash_suggest_hint(v, kinds, hint, sizeof hint));
         }
         st->vtk_opt = a;
     } else if (!strcmp(a, "--steps-csv")) {
@@ -334,12 +333,12 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
         return clash_internal_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
         return clash_internal_fail(err, CLASH_EINPUT,
-                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
+                                   "--objects/--seed/--density/--detail apply to presets, not to scene files");
     if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
         return clash_internal_fail(err, CLASH_EINPUT,
-                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
-                          "--density and --detail (add --preset cluttered)",
-                          st->param_opt, cli->preset ? cli->preset : "default");
+                                   "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                                   "--density and --detail (add --preset cluttered)",
+                                   st->param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }
 
@@ -366,7 +365,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
         return clash_internal_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
-                          hint);
+                                   hint);
     }
     for (; i < argc; ++i) {
         const char *a = argv[i];

@@ -39,7 +39,6 @@
 #include "cli/profile_cmd.h"
 #include "clash/clash.h"
 #include "clash_internal.h"
-#include "profile/profile.h"
 
 static void remove_dir(const char *dir)
 {
@@ -108,13 +107,14 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     char note[1024] = "";
     if (cli->counters == CLASH_CTR_AUTO) {
         for (int s = CLASH_CTR_PERF; s <= CLASH_CTR_LIKWID; ++s) {
-            clash_counters probe;
-            clash_counters_open(s, &probe);
-            const int ok = probe.source != CLASH_CTR_NONE;
-            clash_counters_close(&probe);
-            if (ok) return 0; /* a hardware source works: count in-process */
+            clash_counters *probe = clash_internal_counters_open(s);
+            const int ok = probe && clash_internal_counters_source(probe) != CLASH_CTR_NONE;
             const size_t k = strlen(note);
-            snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "", probe.reason);
+            if (!ok)
+                snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "",
+                         probe ? clash_internal_counters_reason(probe) : "out of memory");
+            clash_internal_counters_close(probe);
+            if (ok) return 0; /* a hardware source works: count in-process */
         }
     }
     char vg[PATH_MAX];
