@@ -330,9 +330,8 @@ static int cmd_run(const clash_cli *cli)
     const int root = clash_internal_rank() == 0, ranks = clash_internal_nranks();
     run_outputs out;
     rc = outputs_open(cli, sc, root, &out, &err);
-    clash_counters *ctr = NULL; /* the counters of the steps' regions */
-    if (!rc && !(ctr = clash_internal_counters_open(cli->counters)))
-        rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
+    clash_counters *ctr = rc ? NULL : clash_internal_counters_open(cli->counters); /* of the steps' regions */
+    if (!rc && !ctr) rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
     if ((code = clash_internal_ranks_max_int(rc)) != 0) { /* a rank could not open its outputs */
         clash_internal_counters_close(ctr);
         outputs_abort(&out);
