@@ -3,20 +3,25 @@
  * (src/cli/) and its benchmarks (bench/) use beyond clash/clash.h.
  *
  * The command and the benchmarks are clients of the library: they may
- * include clash/clash.h, the headers of their own folder, and this header,
- * nothing else of src/ (tests/packaging/check_layers.py fails otherwise).
- * What is here is what a host never needs but the command does: the
- * machine's facts for `clash info` and `clash profile`, the command's MPI
- * ranks, the thread teams and debug switches the benchmarks compare, and
- * thin wrappers of the kernels the micro-benchmarks time, each taking plain
- * arrays.  It declares functions, opaque handles and plain value types,
- * never the library's internal structures: a benchmark that needs a field
- * of the run or of the store calls a function here, so that every such
- * access is in one file, internal.c, which may use every layer.
+ * include clash/clash.h, the headers of their own folder and this header,
+ * nothing else of the library (tests/packaging/check_layers.py fails
+ * otherwise).  Here is what a host never needs and the command does:
  *
- * Not for hosts, not installed, no promise of stability: it changes with
- * the command.  This header includes clash/clash.h and standard headers
+ *   the library's own parts that only the command uses, declared here and
+ *   defined in their folders: scene descriptions (io/), the CCD query files
+ *   (io/), the run's outputs and its report (out/), the counter sources;
+ *
+ *   thin functions of internal.c over what the clients may not see: the
+ *   machine, the command's MPI ranks, thread teams, a run's debug switches
+ *   and insides, read-only views of the store, opaque counters, and the
+ *   kernels the micro-benchmarks time, each taking plain arrays.
+ *
+ * It declares functions, opaque handles and plain value types, never the
+ * library's internal structures: a benchmark that needs a field of the run
+ * or of the store calls a function here, so every such access is in one
+ * file, internal.c.  This header includes clash/clash.h and system headers
  * only (check_layers checks that too), or the rule above would be empty.
+ * Not for hosts and not installed: it changes with the command.
  */
 #ifndef CLASH_INTERNAL_H
 #define CLASH_INTERNAL_H
@@ -33,7 +38,7 @@
 #define CLASH_INTERNAL_PRINTF(a, b)
 #endif
 
-/* ---- errors and names ------------------------------------------------------ */
+/* ---- errors and names ------------------------------------------------------------------------ */
 
 /* Sets err (when non-NULL) to code and the formatted message, and returns
  * code: `return clash_internal_fail(err, CLASH_EINPUT, "--steps: %s", v);` */
@@ -52,7 +57,7 @@ const char *clash_internal_midphase_name(int midphase);
 /* The name of a clash_config.bind value ("none", "cores", ...). */
 const char *clash_internal_bind_name(int bind);
 
-/* ---- scene descriptions (io/: clash-scene/1 files and presets) ----------------------- */
+/* ---- scene descriptions (io/: clash-scene/1 files and presets) ------------------------------- */
 
 /* A scene as described, before meshes are loaded and the store is built:
  * only what the user wrote, with defaults filled in (src/cli/REFERENCE.md,
@@ -108,7 +113,7 @@ int clash_scene_build(const clash_scene_desc *d, clash_scene **out, clash_error 
 int clash_scene_desc_preset(const char *name, const clash_preset_params *p,
                             clash_scene_desc *out, clash_error *err);
 
-/* ---- CCD query files (io/ccd_csv.c: the format of Wang et al.'s benchmark) ----------- */
+/* ---- CCD query files (io/ccd_csv.c: the format of Wang et al.'s benchmark) ------------------- */
 
 typedef struct clash_ccd_query_file {
     int64_t n;               /* queries */
@@ -131,7 +136,7 @@ void clash_ccd_free(clash_ccd_query_file *q);
  * caller frees them).  Returns their count; 0 when dir cannot be opened. */
 int clash_ccd_list_dir(const char *dir, char **names, int max);
 
-/* ---- the run's outputs (out/report.c): totals, atomic files, CSV rows, the report -------- */
+/* ---- the run's outputs (out/report.c): totals, atomic files, CSV rows, the report ------------ */
 
 /* What a run leaves behind: the pairs CSV, the run report YAML
  * (src/cli/REFERENCE.md), the order-independent checksum of all (step,
@@ -212,7 +217,7 @@ int64_t clash_stage_items(const clash_run_totals *t, int stage, const char **nam
  * stage item, per face and per candidate pair; or the source `none` and why. */
 void clash_counters_print(FILE *f, const struct clash_counters *c, const clash_run_totals *t);
 
-/* ---- the VTK time series (out/vtk.c) ----------------------------------------------------- */
+/* ---- the VTK time series (out/vtk.c) --------------------------------------------------------- */
 
 /* A ParaView time series of a run (`clash run --vtk DIR`), one file a step
  * and an index, written atomically (out/vtk.h says how). */
@@ -231,7 +236,7 @@ int clash_vtk_commit(clash_vtk *v, clash_error *err);
 /* Removes the temporary folder and everything in it; frees v (NULL: no-op). */
 void clash_vtk_abort(clash_vtk *v);
 
-/* ---- hardware counters of the stage regions (profile/) --------------------------------- */
+/* ---- hardware counters of the stage regions (profile/) --------------------------------------- */
 
 /* The counter sources (--counters): */
 enum clash_counter_source {
@@ -282,7 +287,7 @@ int clash_callgrind_collect(const char *base, clash_counters *c, const char *reg
 void clash_callgrind_region_begin(void);
 void clash_callgrind_region_end(const char *name);
 
-/* ---- the machine -------------------------------------------------------------- */
+/* ---- the machine ----------------------------------------------------------------------------- */
 
 /* The threads a run gets for `requested` (0: the cores of this process's
  * binding), the cores of that binding, and whether a clash_backend is built. */
@@ -308,7 +313,7 @@ int clash_internal_find_valgrind(char *out, size_t n);
  * build, which valgrind cannot run). */
 int clash_internal_callgrind_usable(char *out, size_t n);
 
-/* ---- the command's ranks (MPI_COMM_WORLD; one rank without MPI) --------------- */
+/* ---- the command's ranks (MPI_COMM_WORLD; one rank without MPI) ------------------------------ */
 
 /* MPI_Init_thread when the process runs under a launcher: 1 when it
  * initialized MPI (then clash_internal_ranks_finalize(1) before exit). */
@@ -328,7 +333,7 @@ void clash_internal_ranks_allgather_i64(const int64_t *v, int n, int64_t *all);
 /* Ends every rank with code (MPI_Abort), or exits with it. */
 void clash_internal_ranks_abort(int code);
 
-/* ---- thread teams ---------------------------------------------------------------- */
+/* ---- thread teams ---------------------------------------------------------------------------- */
 
 /* A team of workers as a run's stages use it: a clash_backend, its size, a
  * clash_partition of the fine-grain loops with their block (chunk, 0: one
@@ -343,7 +348,7 @@ int clash_internal_team_threads(const clash_internal_team *t);
 typedef void (*clash_internal_range_fn)(int64_t begin, int64_t end, int64_t step, int worker, void *ctx);
 void clash_internal_team_for(const clash_internal_team *t, int64_t n, clash_internal_range_fn fn, void *ctx);
 
-/* ---- a run's switches and insides, for the benchmarks ----------------------------- */
+/* ---- a run's switches and insides, for the benchmarks ---------------------------------------- */
 
 /* Ways of running a stage that only benchmarks choose, each compared with
  * the default way (0) on the same run. */
@@ -378,7 +383,7 @@ size_t clash_internal_run_work_bytes(const clash_run *run);
 int64_t clash_internal_run_ccd_queries(const clash_run *run);
 int clash_internal_run_ccd_query(const clash_run *run, int64_t i, double x0[4][3], double x1[4][3]);
 
-/* ---- the scene store --------------------------------------------------------------- */
+/* ---- the scene store ------------------------------------------------------------------------- */
 
 /* The store's arrays as they are now, read-only: every vertex's position in
  * float (state s: x, y, z; state s-1: px, py, pz; its object's own frame:
@@ -416,7 +421,7 @@ int clash_internal_scene_set_state(clash_scene *sc, int s, clash_error *err);
  * (clash_mesh_arrays_free frees it). */
 int clash_internal_gen_sphere(int faces, clash_mesh_arrays *out, clash_error *err);
 
-/* ---- kernels the micro-benchmarks time ---------------------------------------------- */
+/* ---- kernels the micro-benchmarks time ------------------------------------------------------- */
 
 /* S1's face-box kernel over faces [0, nf): box[0..5] as for
  * clash_internal_run_face_boxes; olo/ohi widened to the union. */

@@ -5,9 +5,12 @@
  * This is the one file where the clients' needs meet the library's internal
  * structures (the run of core/run.h, the store of store/scene.h): every
  * field a benchmark reads or sets is read or set here, so that a change of
- * those structures is followed in one place.  Nothing here computes
- * anything of its own; each function forwards to the layer that does, and
- * converts between the header's plain types and the layer's.
+ * those structures is followed in one place.  Each function forwards to
+ * the layer that does the work, converting between the header's plain types
+ * and the layer's; the one thing done here is finding valgrind for `clash
+ * profile` and the cache benchmarks, which both ask.  The scene
+ * descriptions, CCD query files, outputs and counter sources that the
+ * header declares are defined in their own folders (io/, out/, profile/).
  */
 #include "clash_internal.h"
 

@@ -3,7 +3,7 @@
  * [--max-iter N]`: continuous collision detection on raw primitive queries.
  *
  * The file holds queries in the format of the CCD benchmark of Wang et al.
- * (TOG 2021; src/io/ccd_csv.h): 8 rows of exact rationals a query, points
+ * (TOG 2021; clash_ccd_read): 8 rows of exact rationals a query, points
  * at t = 0 then at t = 1.  Each query goes through ck_ccd_batch
  * (kernels/ccd.h: the axis and coplanarity filters, then the inclusion
  * root finder), and one line "hit,toi" is printed per query in file order: hit 0 or 1, toi the
