@@ -54,7 +54,7 @@ const char *clash_internal_suggest(const char *word, const char *const *names);
 const char *const *clash_internal_midphase_names(void);
 const char *clash_internal_midphase_name(int midphase);
 
-/* The name of a clash_config.bind value ("none", "cores", ...). */
+/* The name of a clash_config.bind value ("none", "core", "socket"). */
 const char *clash_internal_bind_name(int bind);
 
 /* ---- scene descriptions (io/: clash-scene/1 files and presets) ------------------------------- */
@@ -417,8 +417,8 @@ int clash_internal_scene_check_laws(const clash_scene *sc, int last, const char 
 /* Sets the scene to state s as its laws give it (as a run's S0 would). */
 int clash_internal_scene_set_state(clash_scene *sc, int s, clash_error *err);
 
-/* A UV sphere of about `faces` faces (4k(k-1)), radius 1, into out
- * (clash_mesh_arrays_free frees it). */
+/* The papers' UV sphere of `faces` faces (a count 4k(k-1): k latitude
+ * bands), radius 1, into out (clash_mesh_arrays_free frees it). */
 int clash_internal_gen_sphere(int faces, clash_mesh_arrays *out, clash_error *err);
 
 /* ---- kernels the micro-benchmarks time ------------------------------------------------------- */
