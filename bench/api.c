@@ -36,8 +36,7 @@
 
 #include "bench/bench.h"
 #include "clash/clash.h"
-#include "sched/sched.h"
-#include "store/scene.h"
+#include "clash_internal.h"
 
 int clash_bench_api(int argc, char **argv);
 
@@ -61,31 +60,43 @@ static uint64_t pairs_hash(const clash_pairs *p)
     return h;
 }
 
+/* An object's pose as a host holds it: rotation (row-major) and translation. */
+typedef struct host_pose {
+    double R[9], t[3];
+} host_pose;
+
 /* The memory scene from arrays, through the public API only (objects of scale 1). */
 static clash_scene *from_arrays(const clash_scene *a, clash_error *err)
 {
     clash_scene *sc;
     if (clash_scene_create(&sc, err)) return NULL;
-    for (int m = 0; m < a->nmesh; ++m) {
-        const clash_store_mesh *ms = &a->mesh[m];
-        double *xyz = malloc(3 * sizeof(double) * (size_t)ms->nv);
+    for (int m = 0; m < clash_internal_scene_meshes(a); ++m) {
+        int64_t nv, nf;
+        const double *mxyz;
+        const int32_t *tri;
+        clash_internal_scene_mesh(a, m, &nv, &mxyz, &nf, &tri);
+        double *xyz = malloc(3 * sizeof(double) * (size_t)nv);
         if (!xyz) {
             clash_scene_destroy(sc);
             return NULL;
         }
-        for (int64_t i = 0; i < 3 * ms->nv; ++i) xyz[i] = ms->xyz[i];
-        const int id = clash_scene_add_mesh(sc, xyz, ms->nv, ms->tri, ms->nf, err);
+        for (int64_t i = 0; i < 3 * nv; ++i) xyz[i] = mxyz[i];
+        const int id = clash_scene_add_mesh(sc, xyz, nv, tri, nf, err);
         free(xyz);
         if (id != m) {
             clash_scene_destroy(sc);
             return NULL;
         }
     }
-    for (int o = 0; o < a->nobj; ++o)
-        if (clash_scene_add_object(sc, a->obj_mesh[o], a->pose0[o].R, a->pose0[o].t, 0, err) != o) {
+    for (int o = 0; o < clash_scene_objects(a); ++o) {
+        int mesh;
+        double scale, R[9], t[3];
+        clash_internal_scene_object(a, o, &mesh, &scale, R, t);
+        if (clash_scene_add_object(sc, mesh, R, t, 0, err) != o) {
             clash_scene_destroy(sc);
             return NULL;
         }
+    }
     return sc;
 }
 
@@ -131,20 +142,23 @@ int clash_bench_api(int argc, char **argv)
         return 2;
     }
     int unit_scale = 1;
-    for (int o = 0; o < fs->nobj; ++o) {
-        if (fs->law[o] != CLASH_LAW_FORMULA) {
+    for (int o = 0; o < clash_scene_objects(fs); ++o) {
+        int mesh;
+        double scale, R[9], t[3];
+        if (clash_internal_scene_pose_at(fs, o, 0, R, t)) {
             fprintf(stderr, "clash: error: bench api: %s: rigid scenes only (object %d has no pose law)\n",
-                    fs->name, o);
+                    clash_scene_name(fs), o);
             clash_scene_destroy(fs);
             return 2;
         }
-        unit_scale &= fs->obj_scale[o] == 1.0;
+        clash_internal_scene_object(fs, o, &mesh, &scale, R, t);
+        unit_scale &= scale == 1.0;
     }
-    const int nobj = fs->nobj;
+    const int nobj = clash_scene_objects(fs);
     ms = unit_scale ? from_arrays(fs, &err) : NULL;
     if (!unit_scale && load(scene, &pp, &ms, &err)) ms = NULL;
     /* the host's poses for states 1..steps (what a simulation would compute) */
-    clash_xform *pose = malloc(sizeof *pose * (size_t)nobj * (size_t)(steps + 1));
+    host_pose *pose = malloc(sizeof *pose * (size_t)nobj * (size_t)(steps + 1));
     double *tf = calloc((size_t)repeat, sizeof(double)), *tm = calloc((size_t)repeat, sizeof(double));
     double *ratio = calloc((size_t)repeat * (size_t)steps, sizeof(double));
     double *sec = calloc(2 * (size_t)block, sizeof(double));
@@ -160,9 +174,8 @@ int clash_bench_api(int argc, char **argv)
     double t0 = clash_bench_now();
     for (int s = 1; s <= steps; ++s)
         for (int o = 0; o < nobj; ++o) {
-            double scale;
-            clash_xform *x = &pose[(size_t)s * (size_t)nobj + (size_t)o];
-            clash_pose_at(&fs->pose[o], s, x->R, &scale, x->t);
+            host_pose *x = &pose[(size_t)s * (size_t)nobj + (size_t)o];
+            clash_internal_scene_pose_at(fs, o, s, x->R, x->t);
         }
     const double host_poses = (clash_bench_now() - t0) / steps;
     clash_config cfg = clash_config_default();
@@ -186,7 +199,7 @@ int clash_bench_api(int argc, char **argv)
                     if (p == 0) {
                         rc = clash_step(run[0], s, &pr, NULL, &err);
                     } else {
-                        const clash_xform *x = &pose[(size_t)s * (size_t)nobj];
+                        const host_pose *x = &pose[(size_t)s * (size_t)nobj];
                         for (int o = 0; o < nobj && !rc; ++o) rc = clash_run_set_pose(run[1], o, x[o].R, x[o].t, &err);
                         if (!rc) rc = clash_run_advance(run[1], &pr, NULL, &err);
                     }
@@ -217,8 +230,8 @@ int clash_bench_api(int argc, char **argv)
     size_t total = 0;
     for (int s = 0; s < steps; ++s) total += count[s];
     printf("api: %s, %d objects, %lld faces, %d steps in blocks of %d, %s, %d threads (%s); memory scene built %s\n",
-           fs->name, nobj, (long long)fs->nf, steps, block, cfg.mode == CLASH_MODE_STATIC ? "static" : "swept",
-           threads ? threads : clash_sched_threads(0), backend == CLASH_BACKEND_OMP ? "omp" : "pthreads",
+           clash_scene_name(fs), nobj, (long long)clash_scene_faces(fs), steps, block, cfg.mode == CLASH_MODE_STATIC ? "static" : "swept",
+           threads ? threads : clash_internal_threads(0), backend == CLASH_BACKEND_OMP ? "omp" : "pthreads",
            unit_scale ? "from arrays through the public API" : "from the description (objects with a scale)");
     printf("  pairs identical on both paths at every step: %zu in all\n", total);
     const double mf = median(tf, repeat), mm = median(tm, repeat);

@@ -43,11 +43,8 @@
 
 #include "bench/bench.h"
 #include "bench/stream.h"
-#include "stages/finegrain.h"
-#include "core/run.h"
-#include "stages/stages.h"
-#include "store/scene.h"
-#include "io/scene_desc.h"
+#include "clash/clash.h"
+#include "clash_internal.h"
 
 int clash_bench_bbox(int argc, char **argv);
 
@@ -103,7 +100,7 @@ typedef struct aos_vertex {
 } aos_vertex;
 
 typedef struct lay_slot {
-    _Alignas(CLASH_CACHE_LINE) float lo[3], hi[3];
+    _Alignas(64) float lo[3], hi[3]; /* a cache line each: no false sharing between workers */
 } lay_slot;
 
 typedef struct lay_ctx {
@@ -182,27 +179,32 @@ static int layout_study(FILE *csv, const long long *threads, int nthr, int quick
                         lay_ctx c = {.aos = aos, .lx = a, .ly = a + n, .lz = a + 2 * n, .wx = a + 3 * n,
                                      .wy = a + 4 * n, .wz = a + 5 * n, .v = v, .slot = slot,
                                      .m = {0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6}, .t = {1, 2, 3}};
-                        clash_exec ex = {.backend = backend, .threads = (int)threads[ti], .partition = part};
-                        ex.pool = backend == CLASH_BACKEND_PTHREADS ? clash_pool_create(ex.threads) : NULL;
+                        clash_internal_team *team =
+                            clash_internal_team_create(backend, (int)threads[ti], part, 0, 0);
+                        if (!team) {
+                            free(a), free(v), free(slot), free(ts);
+                            return -1;
+                        }
                         for (int r = -1; r < reps; ++r) {
                             for (int w = 0; w < 64; ++w)
                                 for (int d = 0; d < 3; ++d) slot[w].lo[d] = INFINITY, slot[w].hi[d] = -INFINITY;
                             const double t0 = clash_bench_now();
-                            for (int k = 0; k < batch; ++k) clash_par_for(&ex, n, lay_range, &c);
+                            for (int k = 0; k < batch; ++k) clash_internal_team_for(team, n, lay_range, &c);
                             const double t1 = clash_bench_now();
                             if (r >= 0) ts[r] = (t1 - t0) / batch;
                         }
-                        clash_pool_destroy(ex.pool);
+                        const int team_threads = clash_internal_team_threads(team);
+                        clash_internal_team_destroy(team);
                         const double med = clash_bench_median(ts, reps);
                         /* merged object box: check against the first vertex's expected bounds */
                         float lo0 = INFINITY;
-                        for (int w = 0; w < ex.threads; ++w) lo0 = fminf(lo0, slot[w].lo[0]);
+                        for (int w = 0; w < team_threads; ++w) lo0 = fminf(lo0, slot[w].lo[0]);
                         fprintf(csv, "%lld,%s,%s,%s,%d,%.6e,%.6e,%.6e,%.4f,%.6g\n", (long long)n,
                                 aos ? "aos" : "soa", part ? "stride" : "chunk", backend ? "pthreads" : "omp",
-                                ex.threads, med, ts[0], ts[reps - 1], 24.0 * (double)n / med * 1e-9, (double)lo0);
+                                team_threads, med, ts[0], ts[reps - 1], 24.0 * (double)n / med * 1e-9, (double)lo0);
                         fprintf(stderr, "  n=%-9lld %s %-6s %-8s T=%d  %9.3f us  %.2f GB/s\n", (long long)n,
                                 aos ? "aos" : "soa", part ? "stride" : "chunk", backend ? "pthreads" : "omp",
-                                ex.threads, med * 1e6, 24.0 * (double)n / med * 1e-9);
+                                team_threads, med * 1e6, 24.0 * (double)n / med * 1e-9);
                     }
         free(a), free(v), free(slot), free(ts);
     }
@@ -283,7 +285,7 @@ int clash_bench_bbox(int argc, char **argv)
     const clash_build_info *bi = clash_build();
     fprintf(yaml, "suite: bbox\nclash: %s\nbuild: {compiler: \"%s\", flags: \"%s\", type: %s, openmp: %s}\n",
             bi->version, bi->compiler, bi->flags, bi->build_type, bi->openmp ? "true" : "false");
-    fprintf(yaml, "machine: {cores: %d}\nmode: %s\nrepeat: %d\n", clash_sched_cores(),
+    fprintf(yaml, "machine: {cores: %d}\nmode: %s\nrepeat: %d\n", clash_internal_cores(),
             mode == CLASH_MODE_SWEPT ? "swept" : "static", reps);
     fprintf(yaml, "bytes_counted: \"indices 12 B/face + positions %d B/vertex + boxes 24 B/face\"\n",
             mode == CLASH_MODE_SWEPT ? 24 : 12);
@@ -295,11 +297,8 @@ int clash_bench_bbox(int argc, char **argv)
     fprintf(yaml, "stream:  # STREAM-like, %zu doubles per array, median GB/s\n", sn);
     for (int b = 0; b < 2; ++b)
         for (int t = 0; t < nthr; ++t) {
-            clash_exec ex = {.backend = b, .threads = (int)thr[t]};
-            ex.pool = b == CLASH_BACKEND_PTHREADS ? clash_pool_create(ex.threads) : NULL;
             clash_stream_result sr;
-            const int src = clash_stream_run(&ex, sn, reps, &sr);
-            clash_pool_destroy(ex.pool);
+            const int src = clash_stream_run(b, (int)thr[t], sn, reps, &sr);
             if (src) {
                 fprintf(stderr, "clash: error: bench bbox: out of memory for the stream arrays\n");
                 return 1;
@@ -333,11 +332,11 @@ int clash_bench_bbox(int argc, char **argv)
         clash_config cfg = clash_config_default();
         cfg.mode = mode, cfg.steps = 1, cfg.threads = 1;
         clash_run *run = clash_run_create(sc, &cfg, &err);
-        if (!run || clash_scene_set_state(sc, 1, &err)) {
+        if (!run || clash_internal_scene_set_state(sc, 1, &err)) {
             fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
             return 1;
         }
-        const int64_t nf = sc->nf, nv = sc->nv;
+        const int64_t nf = clash_scene_faces(sc), nv = clash_scene_vertices(sc);
         const double bytes = 12.0 * (double)nf + (mode == CLASH_MODE_SWEPT ? 24.0 : 12.0) * (double)nv + 24.0 * (double)nf;
         double *ts = malloc((size_t)reps * sizeof *ts);
         uint64_t ref_hash = 0;
@@ -347,14 +346,17 @@ int clash_bench_bbox(int argc, char **argv)
                 for (int part = 0; part < 2; ++part)
                     for (int cv = 0; cv < nchunks * (st1 - st0 + 1); ++cv) {
                         const int c = cv / (st1 - st0 + 1), st = st0 + cv % (st1 - st0 + 1);
-                        clash_pool_destroy(run->exec.pool); /* each variant its own team */
-                        run->exec = (clash_exec){.backend = b, .threads = (int)thr[t], .partition = part,
-                                                 .chunk = chunks[c], .schedule = CLASH_SCHED_DYNAMIC};
-                        run->exec.pool = b == CLASH_BACKEND_PTHREADS ? clash_pool_create((int)thr[t]) : NULL;
-                        memset(run->boxes->lox, 0, (size_t)nf * sizeof(float));
+                        /* each variant its own team */
+                        if (clash_internal_run_set_team(run, b, (int)thr[t], part, chunks[c], CLASH_SCHED_DYNAMIC)) {
+                            fprintf(stderr, "clash: error: bench bbox: cannot start %lld threads\n", thr[t]);
+                            return 1;
+                        }
+                        float *box[6];
+                        clash_internal_run_face_boxes(run, box);
+                        memset(box[0], 0, (size_t)nf * sizeof(float));
                         for (int r = -1; r < reps; ++r) {
                             const double t0 = clash_bench_now();
-                            if (clash_fg_boxes_stores(run, st)) {
+                            if (clash_internal_run_boxes(run, st)) {
                                 fprintf(stderr, "clash: error: bench bbox: out of memory\n");
                                 return 1;
                             }
@@ -363,9 +365,11 @@ int clash_bench_bbox(int argc, char **argv)
                         }
                         const double med = clash_bench_median(ts, reps);
                         uint64_t h = 1469598103934665603ULL;
-                        const float *bx[6] = {run->boxes->lox, run->boxes->loy, run->boxes->loz, run->boxes->hix, run->boxes->hiy, run->boxes->hiz};
-                        for (int q = 0; q < 6; ++q) h = hash_floats(h, bx[q], nf);
-                        h = hash_floats(h, run->boxes->obox[0].lo, 6);
+                        float obox[6];
+                        clash_internal_run_face_boxes(run, box); /* as S1 left them */
+                        clash_internal_run_object_box(run, 0, obox);
+                        for (int q = 0; q < 6; ++q) h = hash_floats(h, box[q], nf);
+                        h = hash_floats(h, obox, 6);
                         if (first) ref_hash = h, first = 0;
                         else if (h != ref_hash) {
                             fprintf(stderr,

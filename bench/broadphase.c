@@ -27,8 +27,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "stages/broad.h"
-#include "base/sort.h"
+#include "clash/clash.h"
+#include "clash_internal.h"
 
 int clash_bench_broadphase(int argc, char **argv);
 
@@ -95,8 +95,6 @@ static int generate(long n, const char *path, long seed)
     return 0;
 }
 
-typedef int (*broad_fn)(const clash_exec *, int64_t, clash_boxes_soa, float, clash_keybuf *);
-
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -157,12 +155,10 @@ int clash_bench_broadphase(int argc, char **argv)
             memcpy(&soa[(size_t)k * (size_t)n + (size_t)i], &u, 4);
         }
     free(raw);
-    const clash_boxes_soa bx = {soa, soa + n, soa + 2 * n, soa + 3 * n, soa + 4 * n, soa + 5 * n};
-    const clash_exec ex = {.backend = CLASH_BACKEND_OMP, .threads = (int)threads, .partition = CLASH_PART_CHUNK,
-                           .schedule = CLASH_SCHED_DYNAMIC};
+    const float *const bx[6] = {soa, soa + n, soa + 2 * n, soa + 3 * n, soa + 4 * n, soa + 5 * n};
     const char *names[2] = {"sap", "bvh"};
-    const broad_fn fns[2] = {clash_broad_sap, clash_broad_bvh};
-    clash_keybuf *kb = calloc((size_t)threads, sizeof *kb);
+    const int methods[2] = {CLASH_INTERNAL_BROAD_SAP, CLASH_INTERNAL_BROAD_BVH};
+    clash_internal_broad *kb = clash_internal_broad_create((int)threads);
     double *t = malloc(sizeof(double) * (size_t)repeat), best_all = INFINITY;
     uint64_t *ref = NULL;
     size_t nref = 0;
@@ -173,25 +169,22 @@ int clash_bench_broadphase(int argc, char **argv)
         if (strcmp(method, "all") && strcmp(method, names[m])) continue;
         size_t np = 0;
         for (long r = 0; r < repeat; ++r) {
-            for (long w = 0; w < threads; ++w) kb[w].n = 0;
             const double t0 = clash_bench_now();
-            if (fns[m](&ex, n, bx, 0.0f, kb)) {
+            if (!kb || clash_internal_broad_run(kb, methods[m], n, bx, 0.0f)) {
                 fprintf(stderr, "clash: error: bench broadphase: out of memory\n");
                 rc = 1;
                 break;
             }
             t[r] = clash_bench_now() - t0;
-            np = 0;
-            for (long w = 0; w < threads; ++w) np += kb[w].n;
+            np = clash_internal_broad_pairs(kb, NULL);
         }
         if (rc) break;
         qsort(t, (size_t)repeat, sizeof *t, cmp_double);
         printf("method=%s pairs=%zu best=%.6f median=%.6f\n", names[m], np, t[0], t[repeat / 2]);
         /* validation after timing: every method the same pair set */
         uint64_t *all = malloc(sizeof(uint64_t) * (np ? np : 1));
-        size_t k = 0;
-        for (long w = 0; w < threads; ++w) memcpy(all + k, kb[w].v, kb[w].n * sizeof(uint64_t)), k += kb[w].n;
-        const size_t u = clash_sort_unique_u64(all, np);
+        clash_internal_broad_pairs(kb, all);
+        const size_t u = clash_internal_sort_unique_u64(all, np);
         if (u != np) {
             fprintf(stderr, "clash: error: bench broadphase: %s reported %zu duplicate pairs\n", names[m], np - u);
             rc = 1;
@@ -209,7 +202,7 @@ int clash_bench_broadphase(int argc, char **argv)
         if (t[0] < best_all) best_all = t[0], best_pairs = (long long)np;
     }
     if (!rc) printf("pairs=%lld seconds=%.6f\n", best_pairs, best_all);
-    for (long w = 0; w < threads; ++w) free(kb[w].v);
-    free(kb), free(t), free(ref), free(soa);
+    clash_internal_broad_destroy(kb);
+    free(t), free(ref), free(soa);
     return rc;
 }

@@ -73,13 +73,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "core/bvh.h"
-#include "store/generators.h"
-#include "kernels/kernels.h"
-#include "core/run.h"
-#include "stages/stages.h"
-#include "io/scene_desc.h"
-#include "store/scene.h"
+#include "clash/clash.h"
+#include "clash_internal.h"
 
 int clash_bench_bvh(int argc, char **argv);
 
@@ -151,7 +146,7 @@ static double one_step(clash_scene *sc, clash_run *run, int midphase, int thread
 int clash_bench_bvh(int argc, char **argv)
 {
     const char *mesh = NULL;
-    int repeat = 7, faces = 100000, part = 0, builder = CLASH_BVH_SAH;
+    int repeat = 7, faces = 100000, part = 0, builder = CLASH_INTERNAL_BVH_SAH;
     enum { CACHE_WARM, CACHE_COLD, CACHE_SHARED } cache = CACHE_WARM;
     unsigned want = 0x3ff; /* the variants timed (--only) */
     for (int i = 0; i < argc; ++i) {
@@ -166,7 +161,7 @@ int clash_bench_bvh(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--part") && i + 1 < argc) part = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--builder") && i + 1 < argc) /* the kept runs' BVH builder */
-            builder = !strcmp(argv[++i], "morton") ? CLASH_BVH_MORTON : CLASH_BVH_SAH;
+            builder = !strcmp(argv[++i], "morton") ? CLASH_INTERNAL_BVH_MORTON : CLASH_INTERNAL_BVH_SAH;
         else if (!strcmp(argv[i], "--faces") && i + 1 < argc && atoi(argv[i + 1]) >= 24) faces = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cache") && i + 1 < argc &&
                  (!strcmp(argv[i + 1], "warm") || !strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "shared"))) {
@@ -218,8 +213,13 @@ int clash_bench_bvh(int argc, char **argv)
         fprintf(stderr, "clash: error: bench bvh: %s\n", err.msg);
         return 1;
     }
-    keep1->mid->bvh_builder = keep2->mid->bvh_builder = refit1->mid->bvh_builder = builder;
-    refit1->debug.bvh_world = 1, refit1->debug.narrow_plain = plain1->debug.narrow_plain = 1; /* the trees refitted in the world, as before the frames path */
+    clash_internal_set_debug(keep1, CLASH_DEBUG_BVH_BUILDER, builder);
+    clash_internal_set_debug(keep2, CLASH_DEBUG_BVH_BUILDER, builder);
+    clash_internal_set_debug(refit1, CLASH_DEBUG_BVH_BUILDER, builder);
+    /* the trees refitted in the world, as before the frames path */
+    clash_internal_set_debug(refit1, CLASH_DEBUG_BVH_WORLD, 1);
+    clash_internal_set_debug(refit1, CLASH_DEBUG_NARROW_PLAIN, 1);
+    clash_internal_set_debug(plain1, CLASH_DEBUG_NARROW_PLAIN, 1);
     cfg.midphase = CLASH_MID_OCTREE, cfg.threads = 1;
     clash_run *oct1 = clash_run_create(sc, &cfg, &err);
     cfg.threads = 2;
@@ -280,8 +280,11 @@ int clash_bench_bvh(int argc, char **argv)
         /* S1 holds the refit (from the vertex positions), S4 the traversal */
         printf("  bvh-kept 1T by stage, medians:");
         for (int k = 0; k < CLASH_NSTAGES; ++k) printf(" %s %.6f", clash_stage_name(k), median(sr[0][k], repeat));
-        printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", keep1->mid->bvh[0].nnode,
-               keep1->mid->bvh[1].nnode, keep1->mid->bvh[0].nprim, keep1->mid->bvh[1].nprim, kept_cand, kept_boxed);
+        int nodes[2], places[2];
+        clash_internal_run_bvh_size(keep1, 0, &nodes[0], &places[0]);
+        clash_internal_run_bvh_size(keep1, 1, &nodes[1], &places[1]);
+        printf("; trees: %d + %d nodes, %d + %d leaf places; %lld candidates, %lld faces boxed\n", nodes[0], nodes[1],
+               places[0], places[1], kept_cand, kept_boxed);
     }
     if (want >> 7 & 1) { /* where the 2-thread octree step goes */
         printf("  octree steps 2T by stage, medians:");
@@ -307,12 +310,12 @@ part2:;
     /* Part 2: refit of a deforming sphere. */
     int k = (int)floor((1 + sqrt(1 + (double)faces)) / 2 + 0.5);
     if (k < 3) k = 3;
-    clash_mesh m;
-    if (clash_gen_sphere(4 * k * (k - 1), &m, &err)) {
+    clash_mesh_arrays m;
+    if (clash_internal_gen_sphere(4 * k * (k - 1), &m, &err)) {
         fprintf(stderr, "clash: error: %s\n", err.msg);
         return 1;
     }
-    const int64_t nv = m.nverts, nf = m.nfaces;
+    const int64_t nv = m.nv, nf = m.nf;
     float *x = malloc(sizeof(float) * (size_t)nv), *y = malloc(sizeof(float) * (size_t)nv), *z = malloc(sizeof(float) * (size_t)nv);
     int32_t *i0 = malloc(sizeof(int32_t) * (size_t)nf), *i1 = malloc(sizeof(int32_t) * (size_t)nf), *i2 = malloc(sizeof(int32_t) * (size_t)nf);
     float *bb = malloc(sizeof(float) * 6 * (size_t)nf);
@@ -324,8 +327,13 @@ part2:;
     double *tv = malloc(sizeof(double) * (size_t)repeat), *tn = malloc(sizeof(double) * (size_t)repeat);
     uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)nf);
     for (int64_t f = 0; f < nf; ++f) ids[f] = (uint32_t)f;
-    clash_bvh tree = {0};
-    const clash_boxes_soa bx = {lx, ly, lz, hx, hy, hz};
+    clash_internal_bvh *tree = clash_internal_bvh_create();
+    if (!tree) {
+        fprintf(stderr, "clash: error: out of memory\n");
+        return 1;
+    }
+    float *const bx[6] = {lx, ly, lz, hx, hy, hz};      /* the face boxes, written by S1's kernel */
+    const float *const rbx[6] = {lx, ly, lz, hx, hy, hz}; /* the same, read by the trees */
     for (int r = 0; r < repeat; ++r) {
         for (int64_t v = 0; v < nv; ++v) {
             s ^= s << 13, s ^= s >> 7, s ^= s << 17;
@@ -334,35 +342,36 @@ part2:;
         }
         float olo[3] = {INFINITY, INFINITY, INFINITY}, ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
         double t0 = clash_bench_now();
-        ck_face_boxes(0, nf, i0, i1, i2, x, y, z, NULL, NULL, NULL, lx, ly, lz, hx, hy, hz, olo, ohi);
+        clash_internal_face_boxes(nf, i0, i1, i2, x, y, z, bx, olo, ohi);
         tb[r] = clash_bench_now() - t0;
         t0 = clash_bench_now();
-        clash_bvh_build(&tree, CLASH_BVH_SAH, ids, (int32_t)nf, bx);
+        clash_internal_bvh_build(tree, CLASH_INTERNAL_BVH_SAH, ids, (int32_t)nf, rbx);
         ts[r] = clash_bench_now() - t0;
         t0 = clash_bench_now();
-        clash_bvh_build(&tree, CLASH_BVH_MORTON, ids, (int32_t)nf, bx);
+        clash_internal_bvh_build(tree, CLASH_INTERNAL_BVH_MORTON, ids, (int32_t)nf, rbx);
         tmo[r] = clash_bench_now() - t0;
         for (int64_t f = 0; f < nf; ++f) lx[f] -= 1e-3f, hx[f] += 1e-3f; /* deform, then refit */
         t0 = clash_bench_now();
-        clash_bvh_refit(&tree, bx);
+        clash_internal_bvh_refit(tree, rbx);
         tr[r] = clash_bench_now() - t0;
-        if (clash_bvh_set_faces(&tree, i0, i1, i2)) {
+        if (clash_internal_bvh_set_faces(tree, i0, i1, i2)) {
             fprintf(stderr, "clash: error: out of memory\n");
             return 1;
         }
         for (int64_t v = 0; v < nv; ++v) x[v] += 1e-4f, z[v] -= 1e-4f; /* deform again */
         t0 = clash_bench_now();
-        clash_bvh_refit_faces(&tree, x, y, z, NULL, NULL, NULL);
+        clash_internal_bvh_refit_faces(tree, x, y, z);
         tv[r] = clash_bench_now() - t0;
         t0 = clash_bench_now();
-        clash_bvh_refit_nodes(&tree);
+        clash_internal_bvh_refit_nodes(tree);
         tn[r] = clash_bench_now() - t0;
     }
     printf("part 2: deforming UV sphere, %lld faces, %lld vertices; median (best) of %d, milliseconds\n", (long long)nf,
            (long long)nv, repeat);
     printf("  face boxes (S1 kernel) %.3f\n", 1e3 * median(tb, repeat));
     printf("  build SAH %.3f   build Morton %.3f   (Morton: %d nodes of %zu bytes, %d leaf places)\n", 1e3 * median(ts, repeat),
-           1e3 * median(tmo, repeat), tree.nnode, sizeof(clash_bvh_node), tree.nprim);
+           1e3 * median(tmo, repeat), clash_internal_bvh_nodes(tree), clash_internal_bvh_node_bytes(),
+           clash_internal_bvh_places(tree));
     const double tr_med = median(tr, repeat);
     printf("  refit from the face boxes (gather into leaf order + nodes) %.3f (best %.3f)\n", 1e3 * tr_med, 1e3 * tr[0]);
     const double tv_med = median(tv, repeat), tn_med = median(tn, repeat);
@@ -380,8 +389,9 @@ part2:;
             j[c] = malloc(sizeof(int32_t) * (size_t)nf), xyz2[c] = malloc(sizeof(float) * (size_t)nv);
         for (int64_t v = 0; v < nv; ++v) vnew[v] = -1;
         int32_t next = 0;
-        for (int32_t q = 0; q < tree.nprim; ++q) {
-            const uint32_t f = tree.prim[q];
+        const uint32_t *prim = clash_internal_bvh_prims(tree);
+        for (int32_t q = 0; q < clash_internal_bvh_places(tree); ++q) {
+            const uint32_t f = prim[q];
             const int32_t fv[3] = {i0[f], i1[f], i2[f]};
             for (int c = 0; c < 3; ++c)
                 if (vnew[fv[c]] < 0) vnew[fv[c]] = next++;
@@ -390,14 +400,14 @@ part2:;
             if (vnew[v] < 0) vnew[v] = next++;
         for (int64_t f = 0; f < nf; ++f) j[0][f] = vnew[i0[f]], j[1][f] = vnew[i1[f]], j[2][f] = vnew[i2[f]];
         for (int64_t v = 0; v < nv; ++v) xyz2[0][vnew[v]] = x[v], xyz2[1][vnew[v]] = y[v], xyz2[2][vnew[v]] = z[v];
-        if (clash_bvh_set_faces(&tree, j[0], j[1], j[2])) {
+        if (clash_internal_bvh_set_faces(tree, j[0], j[1], j[2])) {
             fprintf(stderr, "clash: error: out of memory\n");
             return 1;
         }
         for (int r = 0; r < repeat; ++r) {
             for (int64_t v = 0; v < nv; ++v) xyz2[0][v] += 1e-4f, xyz2[2][v] -= 1e-4f; /* deform */
             const double t0 = clash_bench_now();
-            clash_bvh_refit_faces(&tree, xyz2[0], xyz2[1], xyz2[2], NULL, NULL, NULL);
+            clash_internal_bvh_refit_faces(tree, xyz2[0], xyz2[1], xyz2[2]);
             tv[r] = clash_bench_now() - t0;
         }
         const double tv2 = median(tv, repeat);
@@ -408,8 +418,10 @@ part2:;
     }
     /* layout: face boxes in generator order / random order / leaf (Morton) order; same tree shape */
     float *pb = malloc(sizeof(float) * 6 * (size_t)nf);
-    uint32_t *perm = malloc(sizeof(uint32_t) * (size_t)nf), *saved = malloc(sizeof(uint32_t) * (size_t)tree.nprim);
-    memcpy(saved, tree.prim, sizeof(uint32_t) * (size_t)tree.nprim);
+    uint32_t *const prim = clash_internal_bvh_prims(tree);
+    const int32_t nprim = clash_internal_bvh_places(tree);
+    uint32_t *perm = malloc(sizeof(uint32_t) * (size_t)nf), *saved = malloc(sizeof(uint32_t) * (size_t)nprim);
+    memcpy(saved, prim, sizeof(uint32_t) * (size_t)nprim);
     const char *lname[3] = {"generator order", "random order", "Morton (leaf) order"};
     for (int L = 0; L < 3; ++L) {
         /* perm[f] = new position of face f */
@@ -422,22 +434,22 @@ part2:;
                 perm[f] = perm[g], perm[g] = tt;
             }
         if (L == 2)
-            for (int64_t q = 0, next = 0; q < tree.nprim; ++q) /* the first place of each face */
+            for (int64_t q = 0, next = 0; q < nprim; ++q) /* the first place of each face */
                 if (q % 4 == 0 || saved[q] != saved[q - q % 4]) perm[saved[q]] = (uint32_t)next++;
         for (int c = 0; c < 6; ++c)
             for (int64_t f = 0; f < nf; ++f) pb[(size_t)c * (size_t)nf + perm[f]] = bb[(size_t)c * (size_t)nf + (size_t)f];
-        for (int64_t q = 0; q < tree.nprim; ++q) tree.prim[q] = perm[saved[q]];
-        const clash_boxes_soa pbx = {pb, pb + nf, pb + 2 * nf, pb + 3 * nf, pb + 4 * nf, pb + 5 * nf};
+        for (int64_t q = 0; q < nprim; ++q) prim[q] = perm[saved[q]];
+        const float *const pbx[6] = {pb, pb + nf, pb + 2 * nf, pb + 3 * nf, pb + 4 * nf, pb + 5 * nf};
         for (int r = 0; r < repeat; ++r) {
             const double t0 = clash_bench_now();
-            clash_bvh_refit(&tree, pbx);
+            clash_internal_bvh_refit(tree, pbx);
             tr[r] = clash_bench_now() - t0;
         }
         printf("  refit, faces in %-20s %.3f\n", lname[L], 1e3 * median(tr, repeat));
     }
-    clash_bvh_free(&tree);
+    clash_internal_bvh_destroy(tree);
     free(pb), free(perm), free(saved), free(ids), free(tb), free(tr), free(ts), free(tmo), free(tv), free(tn);
     free(x), free(y), free(z), free(i0), free(i1), free(i2), free(bb);
-    clash_mesh_free(&m);
+    clash_mesh_arrays_free(&m);
     return rc;
 }

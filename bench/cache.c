@@ -44,12 +44,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "base/error.h"
-#include "store/generators.h"
-#include "store/mesh.h"
-#include "profile/profile.h"
-#include "out/report.h"
-#include "store/scene.h"
+#include "clash/clash.h"
+#include "clash_internal.h"
 
 int clash_bench_cache(int argc, char **argv);
 
@@ -82,9 +78,9 @@ static int cmp_keyed(const void *a, const void *b)
 
 /* Writes mesh m as OBJ with faces in order fo[] (new -> old face); vertices
  * renumbered by first use (renumber = 1) or by the random permutation. */
-static int write_obj(const char *path, const clash_mesh *m, const int32_t *fo, int mode)
+static int write_obj(const char *path, const clash_mesh_arrays *m, const int32_t *fo, int mode)
 {
-    const int64_t nv = m->nverts, nf = m->nfaces;
+    const int64_t nv = m->nv, nf = m->nf;
     int32_t *vnew = malloc((size_t)nv * sizeof *vnew), *vold = malloc((size_t)nv * sizeof *vold);
     FILE *f = fopen(path, "w");
     if (!vnew || !vold || !f) {
@@ -127,13 +123,13 @@ static const char *const order_names[3] = {"input", "morton", "random"};
 /* Writes DIR/sphere-ORDER.obj and DIR/scene-ORDER.json for the three orders. */
 static int write_scenes(const char *dir, int sphere_faces, int steps)
 {
-    clash_mesh m = {0};
+    clash_mesh_arrays m = {0};
     clash_error err;
-    if (clash_gen_sphere(sphere_faces, &m, &err)) {
+    if (clash_internal_gen_sphere(sphere_faces, &m, &err)) {
         fprintf(stderr, "clash: error: bench cache: %s\n", err.msg);
         return -1;
     }
-    const int64_t nf = m.nfaces;
+    const int64_t nf = m.nf;
     int32_t *fo = malloc((size_t)nf * sizeof *fo);
     keyed *kf = malloc((size_t)nf * sizeof *kf);
     int rc = !fo || !kf;
@@ -184,7 +180,7 @@ static int write_scenes(const char *dir, int sphere_faces, int steps)
         rc |= fclose(f) != 0;
     }
     free(fo), free(kf);
-    clash_mesh_free(&m);
+    clash_mesh_arrays_free(&m);
     if (rc) fprintf(stderr, "clash: error: bench cache: cannot write the scenes into %s\n", dir);
     return rc ? -1 : 0;
 }
@@ -199,11 +195,14 @@ static int run_kernel(const char *kernel, const char *scene)
 {
     clash_error err;
     clash_scene *sc;
-    if (clash_scene_load(scene, &sc, &err) || clash_scene_set_state(sc, 1, &err)) {
+    if (clash_scene_load(scene, &sc, &err) || clash_internal_scene_set_state(sc, 1, &err)) {
         fprintf(stderr, "clash: error: %s\n", err.msg);
         return 2;
     }
-    const int64_t nv = sc->nv, nf = sc->nf;
+    clash_internal_scene_view view;
+    clash_internal_scene_view_get(sc, &view);
+    const clash_internal_scene_view *const sv = &view;
+    const int64_t nv = sv->nv, nf = sv->nf;
     const int aos = !strcmp(kernel, "aos");
     float *lo = malloc((size_t)nf * 6 * sizeof(float));
     vtx_aos *V = aos ? malloc((size_t)nv * sizeof *V) : NULL;
@@ -212,20 +211,20 @@ static int run_kernel(const char *kernel, const char *scene)
     box_aos *B = (box_aos *)lo;
     if (aos) {
         for (int64_t v = 0; v < nv; ++v)
-            V[v] = (vtx_aos){sc->x[v], sc->y[v], sc->z[v], sc->px[v], sc->py[v], sc->pz[v]};
-        for (int64_t f = 0; f < nf; ++f) T[f] = (tri_aos){sc->f0[f], sc->f1[f], sc->f2[f]};
+            V[v] = (vtx_aos){sv->x[v], sv->y[v], sv->z[v], sv->px[v], sv->py[v], sv->pz[v]};
+        for (int64_t f = 0; f < nf; ++f) T[f] = (tri_aos){sv->f0[f], sv->f1[f], sv->f2[f]};
     }
     float *lox = lo, *loy = lo + nf, *loz = lo + 2 * nf, *hix = lo + 3 * nf, *hiy = lo + 4 * nf, *hiz = lo + 5 * nf;
     clash_callgrind_region_begin();
     if (!aos) {
         for (int64_t f = 0; f < nf; ++f) {
-            const int32_t a = sc->f0[f], b = sc->f1[f], c = sc->f2[f];
-            lox[f] = fminf(fminf(fminf(sc->x[a], sc->x[b]), fminf(sc->x[c], sc->px[a])), fminf(sc->px[b], sc->px[c]));
-            loy[f] = fminf(fminf(fminf(sc->y[a], sc->y[b]), fminf(sc->y[c], sc->py[a])), fminf(sc->py[b], sc->py[c]));
-            loz[f] = fminf(fminf(fminf(sc->z[a], sc->z[b]), fminf(sc->z[c], sc->pz[a])), fminf(sc->pz[b], sc->pz[c]));
-            hix[f] = fmaxf(fmaxf(fmaxf(sc->x[a], sc->x[b]), fmaxf(sc->x[c], sc->px[a])), fmaxf(sc->px[b], sc->px[c]));
-            hiy[f] = fmaxf(fmaxf(fmaxf(sc->y[a], sc->y[b]), fmaxf(sc->y[c], sc->py[a])), fmaxf(sc->py[b], sc->py[c]));
-            hiz[f] = fmaxf(fmaxf(fmaxf(sc->z[a], sc->z[b]), fmaxf(sc->z[c], sc->pz[a])), fmaxf(sc->pz[b], sc->pz[c]));
+            const int32_t a = sv->f0[f], b = sv->f1[f], c = sv->f2[f];
+            lox[f] = fminf(fminf(fminf(sv->x[a], sv->x[b]), fminf(sv->x[c], sv->px[a])), fminf(sv->px[b], sv->px[c]));
+            loy[f] = fminf(fminf(fminf(sv->y[a], sv->y[b]), fminf(sv->y[c], sv->py[a])), fminf(sv->py[b], sv->py[c]));
+            loz[f] = fminf(fminf(fminf(sv->z[a], sv->z[b]), fminf(sv->z[c], sv->pz[a])), fminf(sv->pz[b], sv->pz[c]));
+            hix[f] = fmaxf(fmaxf(fmaxf(sv->x[a], sv->x[b]), fmaxf(sv->x[c], sv->px[a])), fmaxf(sv->px[b], sv->px[c]));
+            hiy[f] = fmaxf(fmaxf(fmaxf(sv->y[a], sv->y[b]), fmaxf(sv->y[c], sv->py[a])), fmaxf(sv->py[b], sv->py[c]));
+            hiz[f] = fmaxf(fmaxf(fmaxf(sv->z[a], sv->z[b]), fmaxf(sv->z[c], sv->pz[a])), fmaxf(sv->pz[b], sv->pz[c]));
         }
     } else {
         for (int64_t f = 0; f < nf; ++f) {
@@ -428,11 +427,14 @@ int clash_bench_cache(int argc, char **argv)
             remove_dumps(base);
             continue;
         }
-        clash_counters c;
-        memset(&c, 0, sizeof c);
-        clash_error err;
-        clash_stage_counts kc = {0};
-        const int nd = clash_callgrind_collect(base, &c, v->kernel, &kc, NULL, 0, &err);
+        clash_counters *c = clash_internal_counters_open(CLASH_CTR_NONE); /* to sum the dumps into */
+        clash_error err = {0};
+        clash_stage_counts kc = {0}, stages[CLASH_NSTAGES] = {{0}};
+        int nd = -1;
+        if (c) nd = clash_callgrind_collect(base, c, v->kernel, &kc, NULL, 0, &err);
+        else clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
+        for (int q = 0; c && q < CLASH_NSTAGES; ++q) stages[q] = *clash_internal_counters_stage(c, q);
+        clash_internal_counters_close(c);
         remove_dumps(base);
         if (nd <= 0) {
             printf("%-10s %-11s (no dumps: %s)\n", v->study, v->name, nd < 0 ? err.msg : "none written");
@@ -448,11 +450,11 @@ int clash_bench_cache(int argc, char **argv)
                 z = kc, stage = "kernel";
             } else if (s == CLASH_NSTAGES) {
                 for (int q = 0; q < CLASH_NSTAGES; ++q)
-                    z.l1d_misses += c.stage[q].l1d_misses, z.ll_misses += c.stage[q].ll_misses,
-                        z.regions += c.stage[q].regions;
+                    z.l1d_misses += stages[q].l1d_misses, z.ll_misses += stages[q].ll_misses,
+                        z.regions += stages[q].regions;
                 stage = "all";
             } else {
-                z = c.stage[s], stage = clash_stage_name(s);
+                z = stages[s], stage = clash_stage_name(s);
                 items = clash_stage_items(&t, s, &iname);
             }
             if (!z.regions) continue;

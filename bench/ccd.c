@@ -24,8 +24,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "io/ccd_csv.h"
-#include "kernels/ccd.h"
+#include "clash_internal.h"
 
 int clash_bench_ccd(int argc, char **argv);
 
@@ -52,7 +51,7 @@ static int load_set(const char *dir, qset *s)
         if (!rc && L > 4 && !strcmp(f[j] + L - 4, ".csv")) {
             char p[4096];
             snprintf(p, sizeof p, "%s/%s", dir, f[j]);
-            clash_ccd_queries q;
+            clash_ccd_query_file q;
             clash_error err = {0};
             if (clash_ccd_read(p, &q, &err)) {
                 fprintf(stderr, "clash: error: bench ccd: %s\n", err.msg);
@@ -77,7 +76,7 @@ static int load_set(const char *dir, qset *s)
     return rc;
 }
 
-static int run_set(const char *name, const char *kind_dir, int kind, const qset *s, const ck_ccd_opts *o,
+static int run_set(const char *name, const char *kind_dir, int kind, const qset *s, const clash_internal_ccd_opts *o,
                    int repeat)
 {
     double *ns = malloc(((size_t)s->n + 1) * sizeof *ns), *toi = malloc(((size_t)s->n + 1) * sizeof *toi);
@@ -85,16 +84,16 @@ static int run_set(const char *name, const char *kind_dir, int kind, const qset 
     double *tb = malloc(((size_t)s->n + 1) * sizeof *tb);
     int bad = 0;
     long fn = 0, fp = 0, filtered = 0;
-    ck_ccd_counts c = {0};
+    clash_internal_ccd_counts c = {0};
     for (int64_t i = 0; i < s->n; ++i) {
         const double(*a)[3] = (const double(*)[3])s->x0[i], (*b)[3] = (const double(*)[3])s->x1[i];
         double best = INFINITY, t = 0;
-        int h = ck_ccd(kind, a, b, o, &t, &c);
+        int h = clash_internal_ccd(kind, a, b, o, &t, &c);
         hit[i] = (uint8_t)h, toi[i] = t;
         for (int round = 0; round < 3; ++round) {
             const double t0 = clash_bench_now();
             for (int r = 0; r < repeat; ++r) {
-                h = ck_ccd(kind, a, b, o, &t, NULL);
+                h = clash_internal_ccd(kind, a, b, o, &t, NULL);
                 bad |= h != hit[i] || t != toi[i];
             }
             const double dt = (clash_bench_now() - t0) / repeat;
@@ -107,7 +106,7 @@ static int run_set(const char *name, const char *kind_dir, int kind, const qset 
     double batch = INFINITY;
     for (int round = 0; round < 3; ++round) {
         const double t0 = clash_bench_now();
-        ck_ccd_batch(kind, s->n, (const double(*)[4][3])s->x0, (const double(*)[4][3])s->x1, o, hb, tb, NULL);
+        clash_internal_ccd_batch(kind, s->n, (const double(*)[4][3])s->x0, (const double(*)[4][3])s->x1, o, hb, tb, NULL);
         const double dt = clash_bench_now() - t0;
         batch = dt < batch ? dt : batch;
         for (int64_t i = 0; i < s->n; ++i) bad |= hb[i] != hit[i] || tb[i] != toi[i];
@@ -131,7 +130,7 @@ int clash_bench_ccd(int argc, char **argv)
 {
     const char *data = NULL;
     int repeat = 20;
-    ck_ccd_opts o = ck_ccd_defaults();
+    clash_internal_ccd_opts o = clash_internal_ccd_defaults();
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -177,7 +176,7 @@ int clash_bench_ccd(int argc, char **argv)
             snprintf(dir, sizeof dir, "%s/%s/%s", data, sets[i], kinds[k]);
             qset s;
             rc = load_set(dir, &s);
-            if (!rc && s.n > 0) rc = run_set(sets[i], kinds[k], k == 0 ? CK_CCD_VF : CK_CCD_EE, &s, &o, repeat);
+            if (!rc && s.n > 0) rc = run_set(sets[i], kinds[k], k == 0 ? CLASH_INTERNAL_CCD_VF : CLASH_INTERNAL_CCD_EE, &s, &o, repeat);
             free(s.x0), free(s.x1), free(s.truth);
         }
         free(sets[i]);

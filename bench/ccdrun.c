@@ -48,9 +48,7 @@
 #include <time.h>
 
 #include "bench/bench.h"
-#include "io/scene_desc.h"
-#include "kernels/ccd.h"
-#include "stages/stages.h"
+#include "clash_internal.h"
 
 int clash_bench_ccdrun(int argc, char **argv);
 
@@ -151,16 +149,16 @@ static int one_scene(const ccd_scene *scn, int repeat, int threads)
     }
     if (!rc) {
         /* each primitive pair of the last run's step, alone */
-        const int64_t n = clash_ccd_queries(run);
+        const int64_t n = clash_internal_run_ccd_queries(run);
         double *q = malloc(((size_t)n + 1) * sizeof *q), sum = 0;
-        const ck_ccd_opts o = {run->cfg.ccd_tolerance, run->cfg.min_separation, 0};
+        const clash_internal_ccd_opts o = clash_internal_run_ccd_opts(run);
         enum { Q = 3 };
         for (int64_t i = 0; i < n; ++i) {
             double x0[4][3], x1[4][3], toi, best = 1e30;
-            const int kind = clash_ccd_query(run, i, x0, x1);
+            const int kind = clash_internal_run_ccd_query(run, i, x0, x1);
             for (int round = 0; round < 2; ++round) {
                 const double t0 = now();
-                for (int k = 0; k < Q; ++k) ck_ccd(kind, (const double(*)[3])x0, (const double(*)[3])x1, &o, &toi, NULL);
+                for (int k = 0; k < Q; ++k) clash_internal_ccd(kind, (const double(*)[3])x0, (const double(*)[3])x1, &o, &toi, NULL);
                 const double t = (now() - t0) / Q;
                 best = t < best ? t : best;
             }

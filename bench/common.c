@@ -14,12 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "base/error.h"
-#include "sched/sched.h"
-#include "sched/topology.h"
-#include "core/run.h"
-#include "store/scene.h"
-#include "io/scene_desc.h"
+#include "clash_internal.h"
 
 int bench_fail(const bench_opts *o, int code, const char *fmt, ...)
 {
@@ -162,7 +157,7 @@ int bench_run_scene(clash_scene *sc, const clash_config *cfg_in, bench_run *r, c
     clash_totals_init(&r->tot);
     r->step_s = calloc((size_t)cfg.steps + 1, sizeof *r->step_s);
     r->step_pairs = calloc((size_t)cfg.steps + 1, sizeof *r->step_pairs);
-    if (!r->step_s || !r->step_pairs) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    if (!r->step_s || !r->step_pairs) return clash_internal_fail(err, CLASH_EFAIL, "out of memory");
     clash_run *run = clash_run_create(sc, &cfg, err);
     if (!run) return err->code ? err->code : CLASH_EFAIL;
     const double t0 = clash_bench_now();
@@ -179,7 +174,7 @@ int bench_run_scene(clash_scene *sc, const clash_config *cfg_in, bench_run *r, c
         r->step_s[s - 1] = b - a;
         r->step_pairs[s - 1] = p.count;
         r->steps = s;
-        const size_t wb = clash_run_work_bytes(run);
+        const size_t wb = clash_internal_run_work_bytes(run);
         if (wb > r->tot.work_bytes) r->tot.work_bytes = wb;
         clash_totals_add(&r->tot, s, &p, &st);
         if (cfg.stop_at_first && p.count) break;
@@ -308,12 +303,14 @@ int bench_mesh_extent(const char *path, double *extent, int64_t *faces, clash_er
     int rc = bench_scene_json(json, ".", &sc, err);
     if (rc) return rc;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int64_t v = 0; v < sc->nv; ++v) {
-        const double p[3] = {sc->lx[v], sc->ly[v], sc->lz[v]};
+    clash_internal_scene_view sv;
+    clash_internal_scene_view_get(sc, &sv);
+    for (int64_t v = 0; v < sv.nv; ++v) {
+        const double p[3] = {sv.lx[v], sv.ly[v], sv.lz[v]};
         for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
     }
     *extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    *faces = sc->nf;
+    *faces = sv.nf;
     clash_scene_destroy(sc);
     return CLASH_OK;
 }
@@ -434,10 +431,8 @@ int bench_close(const bench_opts *o, clash_outfile *f)
 void bench_yaml_header(FILE *f, const bench_opts *o)
 {
     const clash_build_info *b = clash_build();
-    clash_topology t;
     char desc[256];
-    clash_topology_get(&t);
-    clash_topology_describe(&t, desc, sizeof desc);
+    clash_internal_machine(desc, sizeof desc);
     fprintf(f, "clash: %s\nsuite: %s\n", b->version, o->suite);
     fprintf(f,
             "build: {compiler: \"%s\", flags: \"%s\", build_type: \"%s\", openmp: %s, mpi: %s, hwloc: %s, "
@@ -446,9 +441,9 @@ void bench_yaml_header(FILE *f, const bench_opts *o)
             b->hwloc ? "true" : "false", b->likwid ? "true" : "false", b->papi ? "true" : "false");
     char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
-    fprintf(f, "machine: {host: \"%s\", cores: %d, topology: \"%s\"}\n", host, clash_sched_threads(0), desc);
+    fprintf(f, "machine: {host: \"%s\", cores: %d, topology: \"%s\"}\n", host, clash_internal_threads(0), desc);
     fprintf(f, "options: {quick: %s, reps: %d, threads: %d, out: \"%s\"}\n", o->quick ? "true" : "false", o->reps,
-            clash_sched_threads(o->threads), o->out);
+            clash_internal_threads(o->threads), o->out);
     fprintf(f, "timing: \"median over repetitions; the first repetition is a warm-up and is dropped when reps >= 3\"\n");
 }
 

@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "clash/clash.h"
-#include "out/report.h"
+#include "clash_internal.h"
 
 typedef struct bench_opts {
     const char *suite;
@@ -114,7 +114,7 @@ double bench_median(double *v, int n);
 /* Index of the first repetition that counts (1 when reps >= 3: warm-up dropped). */
 int bench_first_rep(int reps);
 
-/* Output files in o->out, written atomically (report.h's clash_outfile). */
+/* Output files in o->out, written atomically (clash_outfile, clash_internal.h). */
 FILE *bench_open(const bench_opts *o, clash_outfile *f, const char *name);
 int bench_close(const bench_opts *o, clash_outfile *f);   /* 0 or 1 (message printed) */
 

@@ -31,8 +31,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "base/error.h"
-#include "store/scene.h"
+#include "clash_internal.h"
 
 #define MAX_MESHES 16
 #define MAX_DIST 32
@@ -99,7 +98,7 @@ int clash_bench_distance(int argc, char **argv)
             char *json = bench_revolve_json(paths[m], scale, dist[k], steps);
             snprintf(what, sizeof what, "%s at d = %.1f", names[m], dist[k]);
             bench_progress(&o, what, done, total);
-            rc = json ? bench_scene_json(json, ".", &sc, &err) : clash_fail(&err, CLASH_EFAIL, "out of memory");
+            rc = json ? bench_scene_json(json, ".", &sc, &err) : clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
             free(json);
             if (rc) {
                 bench_fail(&o, rc, "%s", err.msg);

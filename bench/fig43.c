@@ -53,7 +53,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "sched/sched.h"
+#include "clash_internal.h"
 
 #define MAX_W 64
 
@@ -397,7 +397,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     free(rest);
     if (rc) return rc < 0 ? 0 : rc;
 
-    const int cores = clash_sched_threads(0);
+    const int cores = clash_internal_threads(0);
     int reps_given = 0;
     for (int i = 0; i < argc; ++i) reps_given |= !strcmp(argv[i], "--reps");
     if (!p.repeat) p.repeat = reps_given ? o.reps - bench_first_rep(o.reps) : (o.quick ? 3 : 5);
@@ -428,7 +428,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return bench_fail(&o, CLASH_EFAIL, "cannot find this executable (/proc/self/exe)");
     exe[n] = 0;
-    const int have_pthreads = clash_sched_backend_available(CLASH_BACKEND_PTHREADS);
+    const int have_pthreads = clash_internal_backend_available(CLASH_BACKEND_PTHREADS);
 
     /* The scene, and a copy of it in the output folder for the rank runs. */
     clash_scene *sc = NULL;

@@ -48,8 +48,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "base/error.h"
-#include "store/scene.h"
+#include "clash_internal.h"
 
 static int run_json(const bench_opts *o, const char *json, int mode, bench_series *out, const char *what, int *done,
                     int total)
@@ -94,14 +93,16 @@ static int picture(const bench_opts *o, int *step_out)
         else if (p.count) break;
     }
     if (!rc && !p.count) rc = bench_fail(o, CLASH_EFAIL, "picture: ktk94-table1 never collides");
-    unsigned char *flag = rc ? NULL : calloc((size_t)sc->nf, 1);
-    unsigned char *obj_hit = rc ? NULL : calloc((size_t)sc->nobj, 1);
+    clash_internal_scene_view sv;
+    clash_internal_scene_view_get(sc, &sv);
+    unsigned char *flag = rc ? NULL : calloc((size_t)sv.nf, 1);
+    unsigned char *obj_hit = rc ? NULL : calloc((size_t)sv.nobj, 1);
     if (!rc && (!flag || !obj_hit)) rc = bench_fail(o, CLASH_EFAIL, "out of memory");
     if (!rc) {
         for (size_t i = 0; i < p.count; ++i) {
             /* pairs are in input numbering, flag[] in store order (reorder.c) */
-            flag[clash_face_store(sc, sc->fofs[p.pairs[i].obj_a] + p.pairs[i].face_a)] = 1;
-            flag[clash_face_store(sc, sc->fofs[p.pairs[i].obj_b] + p.pairs[i].face_b)] = 1;
+            flag[clash_internal_face_store(sc, p.pairs[i].obj_a, p.pairs[i].face_a)] = 1;
+            flag[clash_internal_face_store(sc, p.pairs[i].obj_b, p.pairs[i].face_b)] = 1;
             obj_hit[p.pairs[i].obj_a] = obj_hit[p.pairs[i].obj_b] = 1;
         }
         clash_outfile fw, fh;
@@ -111,13 +112,13 @@ static int picture(const bench_opts *o, int *step_out)
             if (w) clash_outfile_abort(&fw);
             rc = CLASH_EFAIL;
         } else {
-            for (int ob = 0; ob < sc->nobj; ++ob) {
+            for (int ob = 0; ob < sv.nobj; ++ob) {
                 if (!obj_hit[ob]) continue;
-                for (int64_t f = sc->fofs[ob]; f < sc->fofs[ob + 1]; ++f) {
-                    const int32_t v[4] = {sc->f0[f], sc->f1[f], sc->f2[f], sc->f0[f]};
+                for (int64_t f = sv.fofs[ob]; f < sv.fofs[ob + 1]; ++f) {
+                    const int32_t v[4] = {sv.f0[f], sv.f1[f], sv.f2[f], sv.f0[f]};
                     FILE *dst = flag[f] ? h : w;
                     for (int k = 0; k < (flag[f] ? 3 : 4); ++k)
-                        fprintf(dst, "%g %g %g %d\n", sc->x[v[k]], sc->y[v[k]], sc->z[v[k]], ob);
+                        fprintf(dst, "%g %g %g %d\n", sv.x[v[k]], sv.y[v[k]], sv.z[v[k]], ob);
                     fputc('\n', dst);
                 }
             }

@@ -35,7 +35,6 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "sched/sched.h"
 
 #define SCALE_DENSITY 0.1
 #define SCALE_BASE_FACES 528   /* detail of the small scenes */

@@ -44,7 +44,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "sched/sched.h"
+#include "clash_internal.h"
 
 #define MAX_LIST 32
 
@@ -201,7 +201,7 @@ int clash_bench_scaling(int argc, char **argv)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return bench_fail(&o, CLASH_EFAIL, "cannot find this executable (/proc/self/exe)");
     exe[n] = 0;
-    const int cores = clash_sched_threads(0);
+    const int cores = clash_internal_threads(0);
     const int objects = o.objects ? o.objects : (o.quick ? 60 : 200);
     const int steps = o.steps ? o.steps : (o.quick ? 30 : 100);
     int tl[MAX_LIST], rl[MAX_LIST], nt = 0, nr = 0;

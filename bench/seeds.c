@@ -50,8 +50,6 @@
 #include <sys/stat.h>
 
 #include "bench/bench.h"
-#include "base/error.h"
-#include "store/scene.h"
 
 /* Every midphase the suite knows; the last four come from issue 16 and are
  * skipped by builds without them. */
@@ -286,8 +284,8 @@ static void fill_cell(seeds_cell *k, const bench_series *se)
 static double face_pairs(const clash_scene *sc)
 {
     double s = 0, s2 = 0;
-    for (int ob = 0; ob < sc->nobj; ++ob) {
-        const double f = (double)(sc->fofs[ob + 1] - sc->fofs[ob]);
+    for (int ob = 0; ob < clash_scene_objects(sc); ++ob) {
+        const double f = (double)clash_scene_object_faces(sc, ob);
         s += f, s2 += f * f;
     }
     return 0.5 * (s * s - s2);

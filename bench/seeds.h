@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "bench/common.h"
-#include "io/scene_desc.h"
+#include "clash_internal.h"
 
 #define SEEDS_MAX_MID 16
 #define SEEDS_NEXP 5

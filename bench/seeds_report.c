@@ -41,8 +41,7 @@
 #include <unistd.h>
 
 #include "bench/seeds.h"
-#include "cli/profile_cmd.h"
-#include "base/error.h"
+#include "clash_internal.h"
 
 /* ---- callgrind ---------------------------------------------------------------------- */
 
@@ -113,7 +112,7 @@ void seeds_callgrind(seeds_ctx *c)
     char exe[PATH_MAX], dir[1100];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     /* valgrind found, and a build it can run (profile_cmd.c's own test) */
-    c->cg_ok = clash_profile_callgrind_usable(c->cg_why, sizeof c->cg_why) == 0;
+    c->cg_ok = clash_internal_callgrind_usable(c->cg_why, sizeof c->cg_why) == 0;
     if (c->cg_ok && n <= 0) c->cg_ok = 0, snprintf(c->cg_why, sizeof c->cg_why, "cannot find this program (/proc/self/exe)");
     snprintf(dir, sizeof dir, "%s/callgrind", c->o.out);
     if (c->cg_ok && mkdir(dir, 0777) && errno != EEXIST)

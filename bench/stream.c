@@ -1,7 +1,7 @@
 /*
  * stream.c — STREAM-like copy (a = b) and triad (a = b + s*c) bandwidth,
- * run through clash_par_for with the chunk partition on the backend and team
- * of the given execution descriptor.  The arrays are first touched in
+ * run with the chunk partition on a team of the given backend and size
+ * (clash_internal_team_for).  The arrays are first touched in
  * parallel by the same partition (first-touch placement), one warm-up run is
  * discarded, and the median of the timed runs is reported.  As in STREAM,
  * bytes are counted as the arrays named in the loop (copy 16 B, triad 24 B per
@@ -15,6 +15,7 @@
 
 #include "bench/bench.h"
 #include "clash/clash.h"
+#include "clash_internal.h"
 
 typedef struct stream_ctx {
     double *a, *b, *c;
@@ -50,24 +51,24 @@ double clash_bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int clash_stream_run(const clash_exec *ex0, size_t n, int reps, clash_stream_result *out)
+int clash_stream_run(int backend, int threads, size_t n, int reps, clash_stream_result *out)
 {
-    clash_exec ex = *ex0;
-    ex.partition = CLASH_PART_CHUNK, ex.chunk = 0;
+    clash_internal_team *team = clash_internal_team_create(backend, threads, CLASH_PART_CHUNK, 0, 0);
     stream_ctx x = {aligned_alloc(64, n * 8), aligned_alloc(64, n * 8), aligned_alloc(64, n * 8), 3.0, 0};
     double *tc = malloc((size_t)reps * sizeof *tc), *tt = malloc((size_t)reps * sizeof *tt);
-    if (!x.a || !x.b || !x.c || !tc || !tt) {
+    if (!team || !x.a || !x.b || !x.c || !tc || !tt) {
+        clash_internal_team_destroy(team);
         free(x.a), free(x.b), free(x.c), free(tc), free(tt);
         return -1;
     }
-    clash_par_for(&ex, (int64_t)n, stream_range, &x);
+    clash_internal_team_for(team, (int64_t)n, stream_range, &x);
     for (int r = -1; r < reps; ++r) {
         x.op = 1;
         double t0 = clash_bench_now();
-        clash_par_for(&ex, (int64_t)n, stream_range, &x);
+        clash_internal_team_for(team, (int64_t)n, stream_range, &x);
         double t1 = clash_bench_now();
         x.op = 2;
-        clash_par_for(&ex, (int64_t)n, stream_range, &x);
+        clash_internal_team_for(team, (int64_t)n, stream_range, &x);
         double t2 = clash_bench_now();
         if (r >= 0) tc[r] = 16.0 * (double)n / (t1 - t0) * 1e-9, tt[r] = 24.0 * (double)n / (t2 - t1) * 1e-9;
     }
@@ -75,6 +76,7 @@ int clash_stream_run(const clash_exec *ex0, size_t n, int reps, clash_stream_res
     out->triad_gbs = clash_bench_median(tt, reps);
     out->copy_max_gbs = tc[reps - 1];
     out->triad_max_gbs = tt[reps - 1];
+    clash_internal_team_destroy(team);
     free(x.a), free(x.b), free(x.c), free(tc), free(tt);
     return 0;
 }

@@ -9,17 +9,17 @@
 
 #include <stddef.h>
 
-#include "sched/sched.h"
 
 typedef struct clash_stream_result {
     double copy_gbs, triad_gbs;      /* median over repetitions */
     double copy_max_gbs, triad_max_gbs;
 } clash_stream_result;
 
-/* n doubles per array (3 arrays), reps timed repetitions after one warm-up.
+/* n doubles per array (3 arrays), reps timed repetitions after one warm-up,
+ * on a team of `threads` of the clash_backend `backend` (chunk partition).
  * Bytes counted as STREAM does: copy 16 n, triad 24 n (no write-allocate).
  * Returns -1 when out of memory. */
-int clash_stream_run(const clash_exec *ex, size_t n, int reps, clash_stream_result *out);
+int clash_stream_run(int backend, int threads, size_t n, int reps, clash_stream_result *out);
 
 /* Median of n values (sorts v). */
 double clash_bench_median(double *v, int n);

@@ -52,8 +52,7 @@
 
 #include "bench/bench.h"
 #include "bench/common.h"
-#include "base/error.h"
-#include "io/scene_desc.h"
+#include "clash_internal.h"
 
 #define MAX_CFG 64
 
@@ -153,7 +152,7 @@ static int write_tiles(const char *path, int n1, int seed, int p, int steps, cla
     FILE *f = fopen(path, "w");
     if (!f) {
         clash_scene_desc_free(&d);
-        return clash_fail(err, CLASH_EFAIL, "%s: cannot write", path);
+        return clash_internal_fail(err, CLASH_EFAIL, "%s: cannot write", path);
     }
     fprintf(f, "{\"format\": \"clash-scene/1\", \"name\": \"weak-%d-tiles\", \"steps\": %d, \"mode\": \"swept\",\n"
                " \"meshes\": {", p, steps);
@@ -181,7 +180,7 @@ static int write_tiles(const char *path, int n1, int seed, int p, int steps, cla
     }
     fprintf(f, "]}\n");
     clash_scene_desc_free(&d);
-    if (fclose(f)) return clash_fail(err, CLASH_EFAIL, "%s: write failed", path);
+    if (fclose(f)) return clash_internal_fail(err, CLASH_EFAIL, "%s: write failed", path);
     return 0;
 }
 

@@ -278,14 +278,14 @@ void clash_run_set_counters(clash_run *run, clash_counters *c) { run->ctr = c; }
 
 static double region_open(clash_run *run, int stage)
 {
-    clash_wt_reset(run->exec.worker_seconds, run->threads);
+    clash_wt_reset(run->exec.worker_seconds, run->exec.threads);
     return clash_region_begin(run->ctr, stage);
 }
 
 static void region_close(clash_run *run, clash_step_stats *st, int stage, double t0)
 {
     st->seconds[stage] = clash_region_end(run->ctr, stage, t0);
-    clash_wt_minmax(run->exec.worker_seconds, run->threads, st->seconds[stage], &st->worker_min_s[stage],
+    clash_wt_minmax(run->exec.worker_seconds, run->exec.threads, st->seconds[stage], &st->worker_min_s[stage],
                     &st->worker_max_s[stage]);
 }
 
@@ -301,8 +301,9 @@ static int step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, c
     run->ncontacts = 0; /* --ccd: this step's contacts, none until its ccd */
     run->broad->nop_filtered = 0;
     st->objects_off = run->filt ? run->filt->noff : 0;
-    if (!run->exec.worker_seconds) { /* per-worker timer slots, filled by clash_spmd */
-        if (!(run->exec.worker_seconds = clash_wt_create(run->threads))) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    if (!run->exec.worker_seconds) { /* per-worker timer slots of the team, filled by clash_spmd */
+        if (!(run->exec.worker_seconds = clash_wt_create(run->exec.threads)))
+            return clash_fail(err, CLASH_EFAIL, "out of memory");
     }
     double t0 = region_open(run, CLASH_S0_MOTION);
     int rc;

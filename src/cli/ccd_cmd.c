@@ -3,7 +3,7 @@
  * [--max-iter N]`: continuous collision detection on raw primitive queries.
  *
  * The file holds queries in the format of the CCD benchmark of Wang et al.
- * (TOG 2021; src/io/ccd_csv.h): 8 rows of exact rationals a query, points
+ * (TOG 2021; clash_ccd_read): 8 rows of exact rationals a query, points
  * at t = 0 then at t = 1.  Each query goes through ck_ccd_batch
  * (kernels/ccd.h: the axis and coplanarity filters, then the inclusion
  * root finder), and one line "hit,toi" is printed per query in file order: hit 0 or 1, toi the
@@ -25,10 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
 #include "cli/suggest.h"
-#include "io/ccd_csv.h"
-#include "kernels/ccd.h"
+#include "clash_internal.h"
 
 void clash_ccd_usage(FILE *f)
 {
@@ -53,7 +51,7 @@ static const char *value_of(int argc, char **argv, int *i, const char *opt, clas
     const size_t L = strlen(opt);
     if (argv[*i][L] == '=') return argv[*i] + L + 1;
     if (*i + 1 >= argc) {
-        clash_fail(err, CLASH_EINPUT, "ccd: %s needs a value", opt);
+        clash_internal_fail(err, CLASH_EINPUT, "ccd: %s needs a value", opt);
         return NULL;
     }
     return argv[++*i];
@@ -65,7 +63,7 @@ static int parse_real(const char *opt, const char *v, double *out, clash_error *
     errno = 0;
     const double x = strtod(v, &end);
     if (end == v || *end || errno == ERANGE || !isfinite(x))
-        return clash_fail(err, CLASH_EINPUT, "ccd: %s '%s' is not a finite number", opt, v);
+        return clash_internal_fail(err, CLASH_EINPUT, "ccd: %s '%s' is not a finite number", opt, v);
     *out = x;
     return 0;
 }
@@ -73,7 +71,7 @@ static int parse_real(const char *opt, const char *v, double *out, clash_error *
 int clash_ccd_cmd(int argc, char **argv)
 {
     clash_error err = {0};
-    ck_ccd_opts o = ck_ccd_defaults();
+    clash_internal_ccd_opts o = clash_internal_ccd_defaults();
     const char *kind_s = NULL, *path = NULL;
     int stats = 0;
     for (int i = 2; i < argc; ++i) {
@@ -86,19 +84,19 @@ int clash_ccd_cmd(int argc, char **argv)
             if (!(v = value_of(argc, argv, &i, "--ccd-tolerance", &err)) || parse_real("--ccd-tolerance", v, &o.tolerance, &err))
                 return fail(&err);
             if (!(o.tolerance > 0))
-                return clash_fail(&err, CLASH_EINPUT, "ccd: --ccd-tolerance %s: must be > 0", v), fail(&err);
+                return clash_internal_fail(&err, CLASH_EINPUT, "ccd: --ccd-tolerance %s: must be > 0", v), fail(&err);
         } else if (!strncmp(a, "--min-separation", 16) && (a[16] == 0 || a[16] == '=')) {
             if (!(v = value_of(argc, argv, &i, "--min-separation", &err)) || parse_real("--min-separation", v, &o.min_sep, &err))
                 return fail(&err);
             if (o.min_sep < 0)
-                return clash_fail(&err, CLASH_EINPUT, "ccd: --min-separation %s: must be >= 0", v), fail(&err);
+                return clash_internal_fail(&err, CLASH_EINPUT, "ccd: --min-separation %s: must be >= 0", v), fail(&err);
         } else if (!strncmp(a, "--max-iter", 10) && (a[10] == 0 || a[10] == '=')) {
             if (!(v = value_of(argc, argv, &i, "--max-iter", &err))) return fail(&err);
             char *end;
             errno = 0;
             const long long n = strtoll(v, &end, 10);
             if (end == v || *end || errno == ERANGE)
-                return clash_fail(&err, CLASH_EINPUT, "ccd: --max-iter '%s' is not an integer", v), fail(&err);
+                return clash_internal_fail(&err, CLASH_EINPUT, "ccd: --max-iter '%s' is not an integer", v), fail(&err);
             o.max_iter = n;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
@@ -106,36 +104,36 @@ int clash_ccd_cmd(int argc, char **argv)
             static const char *const opts[] = {"--ccd-tolerance", "--min-separation", "--max-iter", "--stats",
                                                "--help", NULL};
             char hint[96];
-            clash_fail(&err, CLASH_EINPUT, "ccd: unknown option '%s'%s", a,
-                       clash_suggest_hint(a, opts, hint, sizeof hint));
+            clash_internal_fail(&err, CLASH_EINPUT, "ccd: unknown option '%s'%s", a,
+                                clash_suggest_hint(a, opts, hint, sizeof hint));
             return fail(&err);
         } else if (!kind_s) {
             kind_s = a;
         } else if (!path) {
             path = a;
         } else {
-            return clash_fail(&err, CLASH_EINPUT, "ccd: unexpected argument '%s'", a), fail(&err);
+            return clash_internal_fail(&err, CLASH_EINPUT, "ccd: unexpected argument '%s'", a), fail(&err);
         }
     }
     if (!kind_s || !path) {
         clash_ccd_usage(stderr);
-        return clash_fail(&err, CLASH_EINPUT, "ccd: needs a kind (vf or ee) and a query file"), fail(&err);
+        return clash_internal_fail(&err, CLASH_EINPUT, "ccd: needs a kind (vf or ee) and a query file"), fail(&err);
     }
     int kind;
-    if (!strcmp(kind_s, "vf") || !strcmp(kind_s, "vertex-face")) kind = CK_CCD_VF;
-    else if (!strcmp(kind_s, "ee") || !strcmp(kind_s, "edge-edge")) kind = CK_CCD_EE;
-    else return clash_fail(&err, CLASH_EINPUT, "ccd: kind '%s' is not vf or ee", kind_s), fail(&err);
+    if (!strcmp(kind_s, "vf") || !strcmp(kind_s, "vertex-face")) kind = CLASH_INTERNAL_CCD_VF;
+    else if (!strcmp(kind_s, "ee") || !strcmp(kind_s, "edge-edge")) kind = CLASH_INTERNAL_CCD_EE;
+    else return clash_internal_fail(&err, CLASH_EINPUT, "ccd: kind '%s' is not vf or ee", kind_s), fail(&err);
 
-    clash_ccd_queries q;
+    clash_ccd_query_file q;
     if (clash_ccd_read(path, &q, &err)) return fail(&err);
     uint8_t *hit = malloc((size_t)q.n + 1);
     double *toi = malloc(((size_t)q.n + 1) * sizeof *toi);
     if (!hit || !toi) {
         free(hit), free(toi), clash_ccd_free(&q);
-        return clash_fail(&err, CLASH_EFAIL, "%s: out of memory", path), fail(&err);
+        return clash_internal_fail(&err, CLASH_EFAIL, "%s: out of memory", path), fail(&err);
     }
-    ck_ccd_counts c = {0};
-    ck_ccd_batch(kind, q.n, (const double(*)[4][3])q.x0, (const double(*)[4][3])q.x1, &o, hit, toi, &c);
+    clash_internal_ccd_counts c = {0};
+    clash_internal_ccd_batch(kind, q.n, (const double(*)[4][3])q.x0, (const double(*)[4][3])q.x1, &o, hit, toi, &c);
     long fn = 0, fp = 0, truths = 0;
     for (int64_t i = 0; i < q.n; ++i) {
         printf("%d,%.17g\n", hit[i], toi[i]);
@@ -150,6 +148,6 @@ int clash_ccd_cmd(int argc, char **argv)
     }
     free(hit), free(toi), clash_ccd_free(&q);
     if (fflush(stdout) || ferror(stdout))
-        return clash_fail(&err, CLASH_EFAIL, "ccd: cannot write the results"), fail(&err);
+        return clash_internal_fail(&err, CLASH_EFAIL, "ccd: cannot write the results"), fail(&err);
     return 0;
 }

@@ -21,24 +21,14 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "cli/options.h"
-#include "base/error.h"
-#include "cli/suggest.h"
-#include "cli/summary.h"
-#include "out/report.h"
-#include "sched/bind.h"
-#include "core/run.h"
-#include "sched/ranks.h"
-#include "sched/sched.h"
-#include "sched/topology.h"
-#include "out/vtk.h"
-#include "cli/profile_cmd.h"
 #include "cli/ccd_cmd.h"
 #include "cli/decompose.h"
 #include "cli/geometry_csv.h"
-#include "io/scene_desc.h"
-#include "profile/profile.h"
-#include "stages/mid/midphase.h"
+#include "cli/options.h"
+#include "cli/profile_cmd.h"
+#include "cli/suggest.h"
+#include "cli/summary.h"
+#include "clash_internal.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
  * the step loop stops cleanly and the command exits with 128 + signal. */
@@ -51,9 +41,7 @@ static void on_sigint(int sig)
 /* Prints the error on the rank that met it ("rank R: " when there are several). */
 static int die(const clash_error *err)
 {
-    clash_ranks w;
-    clash_ranks_world(&w);
-    if (w.size > 1) fprintf(stderr, "clash: error: rank %d: %s\n", w.rank, err->msg);
+    if (clash_internal_nranks() > 1) fprintf(stderr, "clash: error: rank %d: %s\n", clash_internal_rank(), err->msg);
     else fprintf(stderr, "clash: error: %s\n", err->msg);
     return err->code ? err->code : CLASH_EFAIL;
 }
@@ -68,10 +56,8 @@ static double now(void)
 static int cmd_info(void)
 {
     const clash_build_info *b = clash_build();
-    clash_topology t;
     char desc[256];
-    clash_topology_get(&t);
-    clash_topology_describe(&t, desc, sizeof desc);
+    const char *desc_source = clash_internal_machine(desc, sizeof desc);
     printf("clash %s\n", b->version);
     printf("build:    %s, %s, flags \"%s\"\n", b->build_type, b->compiler, b->flags);
     printf("parts:    openmp %s, pthreads yes, mpi %s, hwloc %s, likwid %s, papi %s, callgrind client requests %s\n",
@@ -81,7 +67,7 @@ static int cmd_info(void)
     clash_isa(&isa, &isa_cpu, NULL);
     printf("isa:      %s (%s; this CPU's best: %s)\n", isa, isa_env && *isa_env ? "CLASH_ISA" : "the CPU's best",
            isa_cpu);
-    printf("threads:  %d by default (cores of this process's binding)\n", clash_sched_threads(0));
+    printf("threads:  %d by default (cores of this process's binding)\n", clash_internal_threads(0));
     /* Whether each counter source works here, tried, not only built: perf
      * opens its events, PAPI initialises and adds its events, likwid needs
      * likwid-perfctr around the run, callgrind needs valgrind. */
@@ -90,22 +76,25 @@ static int cmd_info(void)
         int works = 0;
         if (src == CLASH_CTR_CALLGRIND) {
             char vg[1024];
-            works = clash_profile_callgrind_usable(vg, sizeof vg) == 0;
+            works = clash_internal_callgrind_usable(vg, sizeof vg) == 0;
             snprintf(why, sizeof why, works ? "%s; clash profile re-runs itself under it (simulated)" : "%s", vg);
         } else {
-            clash_counters probe;
-            clash_counters_open(src, &probe);
-            works = probe.source != CLASH_CTR_NONE;
-            const char *r = works ? probe.model : probe.reason;
+            clash_counters *probe = clash_internal_counters_open(src);
+            if (!probe) {
+                printf("counters: out of memory\n");
+                return 1;
+            }
+            works = clash_internal_counters_source(probe) != CLASH_CTR_NONE;
+            const char *r = works ? clash_internal_counters_model(probe) : clash_internal_counters_reason(probe);
             const size_t k = strlen(clash_counter_source_names[src]);  /* reasons start "perf: " */
             if (!works && !strncmp(r, clash_counter_source_names[src], k) && r[k] == ':') r += k + 2;
             snprintf(why, sizeof why, "%s", r);
-            clash_counters_close(&probe);
+            clash_internal_counters_close(probe);
         }
         printf("%s %-9s %s: %s\n", src == CLASH_CTR_PERF ? "counters:" : "         ", clash_counter_source_names[src],
                works ? "works" : "not usable", why);
     }
-    printf("machine:  %s (from %s)\n", desc, t.source);
+    printf("machine:  %s (from %s)\n", desc, desc_source);
     printf("presets: ");
     for (const char *const *p = clash_preset_names(); *p; ++p) printf(" %s", *p);
     printf("\n");
@@ -130,16 +119,16 @@ static void steps_csv_header(FILE *f)
 
 /* Under MPI every rank calls this (a collective): stage and step times are
  * the slowest rank's, the shared S4/S5 work is summed; rank 0 writes (f). */
-static int steps_csv_row(const clash_ranks *W, FILE *f, int step, const clash_step_stats *st, double step_s,
+static int steps_csv_row(FILE *f, int step, const clash_step_stats *st, double step_s,
                          size_t pairs)
 {
     double t[CLASH_NSTAGES + 1];
     for (int k = 0; k < CLASH_NSTAGES; ++k) t[k] = st->seconds[k];
     t[CLASH_NSTAGES] = step_s;
     int64_t shared[2] = {st->candidates, st->tests};
-    if (W->size > 1) {
-        clash_ranks_max_f64(W, t, CLASH_NSTAGES + 1);
-        clash_ranks_sum_i64(W, shared, 2);
+    if (clash_internal_nranks() > 1) {
+        clash_internal_ranks_max_f64(t, CLASH_NSTAGES + 1);
+        clash_internal_ranks_sum_i64(shared, 2);
     }
     if (!f) return 0;
     fprintf(f, "%d", step);
@@ -165,16 +154,16 @@ static void rank_add(int64_t *rk, double *rt, const clash_step_stats *st, double
 
 /* Every rank calls it (a collective); rank 0 gets the section (malloc'd;
  * NULL when out of memory), the others NULL. */
-static char *rank_section(const clash_ranks *W, int64_t *rk, const double *rt)
+static char *rank_section(int64_t *rk, const double *rt)
 {
     for (int i = 0; i < 4; ++i) memcpy(&rk[RK_MID_S + i], &rt[i], sizeof(double));
-    const int R = W->size;
+    const int R = clash_internal_nranks();
     int64_t *all = malloc(sizeof *all * RK_N * (size_t)R);
-    if (!all) clash_ranks_abort(W, 1); /* the others wait in the allgather */
+    if (!all) clash_internal_ranks_abort(1); /* the others wait in the allgather */
     if (!all) return NULL;
-    clash_ranks_allgather_i64(W, rk, RK_N, all);
+    clash_internal_ranks_allgather_i64(rk, RK_N, all);
     const size_t cap = 400 + 260 * (size_t)R;
-    char *s = W->rank == 0 ? malloc(cap) : NULL;
+    char *s = clash_internal_rank() == 0 ? malloc(cap) : NULL;
     if (!s) {
         free(all);
         return NULL;
@@ -241,23 +230,23 @@ static int outputs_open(const clash_cli *cli, clash_scene *sc, int root, run_out
 
 /* Step s's rows in every output: its pairs, its contacts, its VTK frame
  * (as --vtk-steps says) and its line of the steps CSV (step_s: its time). */
-static int outputs_step(const clash_cli *cli, const clash_ranks *W, clash_run *run, run_outputs *o, int s,
+static int outputs_step(const clash_cli *cli, clash_run *run, run_outputs *o, int s,
                         const clash_pairs *pairs, const clash_step_stats *st, double step_s, clash_error *err)
 {
     int rc;
     const int geom = cli->cfg.geometry; /* --geometry: the rows gain the step's geometry columns */
     if (o->pairs.f &&
         (geom ? clash_geom_pairs_rows(o->pairs.f, s, run, pairs) : clash_pairs_csv_rows(o->pairs.f, s, pairs)))
-        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
+        return clash_internal_fail(err, CLASH_EFAIL, "%s: write failed", cli->pairs_path);
     clash_contacts contacts;
     if (o->contacts.f && (rc = clash_run_contacts(run, &contacts, err))) return rc;
     if (o->contacts.f && (geom ? clash_geom_contacts_rows(o->contacts.f, s, run, &contacts)
                               : clash_contacts_csv_rows(o->contacts.f, s, &contacts)))
-        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
+        return clash_internal_fail(err, CLASH_EFAIL, "%s: write failed", cli->contacts_path);
     const int vtk_this = cli->vtk_every ? s % cli->vtk_every == 0 : pairs->count > 0; /* --vtk-steps */
     if (o->vtk && vtk_this && (rc = clash_vtk_step(o->vtk, s, pairs, err))) return rc;
-    if (cli->steps_csv && steps_csv_row(W, o->steps.f, s, st, step_s, pairs->count))
-        return clash_fail(err, CLASH_EFAIL, "%s: write failed", cli->steps_csv);
+    if (cli->steps_csv && steps_csv_row(o->steps.f, s, st, step_s, pairs->count))
+        return clash_internal_fail(err, CLASH_EFAIL, "%s: write failed", cli->steps_csv);
     return 0;
 }
 
@@ -277,44 +266,42 @@ static int outputs_commit(run_outputs *o, clash_error *err)
 
 /* Over several ranks (a collective): the stage times become the slowest
  * rank's (as REFERENCE.md says), the counts of shared work are summed. */
-static void totals_across_ranks(const clash_ranks *W, clash_run_totals *tot)
+static void totals_across_ranks(clash_run_totals *tot)
 {
-    clash_ranks_max_f64(W, tot->stage_total, CLASH_NSTAGES);
-    clash_ranks_max_f64(W, tot->stage_max, CLASH_NSTAGES);
-    clash_ranks_min_f64(W, tot->stage_min, CLASH_NSTAGES);
-    clash_ranks_max_f64(W, &tot->wall_s, 1);
-    clash_ranks_max_f64(W, &tot->steps_s, 1);
+    clash_internal_ranks_max_f64(tot->stage_total, CLASH_NSTAGES);
+    clash_internal_ranks_max_f64(tot->stage_max, CLASH_NSTAGES);
+    clash_internal_ranks_min_f64(tot->stage_min, CLASH_NSTAGES);
+    clash_internal_ranks_max_f64(&tot->wall_s, 1);
+    clash_internal_ranks_max_f64(&tot->steps_s, 1);
     int64_t shared[2] = {tot->candidates, tot->tests};
-    clash_ranks_sum_i64(W, shared, 2);
+    clash_internal_ranks_sum_i64(shared, 2);
     tot->candidates = shared[0], tot->tests = shared[1];
     int64_t ccd[6] = {tot->ccd_tests,      tot->ccd_vf_tests,    tot->ccd_filter_no,
                       tot->ccd_filter_yes, tot->ccd_exact_calls, tot->ccd_hull_no};
-    clash_ranks_sum_i64(W, ccd, 6);
+    clash_internal_ranks_sum_i64(ccd, 6);
     tot->ccd_tests = ccd[0], tot->ccd_vf_tests = ccd[1], tot->ccd_filter_no = ccd[2], tot->ccd_filter_yes = ccd[3];
     tot->ccd_exact_calls = ccd[4], tot->ccd_hull_no = ccd[5];
-    clash_ranks_max_f64(W, &tot->ccd_s, 1);
+    clash_internal_ranks_max_f64(&tot->ccd_s, 1);
 }
 
 /* More threads than the cores this process may run on (its affinity, set
  * by taskset, a batch system or mpirun's binding): they take turns, and
  * rank 0 says so unless quiet (a collective over several ranks). */
-static void warn_oversubscribed(const clash_ranks *W, int threads, int quiet)
+static void warn_oversubscribed(int threads, int quiet)
 {
-    const int cores = clash_sched_cores();
+    const int cores = clash_internal_cores();
     int oversubscribed = threads > cores;
-    if (W->size > 1) oversubscribed = clash_ranks_any(W, oversubscribed);
-    if (oversubscribed && W->rank == 0 && !quiet) {
+    if (clash_internal_nranks() > 1) oversubscribed = clash_internal_ranks_any(oversubscribed);
+    if (oversubscribed && clash_internal_rank() == 0 && !quiet) {
         char cb[64];
         fprintf(stderr, "clash: warning: --threads %d exceeds the %s of %s binding; threads will share cores\n",
-                threads, clash_plural(cb, sizeof cb, cores, "core"), W->size > 1 ? "a rank's" : "this process's");
+                threads, clash_plural(cb, sizeof cb, cores, "core"),
+                clash_internal_nranks() > 1 ? "a rank's" : "this process's");
     }
 }
 
 static int cmd_run(const clash_cli *cli)
 {
-    clash_ranks world; /* the command's ranks, to agree on exit codes and totals (the run has its own) */
-    clash_ranks_world(&world);
-    const clash_ranks *W = &world;
     clash_error err = {0};
     clash_scene *sc = NULL;
     int rc;
@@ -324,33 +311,36 @@ static int cmd_run(const clash_cli *cli)
     clash_run *run = NULL;
     /* Under MPI every rank must learn that one failed before any collective
      * (creating a run is one: it duplicates the communicator). */
-    int code = clash_ranks_max_int(W, rc);
+    int code = clash_internal_ranks_max_int(rc);
     if (!code) {
         clash_scene_apply_defaults(sc, &cfg);
         /* --steps may take a law further than the file's steps: named by the file's keys */
-        if (cli->scene && cfg.steps > 0) rc = clash_store_check_laws(sc, cfg.steps, cli->scene, &err);
+        if (cli->scene && cfg.steps > 0) rc = clash_internal_scene_check_laws(sc, cfg.steps, cli->scene, &err);
         if (!rc && !(run = clash_run_create(sc, &cfg, &err))) rc = err.code ? err.code : CLASH_EFAIL;
-        code = clash_ranks_max_int(W, rc);
+        code = clash_internal_ranks_max_int(rc);
     }
     if (code != 0) { /* every rank is here: the same refusal is printed once */
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        const int st = clash_say_refusal(W, &err, rc);
+        const int st = clash_say_refusal(NULL, &err, rc);
         return rc ? st : code;
     }
-    const int threads = clash_sched_threads(cfg.threads);
-    /* MPI (ranks.h): every rank runs the steps; only rank 0 writes and prints. */
-    const int root = W->rank == 0, ranks = W->size;
+    const int threads = clash_internal_threads(cfg.threads);
+    /* MPI: every rank runs the steps (the run has its own communicator); only rank 0 writes and prints. */
+    const int root = clash_internal_rank() == 0, ranks = clash_internal_nranks();
     run_outputs out;
     rc = outputs_open(cli, sc, root, &out, &err);
-    if ((code = clash_ranks_max_int(W, rc)) != 0) { /* a rank could not open its outputs */
+    clash_counters *ctr = rc ? NULL : clash_internal_counters_open(cli->counters); /* of the steps' regions */
+    if (!rc && !ctr) rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
+    if ((code = clash_internal_ranks_max_int(rc)) != 0) { /* a rank could not open its outputs */
+        clash_internal_counters_close(ctr);
         outputs_abort(&out);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        const int st = clash_say_refusal(W, &err, rc);
+        const int st = clash_say_refusal(NULL, &err, rc);
         return rc ? st : code;
     }
-    warn_oversubscribed(W, cfg.threads, cli->quiet);
+    warn_oversubscribed(cfg.threads, cli->quiet);
     const int progress = root && !cli->quiet && (cli->progress == 1 || (cli->progress == -1 && isatty(2)));
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
@@ -359,15 +349,13 @@ static int cmd_run(const clash_cli *cli)
     int64_t rk[RK_N] = {0}; /* this rank's share (rank_section) */
     double rt[4] = {0};
     char *rank_yaml = NULL; /* the report's replicated_ranks section (rank 0, several ranks) */
-    clash_counters ctr; /* profile.h: live for the steps' regions */
-    clash_counters_open(cli->counters, &ctr);
-    clash_run_set_counters(run, &ctr);
+    clash_internal_run_set_counters(run, ctr);
     const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
     double shown = -1; /* when the progress line was last written (-1: never) */
     int s, in_steps = 1, stop_sig = 0; /* stop_sig: the signal that ended the steps, 0: none */
     for (s = 1; s <= cfg.steps; ++s) {
-        const int sig = ranks > 1 ? clash_ranks_max_int(W, interrupted) : interrupted;
+        const int sig = ranks > 1 ? clash_internal_ranks_max_int(interrupted) : interrupted;
         if (sig) { /* every rank stops after the same step, with the same status */
             stop_sig = sig;
             break;
@@ -378,14 +366,14 @@ static int cmd_run(const clash_cli *cli)
         if ((rc = clash_step(run, s, &pairs, &st, &err))) goto fail;
         const double te = now();
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
-        const size_t wb = clash_run_work_bytes(run);
+        const size_t wb = clash_internal_run_work_bytes(run);
         if (wb > tot.work_bytes) tot.work_bytes = wb;
         rank_add(rk, rt, &st, te - ts);
         if (clash_totals_add(&tot, s, &pairs, &st)) {
-            rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
+            rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
         }
-        if ((rc = outputs_step(cli, W, run, &out, s, &pairs, &st, te - ts, &err))) goto fail;
+        if ((rc = outputs_step(cli, run, &out, s, &pairs, &st, te - ts, &err))) goto fail;
         if (outputs) tot.output_s += now() - te;
         /* the first step, the last, and at most ten lines a second between
          * (a line a step of a small scene wrote megabytes a second into a
@@ -394,18 +382,20 @@ static int cmd_run(const clash_cli *cli)
             shown = now();
             progress_line(s, cfg.steps, (size_t)tot.pairs_total, shown - t0);
         }
-        if (cfg.stop_at_first && clash_ranks_any(W, pairs.count > 0)) break;
+        if (cfg.stop_at_first && clash_internal_ranks_any(pairs.count > 0)) break;
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
-    if (ranks > 1 && !stop_sig) rank_yaml = rank_section(W, rk, rt); /* (before the times are maxed) */
-    if (ranks > 1) totals_across_ranks(W, &tot);
-    clash_counters_finish(&ctr);
-    clash_run_set_counters(run, NULL);
+    if (ranks > 1 && !stop_sig) rank_yaml = rank_section(rk, rt); /* (before the times are maxed) */
+    if (ranks > 1) totals_across_ranks(&tot);
+    clash_internal_counters_finish(ctr);
+    clash_internal_run_set_counters(run, NULL);
     if (progress) fputc('\n', stderr);
     if (stop_sig) {
-        rc = clash_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1, cfg.steps);
+        rc = clash_internal_fail(&err, CLASH_EFAIL, "interrupted after step %d of %d; no output written", s - 1,
+                                 cfg.steps);
         if (!root) {
+            clash_internal_counters_close(ctr);
             clash_totals_free(&tot);
             free(rank_yaml);
             clash_run_destroy(run);
@@ -420,13 +410,13 @@ static int cmd_run(const clash_cli *cli)
     if (cli->report_path && root) {
         clash_outfile rep;
         if ((rc = clash_outfile_open(&rep, cli->report_path, &err))) goto fail;
-        clash_report_info ri = {sc, &cfg, threads, ranks, clash_bind_name(cfg.bind), &ctr, 0, 0, 0,
+        clash_report_info ri = {sc, &cfg, threads, ranks, clash_internal_bind_name(cfg.bind), ctr, 0, 0, 0,
                                 rank_yaml, NULL, NULL};
         clash_isa(&ri.isa, NULL, NULL);
-        ri.midphase = clash_midphase_name(cfg.midphase);
+        ri.midphase = clash_internal_midphase_name(cfg.midphase);
         if (clash_report_write_yaml(rep.f, &ri, &tot)) {
             clash_outfile_abort(&rep);
-            rc = clash_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
+            rc = clash_internal_fail(&err, CLASH_EFAIL, "%s: write failed", cli->report_path);
             goto fail;
         }
         if ((rc = clash_outfile_commit(&rep, &err))) goto fail;
@@ -438,7 +428,8 @@ static int cmd_run(const clash_cli *cli)
                                    tot.output_s, outputs, threads, ranks};
         clash_summary_print(stderr, &sum);
     }
-    if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, &ctr, &tot);
+    if (!strcmp(cli->command, "profile")) clash_counters_print(stdout, ctr, &tot);
+    clash_internal_counters_close(ctr);
     clash_totals_free(&tot);
     free(rank_yaml);
     clash_run_destroy(run);
@@ -448,13 +439,13 @@ fail:
     if (in_steps && ranks > 1) { /* the other ranks may wait in a collective of this step: end them all */
         die(&err);
         outputs_abort(&out);
-        clash_ranks_abort(W, rc);
+        clash_internal_ranks_abort(rc);
     }
-    clash_counters_close(&ctr);
     clash_totals_free(&tot);
     free(rank_yaml);
     outputs_abort(&out);
     clash_run_destroy(run);
+    clash_internal_counters_close(ctr); /* after the run, which held it during the steps */
     clash_scene_destroy(sc);
     rc = die(&err);
     return stop_sig ? 128 + stop_sig : rc; /* 130 after SIGINT, 143 after SIGTERM, as shells expect */
@@ -486,13 +477,13 @@ static int cmd_bench(int argc, char **argv)
                 printf("usage: clash bench %s %s\n%s.\n", s->name, s->usage, s->summary);
                 return 0;
             }
-        clash_sched_unbind_initial(); /* the runs a suite starts inherit this mask (OMP_PROC_BIND: one core) */
+        clash_internal_unbind_initial(); /* the runs a suite starts inherit this mask (OMP_PROC_BIND: one core) */
         return s->run(argc - 3, argv + 3);
     }
     names[n] = NULL;
     char hint[96];
-    clash_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'%s (clash bench lists them)", argv[2],
-               clash_suggest_hint(argv[2], names, hint, sizeof hint));
+    clash_internal_fail(&err, CLASH_EINPUT, "bench: unknown suite '%s'%s (clash bench lists them)", argv[2],
+                        clash_suggest_hint(argv[2], names, hint, sizeof hint));
     return die(&err);
 }
 
@@ -508,11 +499,10 @@ static int clash_main(int argc, char **argv)
         /* under mpirun every rank read the same command line: agreed the way a run's first refusal
          * is (cmd_run, decompose.c), so that the message is printed once and a rank whose own
          * command line was fine (an MPMD launch) takes part and exits with the same status */
-        clash_ranks w;
-        clash_ranks_world(&w);
-        if (w.size > 1) clash_ranks_max_int(&w, err.code);
-        const int rc = w.size > 1 ? clash_say_refusal(&w, &err, err.code) : die(&err);
-        if (argc < 2 && w.rank == 0) clash_cli_usage(stderr);
+        const int several = clash_internal_nranks() > 1;
+        if (several) clash_internal_ranks_max_int(err.code);
+        const int rc = several ? clash_say_refusal(NULL, &err, err.code) : die(&err);
+        if (argc < 2 && clash_internal_rank() == 0) clash_cli_usage(stderr);
         return rc;
     }
     if (help) {
@@ -550,8 +540,8 @@ static int clash_main(int argc, char **argv)
 /* MPI around the whole command (a no-op without MPI or outside mpirun). */
 int main(int argc, char **argv)
 {
-    const int mpi = clash_ranks_init(&argc, &argv);
+    const int mpi = clash_internal_ranks_init(&argc, &argv);
     const int rc = clash_main(argc, argv);
-    clash_ranks_finalize(mpi);
+    clash_internal_ranks_finalize(mpi);
     return rc;
 }

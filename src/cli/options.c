@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "clash_internal.h"
 #include "cli/suggest.h"
-#include "profile/profile.h"
-#include "stages/mid/midphase.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -91,7 +89,7 @@ static int parse_int(const char *opt, const char *v, long lo, long hi, long *out
     errno = 0;
     long x = strtol(v, &end, 10);
     if (!*v || *end || errno || x < lo || x > hi)
-        return clash_fail(err, CLASH_EINPUT, "%s: expected an integer in [%ld, %ld], got '%s'", opt, lo, hi, v);
+        return clash_internal_fail(err, CLASH_EINPUT, "%s: expected an integer in [%ld, %ld], got '%s'", opt, lo, hi, v);
     *out = x;
     return 0;
 }
@@ -109,7 +107,7 @@ static int parse_enum(const char *opt, const char *v, const char *const *names, 
     }
     char hint[96];
     clash_suggest_hint(v, names, hint, sizeof hint);
-    return clash_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'%s", opt, list, v, hint);
+    return clash_internal_fail(err, CLASH_EINPUT, "%s: expected %s, got '%s'%s", opt, list, v, hint);
 }
 
 /* Every option of run/profile/info; the first NFLAGS take no value. */
@@ -134,11 +132,11 @@ static int check_known(const char *a, clash_error *err)
         snprintf(name, sizeof name, "%.*s", (int)(eq - a < 63 ? eq - a : 63), a);
         for (int k = NFLAGS; known_options[k]; ++k)
             if (!strcmp(name, known_options[k]))
-                return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (write '%s %s')", a, name, eq + 1);
+                return clash_internal_fail(err, CLASH_EINPUT, "unknown option '%s' (write '%s %s')", a, name, eq + 1);
     }
     if (clash_suggest_hint(a, known_options, hint, sizeof hint)[0])
-        return clash_fail(err, CLASH_EINPUT, "unknown option '%s'%s", a, hint);
-    return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
+        return clash_internal_fail(err, CLASH_EINPUT, "unknown option '%s'%s", a, hint);
+    return clash_internal_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);
 }
 
 /* What clash_cli_parse remembers between options, for the checks at the end. */
@@ -184,7 +182,7 @@ static int parse_config_value(clash_cli *cli, const char *a, const char *v, int 
     } else if (!strcmp(a, "--reorder")) {
         if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
     } else if (!strcmp(a, "--midphase")) {
-        if (!(rc = parse_enum(a, v, clash_midphase_names, &e, err))) cli->cfg.midphase = e;
+        if (!(rc = parse_enum(a, v, clash_internal_midphase_names(), &e, err))) cli->cfg.midphase = e;
     } else if (!strcmp(a, "--broadphase")) {
         if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
     } else if (!strcmp(a, "--octree-level")) {
@@ -220,7 +218,7 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
         errno = 0;
         unsigned long long s = strtoull(v, &end, 10);
         if (!*v || *end || errno || v[0] == '-')
-            rc = clash_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
+            rc = clash_internal_fail(err, CLASH_EINPUT, "--seed: expected a non-negative integer, got '%s'", v);
         cli->preset_params.seed = s;
         cli->have_preset_params = 1, st->param_opt = a;
     } else if (!strcmp(a, "--density")) {
@@ -228,7 +226,7 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
         errno = 0;
         double d = strtod(v, &end);
         if (!*v || *end || errno || !(d > 0 && d <= 0.3))
-            rc = clash_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
+            rc = clash_internal_fail(err, CLASH_EINPUT, "--density: expected a number in (0, 0.3], got '%s'", v);
         cli->preset_params.density = d;
         cli->have_preset_params = 1, st->param_opt = a;
     } else if (!strcmp(a, "--detail")) {
@@ -246,8 +244,8 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
         errno = 0;
         double d = strtod(v, &end);
         if (!*v || *end || errno || !(d >= 1 && d < 1e9))
-            rc = clash_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
-                            v);
+            rc = clash_internal_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
+                                     v);
         cli->imbalance = d;
         st->dec_opt = a;
     } else {
@@ -277,9 +275,9 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
         char tail;
         if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
             sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
-            rc = clash_fail(err, CLASH_EINPUT,
-                            "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
-                            "set count (e.g. 2097152,16,64), got '%s'", v);
+            rc = clash_internal_fail(err, CLASH_EINPUT,
+                                     "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                                     "set count (e.g. 2097152,16,64), got '%s'", v);
         cli->sim_ll = v;
     } else if (!strcmp(a, "--vtk")) {
         cli->vtk_dir = v;
@@ -297,8 +295,8 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
         } else {
             static const char *const kinds[] = {"all", "colliding", "every:", NULL};
             char hint[64];
-            rc = clash_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
-                            clash_suggest_hint(v, kinds, hint, sizeof hint));
+            rc = clash_internal_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
+                                     clash_suggest_hint(v, kinds, hint, sizeof hint));
         }
         st->vtk_opt = a;
     } else if (!strcmp(a, "--steps-csv")) {
@@ -316,8 +314,8 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
     if (cli->counters < 0)
         cli->counters = strcmp(cli->command, "profile") ? CLASH_CTR_NONE : CLASH_CTR_AUTO;
     if (cli->sim_ll && strcmp(cli->command, "profile"))
-        return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
-    if (st->vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);
+        return clash_internal_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
+    if (st->vtk_opt && !cli->vtk_dir) return clash_internal_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);
     /* what only the replicated run does (decompose.c does not do it yet) */
     const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
                      : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
@@ -326,21 +324,21 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
     if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
         cli->decompose = no ? 0 : -1;
     if (st->dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
-        return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", st->dec_opt);
+        return clash_internal_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", st->dec_opt);
     if (cli->decompose == 1 && no) /* refused, not ignored */
-        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
+        return clash_internal_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
     if (cli->contacts_path && !cli->cfg.ccd)
-        return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
+        return clash_internal_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)
-        return clash_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
+        return clash_internal_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
-        return clash_fail(err, CLASH_EINPUT,
-                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
+        return clash_internal_fail(err, CLASH_EINPUT,
+                                   "--objects/--seed/--density/--detail apply to presets, not to scene files");
     if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
-        return clash_fail(err, CLASH_EINPUT,
-                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
-                          "--density and --detail (add --preset cluttered)",
-                          st->param_opt, cli->preset ? cli->preset : "default");
+        return clash_internal_fail(err, CLASH_EINPUT,
+                                   "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                                   "--density and --detail (add --preset cluttered)",
+                                   st->param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }
 
@@ -357,7 +355,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     *help = *version = 0;
     parse_state st = {NULL, "--objects", NULL};
     int i = 1;
-    if (argc < 2) return clash_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
+    if (argc < 2) return clash_internal_fail(err, CLASH_EINPUT, "no command given (try 'clash --help')");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return *help = 1, 0;
     if (!strcmp(argv[1], "--version")) return *version = 1, 0;
     cli->command = argv[i++];
@@ -366,16 +364,16 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         static const char *const commands[] = {"run", "profile", "bench", "info", "ccd", NULL};
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
-        return clash_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
-                          hint);
+        return clash_internal_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
+                                   hint);
     }
     for (; i < argc; ++i) {
         const char *a = argv[i];
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return *help = 1, 0;
         if (a[0] != '-' || a[1] == 0) {
-            if (!strcmp(cli->command, "info")) return clash_fail(err, CLASH_EINPUT, "info: unexpected argument '%s'", a);
-            if (cli->scene) return clash_fail(err, CLASH_EINPUT, "more than one scene given ('%s' and '%s')", cli->scene, a);
+            if (!strcmp(cli->command, "info")) return clash_internal_fail(err, CLASH_EINPUT, "info: unexpected argument '%s'", a);
+            if (cli->scene) return clash_internal_fail(err, CLASH_EINPUT, "more than one scene given ('%s' and '%s')", cli->scene, a);
             cli->scene = a;
             continue;
         }
@@ -389,13 +387,13 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         if (!strcmp(a, "--geometry")) { cli->cfg.geometry = 1; continue; }
         /* an unknown option is named as such wherever it stands, also last */
         if ((rc = check_known(a, err))) return rc;
-        if (i + 1 >= argc) return clash_fail(err, CLASH_EINPUT, "%s: missing value", a);
+        if (i + 1 >= argc) return clash_internal_fail(err, CLASH_EINPUT, "%s: missing value", a);
         const char *v = argv[++i];
         int matched = 0;
         if (!(rc = parse_config_value(cli, a, v, &matched, err)) && !matched &&
             !(rc = parse_scene_value(cli, &st, a, v, &matched, err)) && !matched &&
             !(rc = parse_output_value(cli, &st, a, v, &matched, err)) && !matched)
-            return clash_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);  /* not reached */
+            return clash_internal_fail(err, CLASH_EINPUT, "unknown option '%s' (try 'clash --help')", a);  /* not reached */
         if (rc) return rc;
     }
     return check_combinations(cli, &st, err);

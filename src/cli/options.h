@@ -22,11 +22,11 @@ typedef struct clash_cli {
     const char *pairs_path, *report_path, *vtk_dir;
     const char *contacts_path; /* --contacts FILE.csv (needs --ccd) */
     const char *steps_csv;     /* --steps-csv FILE: per-step stage times and counts */
-    int vtk_format;            /* --vtk-format: CLASH_VTK_BINARY (default) or CLASH_VTK_ASCII (vtk.h) */
+    int vtk_format;            /* --vtk-format: CLASH_VTK_BINARY (default) or CLASH_VTK_ASCII (clash_internal.h) */
     int vtk_every;             /* --vtk-steps: 1 all (default), N every N-th step, 0 the colliding ones */
     int quiet;
     int progress;              /* -1 auto (terminal), 0 off, 1 on */
-    int counters;              /* --counters: enum clash_counter_source (profile.h); run: none, profile: auto */
+    int counters;              /* --counters: enum clash_counter_source (clash_internal.h); run: none, profile: auto */
     int decompose;             /* --decompose: CLASH_DECOMPOSE_REPLICATED or _OBJECTS (clash.h); -1: not
                                   given, so objects when the run has more than one rank (main.c) */
     int rebalance_every;       /* --rebalance-every K: steps between re-cuts of the sub-domains (default 10) */

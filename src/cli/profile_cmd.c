@@ -38,45 +38,7 @@
 
 #include "cli/profile_cmd.h"
 #include "clash/clash.h"
-#include "profile/profile.h"
-#include "sched/topology.h"
-
-/* Path of an executable named `name` in PATH, or the CLASH_VALGRIND override. */
-int clash_profile_find_valgrind(char *out, size_t n)
-{
-    const char *over = getenv("CLASH_VALGRIND");
-    if (over) {
-        snprintf(out, n, "%s", over);
-        return *over && access(over, X_OK) == 0 ? 0 : -1;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    while (*path) {
-        const size_t len = strcspn(path, ":");
-        snprintf(out, n, "%.*s/valgrind", (int)len, path);
-        if (len && access(out, X_OK) == 0) return 0;
-        path += len + (path[len] == ':');
-    }
-    return -1;
-}
-
-int clash_profile_callgrind_usable(char *out, size_t n)
-{
-    if (!clash_build()->valgrind) {
-        snprintf(out, n, "not built in (valgrind/callgrind.h was not found at configure time)");
-        return -1;
-    }
-    if (clash_profile_find_valgrind(out, n)) {
-        snprintf(out, n, "valgrind is not installed (%s)",
-                 getenv("CLASH_VALGRIND") ? "CLASH_VALGRIND names no executable" : "not found in PATH");
-        return -1;
-    }
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    snprintf(out, n, "this build has sanitizers, which valgrind cannot run");
-    return -1;
-#endif
-    return 0;
-}
+#include "clash_internal.h"
 
 static void remove_dir(const char *dir)
 {
@@ -102,13 +64,14 @@ int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc,
         snprintf(desc, dn, "--sim-ll %s", sim_ll);
         return 1;
     }
-    clash_topology t;
-    clash_topology_get(&t);
-    const unsigned long long size = t.l3, line = t.l3_line > 0 ? (unsigned long long)t.l3_line : 0;
-    const unsigned long long ways = t.l3_ways < 0 && line ? size / line /* fully associative: one set */
-                                    : t.l3_ways > 0   ? (unsigned long long)t.l3_ways
-                                                      : 0;
-    if (strcmp(t.source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
+    size_t l3;
+    int l3_line, l3_ways;
+    const char *source = clash_internal_l3(&l3, &l3_line, &l3_ways);
+    const unsigned long long size = l3, line = l3_line > 0 ? (unsigned long long)l3_line : 0;
+    const unsigned long long ways = l3_ways < 0 && line ? size / line /* fully associative: one set */
+                                    : l3_ways > 0   ? (unsigned long long)l3_ways
+                                                    : 0;
+    if (strcmp(source, "hwloc") || !size || !line || (line & (line - 1)) || !ways || size < ways * line) {
         snprintf(desc, dn, "valgrind's default (hwloc gives no L3 size, associativity and line size here)");
         return 0;
     }
@@ -125,7 +88,7 @@ int clash_profile_ll_model(const char *sim_ll, char *opt, size_t on, char *desc,
     char sz[32];
     if (size % (1ull << 20) == 0) snprintf(sz, sizeof sz, "%llu MiB", size >> 20);
     else snprintf(sz, sizeof sz, "%llu KiB", size >> 10);
-    const int n = snprintf(desc, dn, "hwloc L3 %s %s%llu-way %llu B", sz, t.l3_ways < 0 ? "fully associative: " : "",
+    const int n = snprintf(desc, dn, "hwloc L3 %s %s%llu-way %llu B", sz, l3_ways < 0 ? "fully associative: " : "",
                            ways, line);
     if ((size2 != size || ways2 != ways) && n > 0 && (size_t)n < dn)
         snprintf(desc + n, dn - (size_t)n, ", simulated as %llu B %llu-way %llu B (callgrind needs a power-of-two "
@@ -144,17 +107,18 @@ int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *statu
     char note[1024] = "";
     if (cli->counters == CLASH_CTR_AUTO) {
         for (int s = CLASH_CTR_PERF; s <= CLASH_CTR_LIKWID; ++s) {
-            clash_counters probe;
-            clash_counters_open(s, &probe);
-            const int ok = probe.source != CLASH_CTR_NONE;
-            clash_counters_close(&probe);
-            if (ok) return 0; /* a hardware source works: count in-process */
+            clash_counters *probe = clash_internal_counters_open(s);
+            const int ok = probe && clash_internal_counters_source(probe) != CLASH_CTR_NONE;
             const size_t k = strlen(note);
-            snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "", probe.reason);
+            if (!ok)
+                snprintf(note + k, sizeof note - k, "%s%s", k ? "; " : "",
+                         probe ? clash_internal_counters_reason(probe) : "out of memory");
+            clash_internal_counters_close(probe);
+            if (ok) return 0; /* a hardware source works: count in-process */
         }
     }
     char vg[PATH_MAX];
-    if (clash_profile_callgrind_usable(vg, sizeof vg)) {
+    if (clash_internal_callgrind_usable(vg, sizeof vg)) {
         const size_t k = strlen(note);
         snprintf(note + k, sizeof note - k, "%scallgrind: %.200s", k ? "; " : "", vg);
         setenv("CLASH_COUNTERS_NOTE", note, 1);

@@ -14,15 +14,6 @@
  * status), 0 when the caller should run it in-process. */
 int clash_profile_reexec(const clash_cli *cli, int argc, char **argv, int *status);
 
-/* Path of the valgrind the re-run would use (PATH, or CLASH_VALGRIND):
- * 0 and out filled when there is one, -1 when not. */
-int clash_profile_find_valgrind(char *out, size_t n);
-
-/* Whether the callgrind re-run can work here: 0 with the valgrind path in
- * out, or -1 with the reason in out (not built in, valgrind missing, a
- * sanitizer build, which valgrind cannot run). */
-int clash_profile_callgrind_usable(char *out, size_t n);
-
 /* The last-level cache callgrind simulates: with sim_ll (--sim-ll S,A,L) that one; else the
  * machine's L3 from hwloc (size, ways, line size; the set count rounded down to a power of two,
  * the ways scaled up to match, as callgrind needs); else none.  opt gets valgrind's "--LL=S,A,L"

@@ -11,6 +11,8 @@
  */
 #include "cli/summary.h"
 
+#include "clash_internal.h"
+
 #include <limits.h>
 #include <stdint.h>
 
@@ -23,21 +25,23 @@ static int msg_hash(const char *s)
     return (int)(h & 0x7fffffff);
 }
 
-int clash_say_refusal(const clash_ranks *W, const clash_error *err, int rc)
+int clash_say_refusal(const struct clash_ranks *W, const clash_error *err, int rc)
 {
+    (void)W; /* the world's ranks, as every caller's */
     const int code = rc ? (err->code ? err->code : rc) : 0;
-    if (W->size <= 1) {
+    const int rank = clash_internal_rank();
+    if (clash_internal_nranks() <= 1) {
         if (rc) fprintf(stderr, "clash: error: %s\n", err->msg);
         return code;
     }
     const int h = rc ? msg_hash(err->msg) : 0;
-    const int all = clash_ranks_max_int(W, rc ? 0 : 1) == 0;     /* every rank failed */
-    const int hi = clash_ranks_max_int(W, rc ? h : -1);
-    const int lo = -clash_ranks_max_int(W, rc ? -h : INT_MIN + 1); /* min over the failing ranks */
+    const int all = clash_internal_ranks_max_int(rc ? 0 : 1) == 0;     /* every rank failed */
+    const int hi = clash_internal_ranks_max_int(rc ? h : -1);
+    const int lo = -clash_internal_ranks_max_int(rc ? -h : INT_MIN + 1); /* min over the failing ranks */
     if (all && hi == lo) {
-        if (W->rank == 0) fprintf(stderr, "clash: error: %s\n", err->msg);
+        if (rank == 0) fprintf(stderr, "clash: error: %s\n", err->msg);
     } else if (rc) {
-        fprintf(stderr, "clash: error: rank %d: %s\n", W->rank, err->msg);
+        fprintf(stderr, "clash: error: rank %d: %s\n", rank, err->msg);
     }
     return code;
 }

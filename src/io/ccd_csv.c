@@ -85,7 +85,7 @@ int clash_ccd_ratio(const char *num, const char *den, double *v, int *exact)
     return isfinite(*v) ? 0 : -3;
 }
 
-void clash_ccd_free(clash_ccd_queries *q)
+void clash_ccd_free(clash_ccd_query_file *q)
 {
     free(q->x0), free(q->x1), free(q->truth);
     memset(q, 0, sizeof *q);
@@ -108,7 +108,7 @@ static int split(char *line, char *f[8])
     }
 }
 
-int clash_ccd_read(const char *path, clash_ccd_queries *q, clash_error *err)
+int clash_ccd_read(const char *path, clash_ccd_query_file *q, clash_error *err)
 {
     memset(q, 0, sizeof *q);
     mio_file file;

@@ -18,25 +18,12 @@
  * may be empty, or may hold an earlier series (only .vtp files and
  * clash.pvd), which the new one replaces; anything else is refused (exit 2)
  * so user files are never deleted.
+ *
+ * Declared in clash_internal.h, which the command uses too.
  */
 #ifndef CLASH_VTK_H
 #define CLASH_VTK_H
 
-#include "clash/clash.h"
-
-typedef struct clash_vtk clash_vtk;
-
-enum { CLASH_VTK_BINARY = 0, CLASH_VTK_ASCII = 1 };
-
-/* Checks DIR and creates the temporary folder.  NULL on error (err set).
- * The step files are binary unless clash_vtk_set_format says ASCII. */
-clash_vtk *clash_vtk_open(const char *dir, clash_scene *sc, clash_error *err);
-void clash_vtk_set_format(clash_vtk *v, int format);
-/* Writes the file of step s: the scene's state s and the step's pairs. */
-int clash_vtk_step(clash_vtk *v, int s, const clash_pairs *pairs, clash_error *err);
-/* Writes the .pvd index and moves the series into DIR; frees v. */
-int clash_vtk_commit(clash_vtk *v, clash_error *err);
-/* Removes the temporary folder and everything in it; frees v (NULL: no-op). */
-void clash_vtk_abort(clash_vtk *v);
+#include "clash_internal.h"
 
 #endif

@@ -54,24 +54,11 @@
 #include <time.h>
 
 #include "clash/clash.h"
+#include "clash_internal.h"
 #include "sched/sched.h"
-
-enum clash_counter_source {
-    CLASH_CTR_AUTO = 0, CLASH_CTR_PERF, CLASH_CTR_PAPI, CLASH_CTR_LIKWID, CLASH_CTR_CALLGRIND, CLASH_CTR_NONE
-};
-/* "auto", "perf", "papi", "likwid", "callgrind", "none", NULL */
-extern const char *const clash_counter_source_names[];
 
 /* Which counts a source delivers (clash_counters.fields). */
 enum { CLASH_CF_L1D = 1, CLASH_CF_LL = 2, CLASH_CF_INSTR = 4, CLASH_CF_DREFS = 8 };
-
-typedef struct clash_stage_counts {
-    uint64_t l1d_misses;     /* callgrind: D1mr + D1mw; perf: L1D read misses; papi: PAPI_L1_DCM */
-    uint64_t ll_misses;      /* callgrind: DLmr + DLmw; perf: LL read misses; papi: L3 (or L2) total misses */
-    uint64_t instructions;   /* callgrind: Ir */
-    uint64_t data_refs;      /* callgrind: Dr + Dw */
-    int64_t regions;         /* region instances counted */
-} clash_stage_counts;
 
 typedef struct clash_counters {
     int requested;                       /* enum clash_counter_source */
@@ -100,9 +87,6 @@ void clash_counters_finish(clash_counters *c);
 /* Closes the source without reading anything (error paths, probes). */
 void clash_counters_close(clash_counters *c);
 
-/* 1 when the process runs under valgrind (any tool). */
-int clash_running_on_valgrind(void);
-
 /* ---- callgrind output ------------------------------------------------------------ */
 
 /* One callgrind dump file: its trigger ("Client Request: NAME" gives NAME,
@@ -116,20 +100,6 @@ typedef struct clash_cg_dump {
     int has_cache_sim;
 } clash_cg_dump;
 int clash_callgrind_parse(const char *path, clash_cg_dump *out, clash_error *err);
-
-/* Sums the dumps BASE.1, BASE.2, ... (until one is missing) whose trigger
- * is a stage name into c->stage[]; returns the number of dumps read, or -1
- * with err set when a dump is malformed.  Other triggers are skipped.
- * `region`, when not NULL, instead sums only dumps whose trigger equals it
- * into *sum (used by the cache study). */
-int clash_callgrind_collect(const char *base, clash_counters *c, const char *region, clash_stage_counts *sum,
-                            char *caches, size_t caches_len, clash_error *err);
-
-/* Named callgrind regions outside the pipeline (the cache study's kernels):
- * begin zeroes the counts, end dumps them with `name` as trigger.  No-ops
- * when not under valgrind. */
-void clash_callgrind_region_begin(void);
-void clash_callgrind_region_end(const char *name);
 
 /* ---- regions ---------------------------------------------------------------------- */
 

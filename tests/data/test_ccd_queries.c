@@ -58,7 +58,7 @@ static row_t *row_for(const char *set, const char *kind)
 
 static void run_file(const char *path, const char *set, const char *kind)
 {
-    clash_ccd_queries q;
+    clash_ccd_query_file q;
     clash_error err = {0};
     const int rc = clash_ccd_read(path, &q, &err);
     CHECK(rc == 0, "%s", err.msg);

@@ -9,19 +9,21 @@ function or object that file B defines", and fails on:
     not, e.g. a stage calling back into pipeline.c, a reader's helper in the
     dispatch, sched/ using src/);
   * a file of the library's clients, src/cli/ and bench/, that includes a
-    private header (one of the library's own folders, or the other
-    client's) it is not listed with in CLIENT_INCLUDES below: the clients
-    are to use clash/clash.h, so the list only shrinks; an entry a file no
-    longer needs is an error too, so the list says what is left.
-    `--clients` prints, for each client file, the private headers it
-    includes;
+    header other than clash/clash.h, its own folder's, and the one internal
+    header, src/clash_internal.h (the command also includes bench/bench.h,
+    the table of the suites it runs); and an internal header that includes
+    anything but clash/clash.h, which would make that rule empty.  Only the
+    files in CLIENT_INCLUDES below may include more, each what it lists (an
+    entry a file no longer needs is an error too).  `--clients` prints, for
+    each client file, the headers it includes beyond those;
   * a source file under src/, kernels/ or sched/ over MAX_LINES lines (a
     sanity cap: the real limit is on functions, check_source.py), or one
     that does not open with its teaching comment.
 
 Usage: check_layers.py --root REPO OBJECT.o...   (CTest passes the objects
 of the clash_objects target).  `--self-test` first checks that the checker
-itself finds a planted circle and a planted upward arrow.
+itself finds a planted circle, a planted upward arrow and a client's
+planted private include.
 """
 import os
 import re
@@ -49,47 +51,19 @@ ALLOWED = {
     "src": {"src/base", "src/store", "src/io", "src/core", "src/stages", "src/stages/mid", "src/out", "src/query",
             "src/profile", "src/dist", "kernels", "sched", "generated"},
 }
-# The private headers each client file (src/cli/, bench/) still includes,
-# beyond clash/clash.h and its own folder's headers: what is left of the
-# clients' reach into the library.  A file not listed includes none.
+# The clients: each file of these folders may include clash/clash.h, the
+# headers of its own folder ("cli/..." in src/cli, "bench/..." in bench),
+# INTERNAL_HEADER, and for src/cli the suites' table the command runs.
 CLIENT_FOLDERS = ("src/cli", "bench")
-PRIVATE_ROOTS = ("base", "store", "io", "core", "stages", "profile", "out", "dist", "kernels", "sched", "generated",
-                 "cli", "bench")
+PUBLIC_HEADER = "clash/clash.h"
+INTERNAL_HEADER = "clash_internal.h"  # src/clash_internal.h: it may include PUBLIC_HEADER alone
+CLIENT_EXTRA = {"src/cli": {"bench/bench.h"}}
+# The files that include more, and what: the decomposed run's, rewritten apart.
 CLIENT_INCLUDES = {
-    "src/cli/ccd_cmd.c": {"base/error.h", "io/ccd_csv.h", "kernels/ccd.h"},
     "src/cli/decomp_plan.c": {"base/error.h"},
     "src/cli/decompose.c": {"base/error.h", "base/sort.h", "core/run.h", "out/report.h", "sched/bind.h",
-        "sched/sched.h", "stages/mid/midphase.h"},
+                            "sched/sched.h", "stages/mid/midphase.h"},
     "src/cli/decompose.h": {"base/tuning.h", "dist/rcb.h", "io/scene_desc.h", "sched/ranks.h", "store/scene.h"},
-    "src/cli/main.c": {"base/error.h", "bench/bench.h", "core/run.h", "io/scene_desc.h", "out/report.h", "out/vtk.h",
-        "profile/profile.h", "sched/bind.h", "sched/ranks.h", "sched/sched.h", "sched/topology.h",
-        "stages/mid/midphase.h"},
-    "src/cli/options.c": {"base/error.h", "profile/profile.h", "stages/mid/midphase.h"},
-    "src/cli/profile_cmd.c": {"profile/profile.h", "sched/topology.h"},
-    "src/cli/suggest.h": {"base/error.h"},
-    "src/cli/summary.h": {"sched/ranks.h"},
-    "bench/api.c": {"sched/sched.h", "store/scene.h"},
-    "bench/bbox.c": {"core/run.h", "io/scene_desc.h", "stages/finegrain.h", "stages/stages.h", "store/scene.h"},
-    "bench/broadphase.c": {"base/sort.h", "stages/broad.h"},
-    "bench/bvh.c": {"core/bvh.h", "core/run.h", "io/scene_desc.h", "kernels/kernels.h", "stages/stages.h", "store/generators.h",
-        "store/scene.h"},
-    "bench/cache.c": {"base/error.h", "out/report.h", "profile/profile.h", "store/generators.h", "store/mesh.h",
-        "store/scene.h"},
-    "bench/ccd.c": {"io/ccd_csv.h", "kernels/ccd.h"},
-    "bench/ccdrun.c": {"io/scene_desc.h", "kernels/ccd.h", "stages/stages.h"},
-    "bench/common.c": {"base/error.h", "core/run.h", "io/scene_desc.h", "sched/sched.h", "sched/topology.h",
-        "store/scene.h"},
-    "bench/common.h": {"out/report.h"},
-    "bench/distance.c": {"base/error.h", "store/scene.h"},
-    "bench/fig43.c": {"sched/sched.h"},
-    "bench/papers.c": {"base/error.h", "store/scene.h"},
-    "bench/scale.c": {"sched/sched.h"},
-    "bench/scaling.c": {"sched/sched.h"},
-    "bench/seeds.c": {"base/error.h", "store/scene.h"},
-    "bench/seeds.h": {"io/scene_desc.h"},
-    "bench/seeds_report.c": {"base/error.h", "cli/profile_cmd.h"},
-    "bench/stream.h": {"sched/sched.h"},
-    "bench/weak.c": {"base/error.h", "io/scene_desc.h"},
 }
 
 # Inside src/stages a stage may use the shared stage helpers, never the other way round.
@@ -219,18 +193,22 @@ def file_errors(root):
     return errs
 
 
+def quoted_includes(path):
+    with open(path, encoding="utf-8") as fh:
+        return re.findall(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M)
+
+
 def client_includes(root):
-    """{client file: sorted private headers it includes} for src/cli/ and bench/."""
+    """{client file: sorted headers it includes beyond what every client may}."""
     found = {}
     for top in CLIENT_FOLDERS:
         d = os.path.join(root, top)
+        ok = {PUBLIC_HEADER, INTERNAL_HEADER} | CLIENT_EXTRA.get(top, set())
+        own = os.path.basename(top) + "/"
         for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-            if not n.endswith((".c", ".h")):
-                continue
-            with open(os.path.join(d, n), encoding="utf-8") as fh:
-                inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M)
-            own = os.path.basename(top) + "/"
-            found[f"{top}/{n}"] = sorted({i for i in inc if not i.startswith(own) and i.split("/")[0] in PRIVATE_ROOTS})
+            if n.endswith((".c", ".h")):
+                inc = quoted_includes(os.path.join(d, n))
+                found[f"{top}/{n}"] = sorted({i for i in inc if i not in ok and not i.startswith(own)})
     return found
 
 
@@ -240,12 +218,43 @@ def client_errors(found, allowed):
         ok = allowed.get(f, set())
         for i in incs:
             if i not in ok:
-                errs.append(f"{f} includes {i}: a client uses clash/clash.h (or its own folder's headers)")
+                errs.append(f"{f} includes {i}: a client uses clash/clash.h, {INTERNAL_HEADER} and its own folder's "
+                            "headers (what it needs of the library goes into src/clash_internal.h)")
         for i in sorted(ok - set(incs)):
             errs.append(f"{f} no longer includes {i}: drop it from CLIENT_INCLUDES (check_layers.py)")
     for f in sorted(set(allowed) - set(found)):
         errs.append(f"{f} is listed in CLIENT_INCLUDES but does not exist")
     return errs
+
+
+def internal_header_errors(root):
+    """The internal header includes nothing private (else a client reaches it all through it)."""
+    p = os.path.join(root, "src", INTERNAL_HEADER)
+    if not os.path.exists(p):
+        return [f"src/{INTERNAL_HEADER} is missing"]
+    return [f"src/{INTERNAL_HEADER} includes {i}: only {PUBLIC_HEADER} (and system headers)"
+            for i in quoted_includes(p) if i != PUBLIC_HEADER]
+
+
+def planted_client_errors():
+    """The client rule on a planted tree: a clean one passes, a private include fails."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for d in ("src/cli", "bench"):
+            os.makedirs(os.path.join(root, d))
+        files = {"src/clash_internal.h": '#include "clash/clash.h"\n',
+                 "src/cli/a.c": '#include "cli/a.h"\n#include "clash_internal.h"\n#include "bench/bench.h"\n',
+                 "bench/b.c": '#include "bench/common.h"\n#include "clash/clash.h"\n'}
+        for f, text in files.items():
+            with open(os.path.join(root, f), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        clean = client_errors(client_includes(root), {}) + internal_header_errors(root)
+        with open(os.path.join(root, "bench/b.c"), "a", encoding="utf-8") as fh:
+            fh.write('#include "core/run.h"\n')
+        with open(os.path.join(root, "src/clash_internal.h"), "a", encoding="utf-8") as fh:
+            fh.write('#include "store/scene.h"\n')
+        planted = client_errors(client_includes(root), {}) + internal_header_errors(root)
+    return clean, planted
 
 
 def self_test():
@@ -258,6 +267,10 @@ def self_test():
     assert client_errors({"bench/x.c": ["core/run.h"]}, {})  # a new reach into the library
     assert client_errors({"bench/x.c": []}, {"bench/x.c": {"core/run.h"}})  # a stale entry
     assert not client_errors({"bench/x.c": ["core/run.h"]}, {"bench/x.c": {"core/run.h"}})
+    clean, planted = planted_client_errors()
+    assert not clean, clean
+    assert any("bench/b.c includes core/run.h" in e for e in planted), planted
+    assert any("includes store/scene.h" in e for e in planted), planted
 
 
 def main(argv):
@@ -278,16 +291,17 @@ def main(argv):
             i += 1
     if selftest:
         self_test()
-        print("check_layers: self-test passed (a planted circle and an upward arrow are found)")
+        print("check_layers: self-test passed (a planted circle, an upward arrow and a client's private include "
+              "are found)")
     found = client_includes(root)
     if clients:
         for f, incs in sorted(found.items()):
-            print(f"{f}: {' '.join(incs) if incs else '(clash/clash.h and its own folder only)'}")
+            print(f"{f}: {' '.join(incs) if incs else '(clash/clash.h, the internal header, its own folder)'}")
         n = sum(1 for v in found.values() if v)
-        print(f"check_layers: {n} of {len(found)} client files include private headers")
+        print(f"check_layers: {n} of {len(found)} client files include other headers")
     if not objs:
         if clients:
-            return 1 if client_errors(found, CLIENT_INCLUDES) else 0
+            return 1 if client_errors(found, CLIENT_INCLUDES) or internal_header_errors(root) else 0
         print("check_layers: no object files given", file=sys.stderr)
         return 2
     g = build_graph(*read_symbols(objs))
@@ -305,7 +319,7 @@ def main(argv):
     for e in file_errors(root):
         bad += 1
         print("file: " + e)
-    for e in client_errors(found, CLIENT_INCLUDES):
+    for e in client_errors(found, CLIENT_INCLUDES) + internal_header_errors(root):
         bad += 1
         print("client: " + e)
     n_edges = sum(len(v) for v in g.values())

@@ -43,7 +43,7 @@ typedef struct {
 
 static void run_file(const char *path, int kind, tally *r)
 {
-    clash_ccd_queries q;
+    clash_ccd_query_file q;
     clash_error err = {0};
     const int rc = clash_ccd_read(path, &q, &err);
     CHECK(rc == 0, "%s", err.msg);
