@@ -253,7 +253,7 @@ oom:
 }
 
 
-size_t clash_run_work_bytes(const clash_run *run)
+size_t clash_pipe_work_bytes(const clash_run *run)
 {
     const size_t nf = (size_t)run->sc->nf, nobj = (size_t)run->sc->nobj;
     size_t b = sizeof *run + nf * (sizeof(int32_t) + 6 * sizeof(float) + 1 + sizeof(uint32_t)) /* face_obj, S1, S3 */

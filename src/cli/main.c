@@ -6,7 +6,8 @@
  *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
  *   clash ccd vf|ee FILE.csv [opts]    CCD with time of impact on raw queries (ccd_cmd.c)
- *   clash run --decompose objects      the scene shared out over MPI ranks (decompose.c)
+ *   clash run --decompose objects      the scene shared out over MPI ranks (the library's
+ *                                      decomposed run; the report's section: dist_report.c)
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
  * with "clash: error: ..." naming the file and place; 1 any other failure.
@@ -34,7 +35,7 @@
 #include "out/vtk.h"
 #include "cli/profile_cmd.h"
 #include "cli/ccd_cmd.h"
-#include "cli/decompose.h"
+#include "cli/dist_report.h"
 #include "cli/geometry_csv.h"
 #include "io/scene_desc.h"
 #include "profile/profile.h"
@@ -198,6 +199,34 @@ static char *rank_section(const clash_ranks *W, int64_t *rk, const double *rt)
     return s;
 }
 
+/* This rank's figures over the steps for the report's section of the
+ * ranks: a replicated run's share (rk, rt: rank_add) and a decomposed
+ * run's part (dt: dist_report.c). */
+typedef struct rank_tally {
+    int64_t rk[RK_N];
+    double rt[4];
+    clash_dist_tally dt;
+} rank_tally;
+
+static void tally_add(rank_tally *k, const clash_step_stats *st, double step_s, const clash_scene *sc)
+{
+    rank_add(k->rk, k->rt, st, step_s);
+    clash_dist_tally_add(&k->dt, st, step_s, clash_scene_objects(sc), clash_scene_faces(sc));
+}
+
+/* The report's section of the ranks (a collective; rank 0 gets it, malloc'd,
+ * the others NULL): a decomposed run's, else the replicated ranks' shares
+ * (none on one rank).  Out of memory: every rank is ended, as in
+ * rank_section (the others may wait in a collective). */
+static char *ranks_yaml(const clash_ranks *W, const clash_config *cfg, rank_tally *k, const clash_scene *sc)
+{
+    if (cfg->decompose != CLASH_DECOMPOSE_OBJECTS) return W->size > 1 ? rank_section(W, k->rk, k->rt) : NULL;
+    int oom;
+    char *s = clash_dist_section(W, &k->dt, clash_scene_objects(sc), &oom);
+    if (oom) clash_ranks_abort(W, 1);
+    return s;
+}
+
 /* The files a run writes (rank 0 only): open while the steps run, each
  * committed at the end or removed, so that nothing is left half-written. */
 typedef struct run_outputs {
@@ -356,9 +385,8 @@ static int cmd_run(const clash_cli *cli)
     signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
     clash_run_totals tot;
     clash_totals_init(&tot);
-    int64_t rk[RK_N] = {0}; /* this rank's share (rank_section) */
-    double rt[4] = {0};
-    char *rank_yaml = NULL; /* the report's replicated_ranks section (rank 0, several ranks) */
+    rank_tally share = {0}; /* this rank's figures (ranks_yaml) */
+    char *rank_yaml = NULL; /* the report's replicated_ranks or decomposition section (rank 0) */
     clash_counters ctr; /* profile.h: live for the steps' regions */
     clash_counters_open(cli->counters, &ctr);
     clash_run_set_counters(run, &ctr);
@@ -380,7 +408,7 @@ static int cmd_run(const clash_cli *cli)
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
         const size_t wb = clash_run_work_bytes(run);
         if (wb > tot.work_bytes) tot.work_bytes = wb;
-        rank_add(rk, rt, &st, te - ts);
+        tally_add(&share, &st, te - ts, sc);
         if (clash_totals_add(&tot, s, &pairs, &st)) {
             rc = clash_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
@@ -398,7 +426,7 @@ static int cmd_run(const clash_cli *cli)
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
-    if (ranks > 1 && !stop_sig) rank_yaml = rank_section(W, rk, rt); /* (before the times are maxed) */
+    if (!stop_sig) rank_yaml = ranks_yaml(W, &cfg, &share, sc); /* (before the times are maxed) */
     if (ranks > 1) totals_across_ranks(W, &tot);
     clash_counters_finish(&ctr);
     clash_run_set_counters(run, NULL);
@@ -506,7 +534,7 @@ static int clash_main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
         /* under mpirun every rank read the same command line: agreed the way a run's first refusal
-         * is (cmd_run, decompose.c), so that the message is printed once and a rank whose own
+         * is (cmd_run), so that the message is printed once and a rank whose own
          * command line was fine (an MPMD launch) takes part and exits with the same status */
         clash_ranks w;
         clash_ranks_world(&w);
@@ -529,8 +557,8 @@ static int clash_main(int argc, char **argv)
         if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
     }
     if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank, */
-        clash_ranks w;       /* except a frames scene, whose parts read their frame files again each */
-        clash_ranks_world(&w); /* epoch: slower than replicated (bench/RESULTS.md) */
+        clash_ranks w;       /* except a frames scene, whose owners send all their objects' vertices */
+        clash_ranks_world(&w); /* at every step */
         cli.decompose = w.size > 1 ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED;
         clash_scene_desc d;
         clash_error derr = {0};
@@ -539,11 +567,8 @@ static int clash_main(int argc, char **argv)
             cli.decompose = CLASH_DECOMPOSE_REPLICATED; /* (a scene that does not parse: the run says why) */
         clash_scene_desc_free(&d);
     }
-    if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) { /* the scene shared out over the ranks (decompose.c) */
-        signal(SIGINT, on_sigint);
-        signal(SIGTERM, on_sigint);
-        return clash_cmd_run_decomposed(&cli, &interrupted);
-    }
+    if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) /* the scene shared out over the ranks (src/decomposed.c) */
+        cli.cfg.decompose = CLASH_DECOMPOSE_OBJECTS;
     return cmd_run(&cli);
 }
 

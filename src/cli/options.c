@@ -64,13 +64,12 @@ void clash_cli_usage(FILE *f)
           "  --geometry             the pairs' intersection segments and the contacts' points,\n"
           "                         normals, parameters and distances as more CSV columns\n"
           "  --decompose objects|replicated   under MPI: each rank owns the objects of its sub-domain\n"
-          "                         (recursive coordinate bisection, with ghost copies) or every rank\n"
-          "                         holds the whole scene; pairs identical either way.  Default: objects\n"
-          "                         on more than one rank, replicated for frames scenes and with --ccd,\n"
-          "                         --vtk, --steps-csv or --counters\n"
-          "  --rebalance-every K    objects: sub-domains and ghosts are renewed every K steps (default 10)\n"
-          "  --imbalance T          objects: re-cut the sub-domains when the slowest rank's step time\n"
-          "                         over the mean passed T in the last K steps (default 1.2)\n"
+          "                         (recursive coordinate bisection; owners send the states other ranks\n"
+          "                         need) or every rank steps the whole scene; pairs and contacts\n"
+          "                         identical either way.  Default: objects on more than one rank,\n"
+          "                         replicated for frames scenes and with --ccd, --vtk, --steps-csv or\n"
+          "                         --counters; objects refuses --geometry, --counters, clash profile\n"
+
           "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
           "  --report FILE.yaml     write the run report ('-': standard output)\n"
           "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
@@ -143,7 +142,7 @@ static int check_known(const char *a, clash_error *err)
 
 /* What clash_cli_parse remembers between options, for the checks at the end. */
 typedef struct parse_state {
-    const char *dec_opt;   /* --rebalance-every or --imbalance, which need --decompose objects */
+    const char *dec_opt;   /* --rebalance-every or --imbalance: refused (the library cuts its cells itself) */
     const char *param_opt; /* the last of --objects/--seed/--density/--detail given */
     const char *vtk_opt;   /* --vtk-format or --vtk-steps, which need --vtk */
 } parse_state;
@@ -238,18 +237,8 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
     } else if (!strcmp(a, "--decompose")) {
         static const char *const decs[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
         if (!(rc = parse_enum(a, v, decs, &e, err))) cli->decompose = e;
-    } else if (!strcmp(a, "--rebalance-every")) {
-        if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->rebalance_every = (int)x;
-        st->dec_opt = a;
-    } else if (!strcmp(a, "--imbalance")) {
-        char *end;
-        errno = 0;
-        double d = strtod(v, &end);
-        if (!*v || *end || errno || !(d >= 1 && d < 1e9))
-            rc = clash_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
-                            v);
-        cli->imbalance = d;
-        st->dec_opt = a;
+    } else if (!strcmp(a, "--rebalance-every") || !strcmp(a, "--imbalance")) {
+        st->dec_opt = a; /* (refused once all are read: check_combinations) */
     } else {
         *matched = 0;
     }
@@ -318,17 +307,21 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (st->vtk_opt && !cli->vtk_dir) return clash_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);
-    /* what only the replicated run does (decompose.c does not do it yet) */
-    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
-                     : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
-                     : cli->steps_csv ? "--steps-csv"
+    /* what only the replicated run does: the geometry and the counters read
+     * the whole scene's positions and the stages' regions of one run, which a
+     * decomposed run's ranks do not have */
+    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.geometry ? "--geometry"
                      : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
+    /* and what the decomposed run does too, but the default keeps replicated */
+    const char *rep = no ? no : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk" : cli->steps_csv ? "--steps-csv" : NULL;
     if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
-        cli->decompose = no ? 0 : -1;
-    if (st->dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
-        return clash_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", st->dec_opt);
+        cli->decompose = rep ? 0 : -1;
+    if (st->dec_opt) /* the cells are the library's: cut again when the faces its ranks hold grow unbalanced */
+        return clash_fail(err, CLASH_EINPUT, "%s: no longer taken: a decomposed run cuts its cells again by itself, "
+                                             "when the faces its ranks hold stay unbalanced (the report's "
+                                             "decomposition: imbalance_max, cuts)", st->dec_opt);
     if (cli->decompose == 1 && no) /* refused, not ignored */
-        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
+        return clash_fail(err, CLASH_EINPUT, "--decompose objects: not with %s (use --decompose replicated)", no);
     if (cli->contacts_path && !cli->cfg.ccd)
         return clash_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)
@@ -351,8 +344,6 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->progress = -1;
     cli->counters = -1;
     cli->vtk_every = 1;
-    cli->rebalance_every = 10;
-    cli->imbalance = 1.2;
     cli->decompose = -1; /* not given */
     *help = *version = 0;
     parse_state st = {NULL, "--objects", NULL};

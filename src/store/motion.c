@@ -251,6 +251,22 @@ typedef struct laws_ctx {
     int s;
 } laws_ctx;
 
+/* Object o's next state: its formula law's pose of state s. */
+static void law_pose(clash_scene *sc, int o, int s)
+{
+    clash_xform x;
+    double scale;
+    clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
+    clash_store_set_pose(sc, o, &x);
+    sc->next_kind[o] = CLASH_NEXT_LAW; /* the law's path, not the screw between its poses */
+}
+
+void clash_store_set_law_state(clash_scene *sc, int o, int s)
+{
+    law_pose(sc, o, s);
+    sc->next_frame = s; /* (the state of the law's turn, turn_range) */
+}
+
 static void laws_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
@@ -259,11 +275,7 @@ static void laws_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     const int s = c->s;
     for (int o = (int)begin; o < end; o += (int)step) {
         if (sc->law[o] == CLASH_LAW_FORMULA) {
-            clash_xform x;
-            double scale;
-            clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
-            clash_store_set_pose(sc, o, &x);
-            sc->next_kind[o] = CLASH_NEXT_LAW; /* the law's path, not the screw between its poses */
+            law_pose(sc, o, s);
         } else if (sc->law[o] == CLASH_LAW_FRAMES) {
             sc->next_kind[o] = CLASH_NEXT_FRAME;
         }

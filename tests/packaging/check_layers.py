@@ -57,10 +57,7 @@ PRIVATE_ROOTS = ("base", "store", "io", "core", "stages", "profile", "out", "dis
                  "cli", "bench")
 CLIENT_INCLUDES = {
     "src/cli/ccd_cmd.c": {"base/error.h", "io/ccd_csv.h", "kernels/ccd.h"},
-    "src/cli/decomp_plan.c": {"base/error.h"},
-    "src/cli/decompose.c": {"base/error.h", "base/sort.h", "core/run.h", "out/report.h", "sched/bind.h",
-        "sched/sched.h", "stages/mid/midphase.h"},
-    "src/cli/decompose.h": {"base/tuning.h", "dist/rcb.h", "io/scene_desc.h", "sched/ranks.h", "store/scene.h"},
+    "src/cli/dist_report.h": {"sched/ranks.h"},
     "src/cli/main.c": {"base/error.h", "bench/bench.h", "core/run.h", "io/scene_desc.h", "out/report.h", "out/vtk.h",
         "profile/profile.h", "sched/bind.h", "sched/ranks.h", "sched/sched.h", "sched/topology.h",
         "stages/mid/midphase.h"},
