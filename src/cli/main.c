@@ -42,11 +42,26 @@
 #include "stages/mid/midphase.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
- * the step loop stops cleanly and the command exits with 128 + signal. */
+ * the step loop stops cleanly and the command exits with 128 + signal.
+ * The outputs' temporary files (rank 0's pairs, contacts and steps CSVs)
+ * are removed at once (unlink is async-signal-safe): a rank whose peer
+ * died waits in a collective that never returns, the launcher then sends
+ * SIGTERM before SIGKILL, and no partial file is left behind. */
 static volatile sig_atomic_t interrupted;
+static char stop_tmp[3][1100];
 static void on_sigint(int sig)
 {
+    for (int k = 0; k < 3; ++k)
+        if (stop_tmp[k][0]) unlink(stop_tmp[k]);
     interrupted = sig;
+}
+
+/* The temporaries on_sigint removes: those of o's files (NULL: none). */
+static void stop_removes(const clash_outfile *o[3])
+{
+    for (int k = 0; k < 3; ++k) stop_tmp[k][0] = 0; /* (first: a signal now removes none) */
+    for (int k = 0; k < 3; ++k)
+        if (o && o[k]->tmp) snprintf(stop_tmp[k], sizeof stop_tmp[k], "%s", o[k]->tmp);
 }
 
 /* Prints the error on the rank that met it ("rank R: " when there are several). */
@@ -236,6 +251,7 @@ typedef struct run_outputs {
 
 static void outputs_abort(run_outputs *o)
 {
+    stop_removes(NULL);
     clash_outfile_abort(&o->pairs);
     clash_outfile_abort(&o->contacts);
     clash_outfile_abort(&o->steps);
@@ -265,6 +281,7 @@ static int outputs_open(const clash_cli *cli, clash_scene *sc, int root, run_out
     }
     if (cli->vtk_dir && !(o->vtk = clash_vtk_open(cli->vtk_dir, sc, err))) return err->code;
     if (o->vtk) clash_vtk_set_format(o->vtk, cli->vtk_format);
+    stop_removes((const clash_outfile *[3]){&o->pairs, &o->contacts, &o->steps});
     return 0;
 }
 
@@ -294,6 +311,7 @@ static int outputs_step(const clash_cli *cli, const clash_ranks *W, clash_run *r
 static int outputs_commit(run_outputs *o, clash_error *err)
 {
     int rc;
+    stop_removes(NULL); /* from here the files are the run's result */
     if ((rc = clash_outfile_commit(&o->pairs, err))) return rc;
     if ((rc = clash_outfile_commit(&o->contacts, err))) return rc;
     if ((rc = clash_outfile_commit(&o->steps, err))) return rc;
