@@ -10,12 +10,20 @@
  *
  * Ownership, fixed for the run (the host's data does not migrate): the
  * objects' state-0 boxes are cut into one cell per rank by recursive
- * coordinate bisection of their centres, weighted by faces (dist/rcb.c,
- * shared with the command's --decompose objects); an object belongs to the
- * rank whose cell holds its centre.  Every rank computes the same owners
- * from the same scene, with no message.  Only the owner may set an object's
- * next state; it keeps the object's current state (a pose, or its vertices)
- * and the next one.
+ * coordinate bisection of their centres, weighted by faces (dist/rcb.c);
+ * an object belongs to the rank whose cell holds its centre.  Every rank
+ * computes the same owners from the same scene, with no message.  Only the
+ * owner may set an object's next state; it keeps the object's current state
+ * (a pose, its vertices, or a state of the scene's law) and the next one.
+ *
+ * The next states come from the host (clash_run_set_pose, _set_vertices,
+ * then clash_run_advance) or, for a scene read from a file or a preset,
+ * from its own laws (clash_step, clash_dist_step): each owner evaluates its
+ * objects' laws, which every rank holds alike.  A formula's state travels
+ * as its number and the part's store, which holds the law too, evaluates
+ * it, so that a turning object follows the law's path in the step (its
+ * margin, its ccd motion) as in a one-rank run; a frame travels as the
+ * object's vertices.
  *
  * One step (clash_dist_advance), every rank:
  *   1. box(o): the owner's box of each object it owns for the step: its
@@ -58,7 +66,9 @@
  *      merges the ranks' ascending pair keys (global face numbers) as they
  *      stream in (clash_ranks_merge_u64) into pairs: rank 0's out is the
  *      step's pairs; the other ranks get none, as in a replicated run
- *      (stages/gather.c).
+ *      (stages/gather.c).  With ccd the part's run finds the contacts of
+ *      its pairs; a rank keeps those of the pairs it reports and rank 0
+ *      gathers and sorts them (gather_contacts): a one-rank run's contacts.
  * The cells and every part are computed from the same doubles in the same
  * order on every rank; ties go by object number.
  *
@@ -66,10 +76,11 @@
  * decomposed_part.c's; what both files share is decomposed_int.h.
  *
  * Figures (clash_step_stats.dist_*): objects owned, objects present, pairs
- * reported, bytes
- * sent by this rank in the step (boxes to the other ranks, states, pair
- * keys), rebuilds and cuts so far.  The sub-run's stage times and counts
- * fill the rest; S0's time includes steps 1-6's boxes and messages.
+ * reported, bytes sent by this rank in the step (boxes to the other ranks,
+ * states, pair keys, contacts), rebuilds and cuts so far, the part's faces
+ * and the faces' imbalance.  The sub-run's stage times and counts fill the
+ * rest; S0's time includes steps 1-6's boxes and messages, S6's the step's
+ * agreement and the merges.
  */
 #include "decomposed.h"
 

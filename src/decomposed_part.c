@@ -9,7 +9,8 @@
  * the two states that follow) then its current state, sent only to a rank
  * that rebuilds (its new part starts from there), and its next state, when
  * one was set: a pose as 12 doubles, vertices as 3 * nv doubles (what the
- * store keeps), each padded to 8 bytes.  Which ranks hold an object is
+ * store keeps), a state of the scene's formula law as its number (8 bytes:
+ * the part's store holds the law), each padded to 8 bytes.  Which ranks hold an object is
  * known to its owner without a message: every part follows near_cell from
  * the same boxes and cells.
  */

@@ -69,6 +69,8 @@ void clash_cli_usage(FILE *f)
           "                         identical either way.  Default: objects on more than one rank,\n"
           "                         replicated for frames scenes and with --ccd, --vtk, --steps-csv or\n"
           "                         --counters; objects refuses --geometry, --counters, clash profile\n"
+          "  --rebalance-every, --imbalance   no longer taken: the decomposed run cuts its cells\n"
+          "                         again itself when the faces its ranks hold stay unbalanced\n"
 
           "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
           "  --report FILE.yaml     write the run report ('-': standard output)\n"

@@ -148,9 +148,10 @@ struct clash_run {
     size_t mid_bytes;
     int64_t mid_interfering;
     /* S2/S3: the object pairs (and, with self-collision, the objects' own
-     * regions: a == b) this run works on; NULL: all.  The decomposed command
-     * (cli/decompose.c) drops here the pairs another rank reports, so no face
-     * work is spent on them; its own filter after the step stays the rule. */
+     * regions: a == b) this run works on; NULL: all.  A decomposed run's part
+     * (decomposed_part.c) drops here the pairs another rank reports, so no
+     * face work is spent on them; its own filter after the step stays the
+     * rule. */
     int (*op_keep)(void *ctx, int a, int b);
     void *op_keep_ctx;
     int cand_local;                /* S4 under MPI: cand holds this rank's units' candidates only (octree.c) */

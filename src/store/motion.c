@@ -310,7 +310,7 @@ int clash_scene_set_state_need(clash_scene *sc, int s, const clash_exec *ex, int
                           sc->nframes);
     if (sc->law_step == s && (sc->prev_held || !need_prev)) return CLASH_OK;
     const int jump = sc->law_step != s - 1; /* state s-1 first (also at s with its state before not held) */
-    /* a scene may hold only some frames (a decomposed run's part: its epoch's) */
+    /* a scene may hold only some frames (clash_frames_fill's k0..k1) */
     if (sc->frames && (!sc->frames[s] || (jump && !sc->frames[s - 1])))
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frames %d and %d, not both held", sc->name, s, s - 1, s);
     int rc, laws = 0;
