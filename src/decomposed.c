@@ -585,8 +585,10 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     st->dist_imbalance = D->imbalance;
     if (run->cfg.ccd) { /* the step's contacts, as a replicated run gives them: on rank 0 */
         st->ccd_contacts = (int64_t)run->ncontacts, st->ccd_first_toi = -1;
-        for (size_t i = 0; i < run->ncontacts; ++i)
-            if (st->ccd_first_toi < 0 || run->contacts[i].toi < st->ccd_first_toi) st->ccd_first_toi = run->contacts[i].toi;
+        for (size_t i = 0; i < run->ncontacts; ++i) {
+            const double toi = run->contacts[i].toi;
+            if (st->ccd_first_toi < 0 || toi < st->ccd_first_toi) st->ccd_first_toi = toi;
+        }
     }
     st->rank = D->me, st->ranks = D->R; /* (the part's own run is one rank's) */
     return CLASH_OK;
