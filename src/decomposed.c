@@ -10,12 +10,20 @@
  *
  * Ownership, fixed for the run (the host's data does not migrate): the
  * objects' state-0 boxes are cut into one cell per rank by recursive
- * coordinate bisection of their centres, weighted by faces (dist/rcb.c,
- * shared with the command's --decompose objects); an object belongs to the
- * rank whose cell holds its centre.  Every rank computes the same owners
- * from the same scene, with no message.  Only the owner may set an object's
- * next state; it keeps the object's current state (a pose, or its vertices)
- * and the next one.
+ * coordinate bisection of their centres, weighted by faces (dist/rcb.c);
+ * an object belongs to the rank whose cell holds its centre.  Every rank
+ * computes the same owners from the same scene, with no message.  Only the
+ * owner may set an object's next state; it keeps the object's current state
+ * (a pose, its vertices, or a state of the scene's law) and the next one.
+ *
+ * The next states come from the host (clash_run_set_pose, _set_vertices,
+ * then clash_run_advance) or, for a scene read from a file or a preset,
+ * from its own laws (clash_step, clash_dist_step): each owner evaluates its
+ * objects' laws, which every rank holds alike.  A formula's state travels
+ * as its number and the part's store, which holds the law too, evaluates
+ * it, so that a turning object follows the law's path in the step (its
+ * margin, its ccd motion) as in a one-rank run; a frame travels as the
+ * object's vertices.
  *
  * One step (clash_dist_advance), every rank:
  *   1. box(o): the owner's box of each object it owns for the step: its
@@ -58,7 +66,9 @@
  *      merges the ranks' ascending pair keys (global face numbers) as they
  *      stream in (clash_ranks_merge_u64) into pairs: rank 0's out is the
  *      step's pairs; the other ranks get none, as in a replicated run
- *      (stages/gather.c).
+ *      (stages/gather.c).  With ccd the part's run finds the contacts of
+ *      its pairs; a rank keeps those of the pairs it reports and rank 0
+ *      gathers and sorts them (gather_contacts): a one-rank run's contacts.
  * The cells and every part are computed from the same doubles in the same
  * order on every rank; ties go by object number.
  *
@@ -66,10 +76,11 @@
  * decomposed_part.c's; what both files share is decomposed_int.h.
  *
  * Figures (clash_step_stats.dist_*): objects owned, objects present, pairs
- * reported, bytes
- * sent by this rank in the step (boxes to the other ranks, states, pair
- * keys), rebuilds and cuts so far.  The sub-run's stage times and counts
- * fill the rest; S0's time includes steps 1-6's boxes and messages.
+ * reported, bytes sent by this rank in the step (boxes to the other ranks,
+ * states, pair keys, contacts), rebuilds and cuts so far, the part's faces
+ * and the faces' imbalance.  The sub-run's stage times and counts fill the
+ * rest; S0's time includes steps 1-6's boxes and messages, S6's the step's
+ * agreement and the merges.
  */
 #include "decomposed.h"
 
@@ -125,6 +136,11 @@ static void step_box(const clash_dist *D, const clash_scene *sc, const clash_con
     if (swept || nx->kind == K_NONE) grow_state(sc, o, c, lo, hi);
     if (nx->kind != K_NONE) grow_state(sc, o, nx, lo, hi);
     double margin = 0, m = 0;
+    if (swept && nx->kind == K_LAW) { /* the law's own path, as S0 bounds it (store/turn.c) */
+        clash_turn tu;
+        clash_turn_law(&sc->pose[o], nx->s, sc->mesh[sc->obj_mesh[o]].radius, &tu);
+        if (tu.kind != CLASH_TURN_NONE) margin = tu.bound;
+    }
     if (swept && nx->kind == K_POSE) { /* the screw motion's arc margin, as S0 computes it (store/motion.c) */
         clash_xform from = c->x;
         if (c->kind == K_VERTS) from.R[0] = NAN; /* set positions: no pose to turn from */
@@ -160,7 +176,7 @@ void clash_dist_destroy(clash_run *run)
     dist_free(run->dist);
     clash_ranks_close(&run->ranks);
     if (run->sc) run->sc->nruns--;
-    free(run->pairs);
+    free(run->pairs), free(run->contacts);
     free(run);
 }
 
@@ -237,11 +253,6 @@ clash_run *clash_dist_create(clash_scene *sc, const clash_config *cfg, clash_err
     }
     clash_config c = *cfg;
     if (clash_pipe_check_config(sc, &c, err)) return NULL;
-    if (c.ccd) {
-        clash_fail(err, CLASH_EINPUT, "decompose objects: not with ccd yet (the contacts are not decomposed): use "
-                                      "decompose replicated");
-        return NULL;
-    }
     if (sc->nf > UINT32_MAX) {
         clash_fail(err, CLASH_EINPUT, "%s: decompose objects: %lld faces, more than pair keys hold (2^32)", sc->name,
                    (long long)sc->nf);
@@ -281,6 +292,21 @@ clash_run *clash_dist_create(clash_scene *sc, const clash_config *cfg, clash_err
 }
 
 int clash_dist_owner(const clash_run *run, int obj) { return run->dist->owner[obj]; }
+
+size_t clash_dist_work_bytes(const clash_run *run)
+{
+    const clash_dist *D = run->dist;
+    const size_t n = (size_t)D->n, k = (size_t)(D->nown > 0 ? D->nown : 1), R = (size_t)D->R;
+    size_t b = sizeof *run + sizeof *D + D->cap_keys * sizeof *D->keys + D->cap_contacts * sizeof *run->contacts +
+               run->cap_pairs * sizeof *run->pairs;
+    /* per object: owner, own, byowner, present, local; allbox, blo, bhi, centre, weight; inpart */
+    b += n * (5 * sizeof(int) + 16 * sizeof(double) + 1);
+    /* per owned object: its two states (and a deforming one's vertices), sendbox, member */
+    b += k * (2 * sizeof(dstate) + 6 * sizeof(double) + R) + R * 6 * sizeof(int64_t);
+    for (int i = 0; i < D->nown; ++i)
+        if (D->cur[i].v) b += 6 * sizeof(double) * (size_t)(run->sc->vofs[D->own[i] + 1] - run->sc->vofs[D->own[i]]);
+    return b + (D->subrun ? clash_pipe_work_bytes(D->subrun) : 0);
+}
 
 /* ---- the host sets the next state ------------------------------------------------------ */
 
@@ -404,6 +430,70 @@ static int emit_pairs(void *ctx, const uint64_t *keys, int64_t m)
     return 0;
 }
 
+static int contact_cmp(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    for (int k = 0; k < 3; ++k)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+/* ccd: the part's contacts of the pairs this rank reports, in global
+ * object numbers, as (kind, obj_a << 32 | id_a, obj_b << 32 | id_b, toi's
+ * bits) in (*ck)[0..*n) (malloc'd).  A contact's two objects are those of
+ * the hit face pair it came from, so exactly one rank reports it, and its
+ * ids are per object: the part's are the whole scene's. */
+static int contact_keys(const clash_dist *D, uint64_t **ck, size_t *n, clash_error *err)
+{
+    const size_t nc = D->subrun ? D->subrun->ncontacts : 0;
+    size_t m = 0;
+    *n = 0;
+    if (!(*ck = malloc((4 * nc + 1) * sizeof **ck))) return clash_fail(err, CLASH_EFAIL, "out of memory");
+    for (size_t i = 0; i < nc; ++i) {
+        const clash_contact *c = &D->subrun->contacts[i];
+        const int ga = D->present[c->obj_a], gb = D->present[c->obj_b];
+        if (!reports(D, ga < gb ? ga : gb, ga < gb ? gb : ga)) continue;
+        (*ck)[m++] = c->kind;
+        (*ck)[m++] = (uint64_t)ga << 32 | c->id_a, (*ck)[m++] = (uint64_t)gb << 32 | c->id_b;
+        memcpy(&(*ck)[m++], &c->toi, sizeof c->toi);
+    }
+    *n = m;
+    return CLASH_OK;
+}
+
+/* The ranks' contact keys gathered to rank 0 and sorted there into the
+ * run's contacts: a one-rank run's order (kind, obj_a, id_a, obj_b, id_b).
+ * Returns 0, or -1 when out of memory (rank 0 alone: it then has none). */
+static int gather_contacts(clash_run *run, const uint64_t *ck, size_t n)
+{
+    clash_dist *D = run->dist;
+    uint64_t *all = NULL;
+    int64_t na = 0;
+    if (clash_ranks_gather_u64(&run->ranks, ck, (int64_t)n, &all, &na)) return -1;
+    if (!all) return 0; /* not rank 0 */
+    const size_t nc = (size_t)na / 4;
+    qsort(all, nc, 4 * sizeof *all, contact_cmp);
+    if (nc > D->cap_contacts) {
+        clash_contact *p = realloc(run->contacts, nc * sizeof *p);
+        if (!p) {
+            free(all);
+            return -1;
+        }
+        run->contacts = p, D->cap_contacts = nc;
+    }
+    for (size_t i = 0; i < nc; ++i) {
+        const uint64_t *t = all + 4 * i;
+        clash_contact *c = &run->contacts[i];
+        c->kind = (uint32_t)t[0];
+        c->obj_a = (uint32_t)(t[1] >> 32), c->id_a = (uint32_t)t[1];
+        c->obj_b = (uint32_t)(t[2] >> 32), c->id_b = (uint32_t)t[2];
+        memcpy(&c->toi, &t[3], sizeof c->toi);
+    }
+    run->ncontacts = nc;
+    free(all);
+    return 0;
+}
+
 int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
     clash_dist *D = run->dist;
@@ -413,6 +503,7 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
     out->pairs = NULL, out->count = 0;
+    run->ncontacts = 0;
     const int R = D->R;
     const double t0 = clash_prof_now();
     /* 1-2: boxes */
@@ -444,32 +535,39 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     for (int r = 0; r < R; ++r) nrecv += D->rcount[r];
     /* 6: this rank's part, stepped */
     if (!rc && rebuild) rc = clash_dist_rebuild_part(D, sc, err);
-    if (!rc && D->subrun) rc = clash_dist_take_states(D, sc, rebuild, recv, nrecv, err);
+    if (!rc && D->subrun) rc = clash_dist_take_states(D, sc, rebuild, run->dist_state, recv, nrecv, err);
     free(recv);
     const double t1 = clash_prof_now();
     clash_pairs lp = {NULL, 0};
     if (!rc && D->subrun) rc = clash_pipe_advance(D->subrun, &lp, st, err);
-    size_t nk = 0;
+    size_t nk = 0, nck = 0;
+    uint64_t *ck = NULL; /* ccd: this rank's contacts (contact_keys) */
     if (!rc) rc = report_keys(D, sc, &lp, &nk, err);
+    if (!rc && run->cfg.ccd) rc = contact_keys(D, &ck, &nck, err);
     /* 8: agreed, then merged on rank 0 */
+    const double t2 = clash_prof_now();
     const int code = clash_ranks_max_int(W, rc);
     if (code) {
+        free(ck);
         D->force = 1; /* every part starts again from the owners' states, which stay the last good ones */
         memset(st, 0, sizeof *st);
         if (!rc) clash_fail(err, code, "step into state %d failed on another rank of the run (its clash_run_advance "
                                        "says why)", run->dist_state + 1);
         return code;
     }
-    const double t2 = clash_prof_now();
     run->npairs = 0;
     if (clash_ranks_merge_u64(W, D->keys, (int64_t)nk, emit_pairs, run)) /* rank 0 alone, out of memory */
         rc = clash_fail(err, CLASH_EFAIL, "out of memory merging pairs");
     if (D->me != 0) bytes += (int64_t)(nk * sizeof(uint64_t));
+    if (run->cfg.ccd && gather_contacts(run, ck, nck) && !rc) /* rank 0 alone, out of memory */
+        rc = clash_fail(err, CLASH_EFAIL, "out of memory gathering contacts");
+    if (D->me != 0) bytes += (int64_t)(nck * sizeof(uint64_t));
+    free(ck);
     if (D->me == 0 && !rc) out->pairs = run->pairs, out->count = run->npairs;
     /* the step went well (rank 0 may yet fail to merge, out of memory): the next states become current */
     for (int i = 0; i < D->nown; ++i) {
         dstate *c = &D->cur[i], *nx = &D->next[i];
-        if (nx->kind == K_POSE) c->kind = K_POSE, c->x = nx->x;
+        if (nx->kind == K_POSE || nx->kind == K_LAW) c->kind = nx->kind, c->x = nx->x, c->s = nx->s;
         if (nx->kind == K_VERTS) {
             double *t = c->v;
             c->v = nx->v, nx->v = t, c->kind = K_VERTS;
@@ -483,7 +581,56 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     st->seconds[CLASH_S6_GATHER] += clash_prof_now() - t2;
     st->hits = (int64_t)out->count;
     st->dist_owned = D->nown, st->dist_present = D->np, st->dist_reported = (int64_t)nk, st->dist_bytes_sent = bytes;
-    st->dist_rebuilds = D->rebuilds, st->dist_cuts = D->cuts;
+    st->dist_rebuilds = D->rebuilds, st->dist_cuts = D->cuts, st->dist_faces = D->part_faces;
+    st->dist_imbalance = D->imbalance;
+    if (run->cfg.ccd) { /* the step's contacts, as a replicated run gives them: on rank 0 */
+        st->ccd_contacts = (int64_t)run->ncontacts, st->ccd_first_toi = -1;
+        for (size_t i = 0; i < run->ncontacts; ++i) {
+            const double toi = run->contacts[i].toi;
+            if (st->ccd_first_toi < 0 || toi < st->ccd_first_toi) st->ccd_first_toi = toi;
+        }
+    }
     st->rank = D->me, st->ranks = D->R; /* (the part's own run is one rank's) */
     return CLASH_OK;
+}
+
+/* ---- a scene's own laws (clash_step) ------------------------------------------------- */
+
+/* Owned object o's state s by the scene's law into q (a formula's pose, a
+ * frame's vertices in input order); q unchanged when o has none. */
+static void law_state(const clash_scene *sc, int o, int s, dstate *q)
+{
+    if (sc->law[o] == CLASH_LAW_FORMULA) {
+        double scale;
+        clash_pose_at(&sc->pose[o], s, q->x.R, &scale, q->x.t);
+        q->kind = K_LAW, q->s = s;
+    } else if (sc->law[o] == CLASH_LAW_FRAMES && q->v) { /* (a frames object is deforming: q->v is there) */
+        const int64_t nv = sc->vofs[o + 1] - sc->vofs[o];
+        for (int64_t k = 0; k < nv; ++k) clash_scene_vertex_at(sc, o, k, s, &q->v[3 * k], NULL); /* (s checked) */
+        q->kind = K_VERTS;
+    }
+}
+
+/* clash_step: every owner sets its objects' next states from the scene's
+ * laws (every rank holds the same laws: no message), then the step is the
+ * advance's.  A step that does not follow the last one (a jump; the first
+ * step; the one after a failure) starts every part again from the laws'
+ * state s - 1, as a one-rank run's S0 does; every rank decides that alike,
+ * from s and the states done. */
+int clash_dist_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
+{
+    clash_dist *D = run->dist;
+    const clash_scene *sc = run->sc;
+    out->pairs = NULL, out->count = 0;
+    if (s < 1) return clash_fail(err, CLASH_EINPUT, "%s: step %d: steps are numbered from 1", sc->name, s);
+    if (s > run->cfg.steps && clash_store_check_laws(sc, s, NULL, err)) return CLASH_EINPUT;
+    if (sc->frames && s >= sc->nframes)
+        return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
+                          sc->nframes);
+    if (s != run->dist_state + 1) D->force = 1, run->dist_state = s - 1;
+    for (int i = 0; i < D->nown; ++i) {
+        if (D->force) law_state(sc, D->own[i], s - 1, &D->cur[i]);
+        law_state(sc, D->own[i], s, &D->next[i]);
+    }
+    return clash_dist_advance(run, out, st, err);
 }

@@ -16,6 +16,8 @@ void clash_dist_destroy(clash_run *run);
 int clash_dist_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err);
 int clash_dist_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err);
 int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
+int clash_dist_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err);
 int clash_dist_owner(const clash_run *run, int obj);
+size_t clash_dist_work_bytes(const clash_run *run);
 
 #endif

@@ -14,12 +14,16 @@
 #include "core/run.h"
 #include "dist/rcb.h"
 
-/* What an object's state is: never set (state 0 pose), a pose, vertices. */
-enum { K_NONE = 0, K_POSE = 1, K_VERTS = 2 };
+/* What an object's state is: never set (state 0 pose), a pose, vertices,
+ * or state s of the scene's formula law (clash_step: a pose that moves along
+ * the law's path during the step, which every rank evaluates from the same
+ * law, so only s travels). */
+enum { K_NONE = 0, K_POSE = 1, K_VERTS = 2, K_LAW = 3 };
 
 typedef struct dstate {
-    int kind;       /* cur: K_POSE or K_VERTS; next: K_NONE when not set */
-    clash_xform x;  /* K_POSE */
+    int kind;       /* cur: K_POSE, K_VERTS or K_LAW; next: K_NONE when not set */
+    int s;          /* K_LAW: the law's state */
+    clash_xform x;  /* K_POSE, and K_LAW's pose of state s */
     double *v;      /* K_VERTS: 3 * nv world positions as given, input vertex order (deforming objects) */
 } dstate;
 
@@ -53,6 +57,7 @@ struct clash_dist {
     int64_t *flags;           /* 2 * R: each rank's (rebuilds, part faces) of the step */
     int64_t *scount, *rcount, *cursor; /* R: bytes of states to and from each rank */
     int64_t rebuilds, cuts;
+    size_t cap_contacts;      /* rank 0: of run->contacts, the step's contacts gathered (ccd) */
 };
 
 /* Box of o grown by HYSTERESIS times its largest side: the part's rule. */
@@ -79,8 +84,9 @@ int clash_dist_rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *e
 /* The owners' states for the ranks whose parts hold them, packed by rank
  * (NULL with scount all 0 when out of memory). */
 char *clash_dist_pack_states(clash_dist *D, const clash_scene *sc);
-/* The states received, into this rank's part (rebuilt: current ones first). */
-int clash_dist_take_states(clash_dist *D, const clash_scene *sc, int rebuilt, const char *recv, int64_t nrecv,
-                           clash_error *err);
+/* The states received, into this rank's part (rebuilt: current ones first,
+ * and the part's store numbered state, the run's current state). */
+int clash_dist_take_states(clash_dist *D, const clash_scene *sc, int rebuilt, int state, const char *recv,
+                           int64_t nrecv, clash_error *err);
 
 #endif

@@ -9,7 +9,8 @@
  * the two states that follow) then its current state, sent only to a rank
  * that rebuilds (its new part starts from there), and its next state, when
  * one was set: a pose as 12 doubles, vertices as 3 * nv doubles (what the
- * store keeps), each padded to 8 bytes.  Which ranks hold an object is
+ * store keeps), a state of the scene's formula law as its number (8 bytes:
+ * the part's store holds the law), each padded to 8 bytes.  Which ranks hold an object is
  * known to its owner without a message: every part follows near_cell from
  * the same boxes and cells.
  */
@@ -30,13 +31,16 @@ typedef struct entry_head {
 static size_t state_bytes(const clash_scene *sc, int o, int kind)
 {
     if (kind == K_POSE) return 12 * sizeof(double);
+    if (kind == K_LAW) return sizeof(int64_t);
     if (kind == K_VERTS) return 3 * sizeof(double) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]);
     return 0;
 }
 
 static char *put_state(char *p, const clash_scene *sc, int o, const dstate *q)
 {
+    const int64_t s = q->s;
     if (q->kind == K_POSE) memcpy(p, q->x.R, sizeof q->x.R), memcpy(p + sizeof q->x.R, q->x.t, sizeof q->x.t);
+    else if (q->kind == K_LAW) memcpy(p, &s, sizeof s);
     else if (q->kind == K_VERTS) memcpy(p, q->v, 3 * sizeof(double) * (size_t)(sc->vofs[o + 1] - sc->vofs[o]));
     return p + state_bytes(sc, o, q->kind);
 }
@@ -49,6 +53,10 @@ static const char *take_state(clash_dist *D, const clash_scene *sc, int o, int k
         clash_xform x;
         memcpy(x.R, p, sizeof x.R), memcpy(x.t, p + sizeof x.R, sizeof x.t);
         clash_store_set_pose(D->sub, l, &x);
+    } else if (kind == K_LAW) { /* the part's copy of the law, evaluated as the owner did */
+        int64_t s;
+        memcpy(&s, p, sizeof s);
+        clash_store_set_law_state(D->sub, l, (int)s);
     } else if (kind == K_VERTS) {
         const int64_t nv = sc->vofs[o + 1] - sc->vofs[o];
         memcpy(D->dbuf, p, 3 * sizeof(double) * (size_t)nv); /* (p may lie unaligned for a double) */
@@ -96,6 +104,8 @@ int clash_dist_rebuild_part(clash_dist *D, const clash_scene *sc, clash_error *e
             if ((r = clash_store_add_mesh(p, D->dbuf, M->nv, M->tri, M->nf, sc->name, err)) >= 0) mesh[m] = r;
         }
         if (r >= 0) r = clash_store_add_object(p, mesh[m], &sc->pose0[o], sc->obj_scale[o], sc->obj_deforming[o], err);
+        if (r >= 0 && sc->law[o] == CLASH_LAW_FORMULA && clash_store_set_law(p, r, &sc->pose[o]))
+            r = -clash_fail(err, CLASH_EFAIL, "out of memory building this rank's part of the scene");
         if (r < 0) {
             free(mesh), clash_scene_destroy(p);
             return -r;
@@ -151,9 +161,11 @@ char *clash_dist_pack_states(clash_dist *D, const clash_scene *sc)
 }
 
 /* Step 6: the states received, into this rank's part: when it was rebuilt,
- * the current states first (moved there by S0 alone), then the next ones. */
-int clash_dist_take_states(clash_dist *D, const clash_scene *sc, int rebuilt, const char *recv, int64_t nrecv,
-                       clash_error *err)
+ * the current states first (moved there by S0 alone; the part's store then
+ * numbers its state as the run does, which a law's turn in the ccd stage
+ * reads), then the next ones. */
+int clash_dist_take_states(clash_dist *D, const clash_scene *sc, int rebuilt, int state, const char *recv,
+                           int64_t nrecv, clash_error *err)
 {
     int64_t ncur = 0;
     for (int pass = rebuilt ? 0 : 1; pass < 2; ++pass) {
@@ -173,6 +185,7 @@ int clash_dist_take_states(clash_dist *D, const clash_scene *sc, int rebuilt, co
                                   D->np, (long long)ncur);
             int rc = clash_store_advance_par(D->sub, &D->subrun->exec, err);
             if (rc) return rc;
+            D->sub->state = state;
         }
     }
     return CLASH_OK;

@@ -246,7 +246,7 @@ void clash_pipe_keep_pairs(clash_run *run, int (*keep)(void *ctx, int a, int b),
     run->broad->op_keep = keep, run->broad->op_keep_ctx = ctx;
 }
 
-size_t clash_run_work_bytes(const clash_run *run)
+size_t clash_pipe_work_bytes(const clash_run *run)
 {
     const size_t nf = (size_t)run->sc->nf, nobj = (size_t)run->sc->nobj;
     const clash_broad_state *B = run->broad;

@@ -18,6 +18,7 @@ void clash_pipe_destroy(clash_run *run);
 int clash_pipe_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, clash_error *err);
 int clash_pipe_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err);
 int clash_pipe_state(const clash_run *run);
+size_t clash_pipe_work_bytes(const clash_run *run);
 int clash_pipe_set_pose(clash_run *run, int obj, const double rot[9], const double trans[3], clash_error *err);
 int clash_pipe_set_vertices(clash_run *run, int obj, const double *xyz, clash_error *err);
 /* The argument checks of the two above alone (CLASH_EINPUT naming the

@@ -51,12 +51,13 @@ int clash_run_owner(const clash_run *run, int obj)
 
 int clash_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *st, clash_error *err)
 {
-    if (run && run->dist) {
-        out->pairs = NULL, out->count = 0;
-        return clash_fail(err, CLASH_EINPUT, "%s: clash_step: a decomposed run moves by the states its ranks set "
-                                             "(clash_run_advance), not by a scene file's laws", run->sc->name);
-    }
+    if (run && run->dist) return clash_dist_step(run, s, out, st, err);
     return clash_pipe_step(run, s, out, st, err);
+}
+
+size_t clash_run_work_bytes(const clash_run *run)
+{
+    return run->dist ? clash_dist_work_bytes(run) : clash_pipe_work_bytes(run);
 }
 
 int clash_run_state(const clash_run *run)

@@ -137,15 +137,5 @@
 #define CLASH_TUNE_RECUT_EVERY 10
 #define CLASH_TUNE_RECUT_IMBALANCE 1.15
 
-/* The command's decomposition planner (src/cli/decomp_plan.c): a face boxed
- * and culled (S0-S3, every face of a present object) weighs this much
- * against one face the plan places in an overlap region.  Derived, not
- * tuned: the measured cost of a face in S0-S3 over that of a kept face in
- * S4/S5, times how many more faces S3 keeps than the plan's model finds in
- * the overlaps.  `clash bench scale` for the per-face costs and `clash run
- * --decompose objects --report` for the model's faces; it holds for the
- * machine it was measured on.  Changing it changes the cut, and with it the
- * report's decomposition section, never the pairs. */
-#define CLASH_TUNE_DECOMP_FACE_COST 0.05
 
 #endif

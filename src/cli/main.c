@@ -6,7 +6,8 @@
  *                                      (hardware, or callgrind's simulation: profile_cmd.c)
  *   clash info                         what this build and machine have
  *   clash ccd vf|ee FILE.csv [opts]    CCD with time of impact on raw queries (ccd_cmd.c)
- *   clash run --decompose objects      the scene shared out over MPI ranks (decompose.c)
+ *   clash run --decompose objects      the scene shared out over MPI ranks (the library's
+ *                                      decomposed run; the report's section: dist_report.c)
  *
  * Exit status: 0 success (collisions or not); 2 bad usage or bad input,
  * with "clash: error: ..." naming the file and place; 1 any other failure.
@@ -22,7 +23,7 @@
 
 #include "bench/bench.h"
 #include "cli/ccd_cmd.h"
-#include "cli/decompose.h"
+#include "cli/dist_report.h"
 #include "cli/geometry_csv.h"
 #include "cli/options.h"
 #include "cli/profile_cmd.h"
@@ -31,11 +32,26 @@
 #include "clash_internal.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has:
- * the step loop stops cleanly and the command exits with 128 + signal. */
+ * the step loop stops cleanly and the command exits with 128 + signal.
+ * The outputs' temporary files (rank 0's pairs, contacts and steps CSVs)
+ * are removed at once (unlink is async-signal-safe): a rank whose peer
+ * died waits in a collective that never returns, the launcher then sends
+ * SIGTERM before SIGKILL, and no partial file is left behind. */
 static volatile sig_atomic_t interrupted;
+static char stop_tmp[3][1100];
 static void on_sigint(int sig)
 {
+    for (int k = 0; k < 3; ++k)
+        if (stop_tmp[k][0]) unlink(stop_tmp[k]);
     interrupted = sig;
+}
+
+/* The temporaries on_sigint removes: those of o's files (NULL: none). */
+static void stop_removes(const clash_outfile *o[3])
+{
+    for (int k = 0; k < 3; ++k) stop_tmp[k][0] = 0; /* (first: a signal now removes none) */
+    for (int k = 0; k < 3; ++k)
+        if (o && o[k]->tmp) snprintf(stop_tmp[k], sizeof stop_tmp[k], "%s", o[k]->tmp);
 }
 
 /* Prints the error on the rank that met it ("rank R: " when there are several). */
@@ -187,6 +203,35 @@ static char *rank_section(int64_t *rk, const double *rt)
     return s;
 }
 
+/* This rank's figures over the steps for the report's section of the
+ * ranks: a replicated run's share (rk, rt: rank_add) and a decomposed
+ * run's part (dt: dist_report.c). */
+typedef struct rank_tally {
+    int64_t rk[RK_N];
+    double rt[4];
+    clash_dist_tally dt;
+} rank_tally;
+
+static void tally_add(rank_tally *k, const clash_step_stats *st, double step_s, const clash_scene *sc)
+{
+    rank_add(k->rk, k->rt, st, step_s);
+    clash_dist_tally_add(&k->dt, st, step_s, clash_scene_objects(sc), clash_scene_faces(sc));
+}
+
+/* The report's section of the ranks (a collective; rank 0 gets it, malloc'd,
+ * the others NULL): a decomposed run's, else the replicated ranks' shares
+ * (none on one rank).  Out of memory: every rank is ended, as in
+ * rank_section (the others may wait in a collective). */
+static char *ranks_yaml(const clash_config *cfg, rank_tally *k, const clash_scene *sc)
+{
+    if (cfg->decompose != CLASH_DECOMPOSE_OBJECTS)
+        return clash_internal_nranks() > 1 ? rank_section(k->rk, k->rt) : NULL;
+    int oom;
+    char *s = clash_dist_section(&k->dt, clash_scene_objects(sc), &oom);
+    if (oom) clash_internal_ranks_abort(1);
+    return s;
+}
+
 /* The files a run writes (rank 0 only): open while the steps run, each
  * committed at the end or removed, so that nothing is left half-written. */
 typedef struct run_outputs {
@@ -196,6 +241,7 @@ typedef struct run_outputs {
 
 static void outputs_abort(run_outputs *o)
 {
+    stop_removes(NULL);
     clash_outfile_abort(&o->pairs);
     clash_outfile_abort(&o->contacts);
     clash_outfile_abort(&o->steps);
@@ -225,6 +271,7 @@ static int outputs_open(const clash_cli *cli, clash_scene *sc, int root, run_out
     }
     if (cli->vtk_dir && !(o->vtk = clash_vtk_open(cli->vtk_dir, sc, err))) return err->code;
     if (o->vtk) clash_vtk_set_format(o->vtk, cli->vtk_format);
+    stop_removes((const clash_outfile *[3]){&o->pairs, &o->contacts, &o->steps});
     return 0;
 }
 
@@ -254,6 +301,7 @@ static int outputs_step(const clash_cli *cli, clash_run *run, run_outputs *o, in
 static int outputs_commit(run_outputs *o, clash_error *err)
 {
     int rc;
+    stop_removes(NULL); /* from here the files are the run's result */
     if ((rc = clash_outfile_commit(&o->pairs, err))) return rc;
     if ((rc = clash_outfile_commit(&o->contacts, err))) return rc;
     if ((rc = clash_outfile_commit(&o->steps, err))) return rc;
@@ -322,7 +370,7 @@ static int cmd_run(const clash_cli *cli)
     if (code != 0) { /* every rank is here: the same refusal is printed once */
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        const int st = clash_say_refusal(NULL, &err, rc);
+        const int st = clash_say_refusal(&err, rc);
         return rc ? st : code;
     }
     const int threads = clash_internal_threads(cfg.threads);
@@ -337,7 +385,7 @@ static int cmd_run(const clash_cli *cli)
         outputs_abort(&out);
         clash_run_destroy(run);
         clash_scene_destroy(sc);
-        const int st = clash_say_refusal(NULL, &err, rc);
+        const int st = clash_say_refusal(&err, rc);
         return rc ? st : code;
     }
     warn_oversubscribed(cfg.threads, cli->quiet);
@@ -346,9 +394,8 @@ static int cmd_run(const clash_cli *cli)
     signal(SIGTERM, on_sigint); /* batch systems stop jobs with SIGTERM: leave no partial file either */
     clash_run_totals tot;
     clash_totals_init(&tot);
-    int64_t rk[RK_N] = {0}; /* this rank's share (rank_section) */
-    double rt[4] = {0};
-    char *rank_yaml = NULL; /* the report's replicated_ranks section (rank 0, several ranks) */
+    rank_tally share = {0}; /* this rank's figures (ranks_yaml) */
+    char *rank_yaml = NULL; /* the report's replicated_ranks or decomposition section (rank 0) */
     clash_internal_run_set_counters(run, ctr);
     const int outputs = root ? !!cli->pairs_path + !!cli->vtk_dir + !!cli->steps_csv + !!cli->contacts_path : 0;
     const double t0 = now();
@@ -368,7 +415,7 @@ static int cmd_run(const clash_cli *cli)
         tot.steps_s += te - ts;  /* the per-step time: the step, not the writing of its outputs */
         const size_t wb = clash_internal_run_work_bytes(run);
         if (wb > tot.work_bytes) tot.work_bytes = wb;
-        rank_add(rk, rt, &st, te - ts);
+        tally_add(&share, &st, te - ts, sc);
         if (clash_totals_add(&tot, s, &pairs, &st)) {
             rc = clash_internal_fail(&err, CLASH_EFAIL, "out of memory");
             goto fail;
@@ -386,7 +433,7 @@ static int cmd_run(const clash_cli *cli)
     }
     tot.wall_s = now() - t0;
     in_steps = 0;
-    if (ranks > 1 && !stop_sig) rank_yaml = rank_section(rk, rt); /* (before the times are maxed) */
+    if (!stop_sig) rank_yaml = ranks_yaml(&cfg, &share, sc); /* (before the times are maxed) */
     if (ranks > 1) totals_across_ranks(&tot);
     clash_internal_counters_finish(ctr);
     clash_internal_run_set_counters(run, NULL);
@@ -497,11 +544,11 @@ static int clash_main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "ccd")) return clash_ccd_cmd(argc, argv); /* ccd_cmd.c */
     if (clash_cli_parse(argc, argv, &cli, &help, &version, &err)) {
         /* under mpirun every rank read the same command line: agreed the way a run's first refusal
-         * is (cmd_run, decompose.c), so that the message is printed once and a rank whose own
+         * is (cmd_run), so that the message is printed once and a rank whose own
          * command line was fine (an MPMD launch) takes part and exits with the same status */
         const int several = clash_internal_nranks() > 1;
         if (several) clash_internal_ranks_max_int(err.code);
-        const int rc = several ? clash_say_refusal(NULL, &err, err.code) : die(&err);
+        const int rc = several ? clash_say_refusal(&err, err.code) : die(&err);
         if (argc < 2 && clash_internal_rank() == 0) clash_cli_usage(stderr);
         return rc;
     }
@@ -519,21 +566,17 @@ static int clash_main(int argc, char **argv)
         if (clash_profile_reexec(&cli, argc, argv, &status)) return status;
     }
     if (cli.decompose < 0) { /* the default: the scene shared out when there is more than one rank, */
-        clash_ranks w;       /* except a frames scene, whose parts read their frame files again each */
-        clash_ranks_world(&w); /* epoch: slower than replicated (bench/RESULTS.md) */
-        cli.decompose = w.size > 1 ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED;
+        const int several = clash_internal_nranks() > 1; /* except a frames scene, whose owners send */
+        cli.decompose = several ? CLASH_DECOMPOSE_OBJECTS : CLASH_DECOMPOSE_REPLICATED; /* all their vertices */
         clash_scene_desc d;
         clash_error derr = {0};
         memset(&d, 0, sizeof d);
-        if (w.size > 1 && cli.scene && !clash_scene_desc_parse_file(cli.scene, &d, &derr) && d.nframes > 0)
+        if (several && cli.scene && !clash_scene_desc_parse_file(cli.scene, &d, &derr) && d.nframes > 0)
             cli.decompose = CLASH_DECOMPOSE_REPLICATED; /* (a scene that does not parse: the run says why) */
         clash_scene_desc_free(&d);
     }
-    if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) { /* the scene shared out over the ranks (decompose.c) */
-        signal(SIGINT, on_sigint);
-        signal(SIGTERM, on_sigint);
-        return clash_cmd_run_decomposed(&cli, &interrupted);
-    }
+    if (cli.decompose == CLASH_DECOMPOSE_OBJECTS) /* the scene shared out over the ranks (src/decomposed.c) */
+        cli.cfg.decompose = CLASH_DECOMPOSE_OBJECTS;
     return cmd_run(&cli);
 }
 

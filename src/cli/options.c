@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clash_internal.h"
+#include "base/error.h"
 #include "cli/suggest.h"
+#include "profile/profile.h"
+#include "stages/mid/midphase.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -62,13 +64,14 @@ void clash_cli_usage(FILE *f)
           "  --geometry             the pairs' intersection segments and the contacts' points,\n"
           "                         normals, parameters and distances as more CSV columns\n"
           "  --decompose objects|replicated   under MPI: each rank owns the objects of its sub-domain\n"
-          "                         (recursive coordinate bisection, with ghost copies) or every rank\n"
-          "                         holds the whole scene; pairs identical either way.  Default: objects\n"
-          "                         on more than one rank, replicated for frames scenes and with --ccd,\n"
-          "                         --vtk, --steps-csv or --counters\n"
-          "  --rebalance-every K    objects: sub-domains and ghosts are renewed every K steps (default 10)\n"
-          "  --imbalance T          objects: re-cut the sub-domains when the slowest rank's step time\n"
-          "                         over the mean passed T in the last K steps (default 1.2)\n"
+          "                         (recursive coordinate bisection; owners send the states other ranks\n"
+          "                         need) or every rank steps the whole scene; pairs and contacts\n"
+          "                         identical either way.  Default: objects on more than one rank,\n"
+          "                         replicated for frames scenes and with --ccd, --vtk, --steps-csv or\n"
+          "                         --counters; objects refuses --geometry, --counters, clash profile\n"
+          "  --rebalance-every, --imbalance   no longer taken: the decomposed run cuts its cells\n"
+          "                         again itself when the faces its ranks hold stay unbalanced\n"
+
           "  --pairs FILE.csv       write every colliding pair ('-': standard output)\n"
           "  --report FILE.yaml     write the run report ('-': standard output)\n"
           "  --vtk DIR              write a ParaView time series (DIR/clash.pvd)\n"
@@ -141,7 +144,7 @@ static int check_known(const char *a, clash_error *err)
 
 /* What clash_cli_parse remembers between options, for the checks at the end. */
 typedef struct parse_state {
-    const char *dec_opt;   /* --rebalance-every or --imbalance, which need --decompose objects */
+    const char *dec_opt;   /* --rebalance-every or --imbalance: refused (the library cuts its cells itself) */
     const char *param_opt; /* the last of --objects/--seed/--density/--detail given */
     const char *vtk_opt;   /* --vtk-format or --vtk-steps, which need --vtk */
 } parse_state;
@@ -182,7 +185,7 @@ static int parse_config_value(clash_cli *cli, const char *a, const char *v, int 
     } else if (!strcmp(a, "--reorder")) {
         if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
     } else if (!strcmp(a, "--midphase")) {
-        if (!(rc = parse_enum(a, v, clash_internal_midphase_names(), &e, err))) cli->cfg.midphase = e;
+        if (!(rc = parse_enum(a, v, clash_midphase_names, &e, err))) cli->cfg.midphase = e;
     } else if (!strcmp(a, "--broadphase")) {
         if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
     } else if (!strcmp(a, "--octree-level")) {
@@ -236,18 +239,8 @@ static int parse_scene_value(clash_cli *cli, parse_state *st, const char *a, con
     } else if (!strcmp(a, "--decompose")) {
         static const char *const decs[] = {"replicated", "objects", NULL}; /* as CLASH_DECOMPOSE_* */
         if (!(rc = parse_enum(a, v, decs, &e, err))) cli->decompose = e;
-    } else if (!strcmp(a, "--rebalance-every")) {
-        if (!(rc = parse_int(a, v, 1, INT_MAX, &x, err))) cli->rebalance_every = (int)x;
-        st->dec_opt = a;
-    } else if (!strcmp(a, "--imbalance")) {
-        char *end;
-        errno = 0;
-        double d = strtod(v, &end);
-        if (!*v || *end || errno || !(d >= 1 && d < 1e9))
-            rc = clash_internal_fail(err, CLASH_EINPUT, "--imbalance: expected a ratio >= 1 (slowest rank / mean), got '%s'",
-                                     v);
-        cli->imbalance = d;
-        st->dec_opt = a;
+    } else if (!strcmp(a, "--rebalance-every") || !strcmp(a, "--imbalance")) {
+        st->dec_opt = a; /* (refused once all are read: check_combinations) */
     } else {
         *matched = 0;
     }
@@ -276,8 +269,8 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
         if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
             sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
             rc = clash_internal_fail(err, CLASH_EINPUT,
-                                     "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
-                                     "set count (e.g. 2097152,16,64), got '%s'", v);
+                            "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                            "set count (e.g. 2097152,16,64), got '%s'", v);
         cli->sim_ll = v;
     } else if (!strcmp(a, "--vtk")) {
         cli->vtk_dir = v;
@@ -296,7 +289,7 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
             static const char *const kinds[] = {"all", "colliding", "every:", NULL};
             char hint[64];
             rc = clash_internal_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
-                                     clash_suggest_hint(v, kinds, hint, sizeof hint));
+                            clash_suggest_hint(v, kinds, hint, sizeof hint));
         }
         st->vtk_opt = a;
     } else if (!strcmp(a, "--steps-csv")) {
@@ -316,29 +309,33 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
     if (cli->sim_ll && strcmp(cli->command, "profile"))
         return clash_internal_fail(err, CLASH_EINPUT, "--sim-ll: applies to clash profile only");
     if (st->vtk_opt && !cli->vtk_dir) return clash_internal_fail(err, CLASH_EINPUT, "%s: applies with --vtk DIR only", st->vtk_opt);
-    /* what only the replicated run does (decompose.c does not do it yet) */
-    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.ccd ? "--ccd"
-                     : cli->cfg.geometry ? "--geometry" : cli->vtk_dir ? "--vtk"
-                     : cli->steps_csv ? "--steps-csv"
+    /* what only the replicated run does: the geometry and the counters read
+     * the whole scene's positions and the stages' regions of one run, which a
+     * decomposed run's ranks do not have */
+    const char *no = strcmp(cli->command, "run") ? "clash profile" : cli->cfg.geometry ? "--geometry"
                      : cli->counters != CLASH_CTR_NONE ? "--counters" : NULL;
+    /* and what the decomposed run does too, but the default keeps replicated */
+    const char *rep = no ? no : cli->cfg.ccd ? "--ccd" : cli->vtk_dir ? "--vtk" : cli->steps_csv ? "--steps-csv" : NULL;
     if (cli->decompose < 0) /* the default (resolved in main.c by the ranks): objects, unless the run asks for that */
-        cli->decompose = no ? 0 : -1;
-    if (st->dec_opt && cli->decompose != 1) /* explicit, even where objects would be the default */
-        return clash_internal_fail(err, CLASH_EINPUT, "%s: applies with --decompose objects only", st->dec_opt);
+        cli->decompose = rep ? 0 : -1;
+    if (st->dec_opt) /* the cells are the library's: cut again when the faces its ranks hold grow unbalanced */
+        return clash_internal_fail(err, CLASH_EINPUT, "%s: no longer taken: a decomposed run cuts its cells again by itself, "
+                                             "when the faces its ranks hold stay unbalanced (the report's "
+                                             "decomposition: imbalance_max, cuts)", st->dec_opt);
     if (cli->decompose == 1 && no) /* refused, not ignored */
-        return clash_internal_fail(err, CLASH_EINPUT, "--decompose objects: not with %s yet (use --decompose replicated)", no);
+        return clash_internal_fail(err, CLASH_EINPUT, "--decompose objects: not with %s (use --decompose replicated)", no);
     if (cli->contacts_path && !cli->cfg.ccd)
         return clash_internal_fail(err, CLASH_EINPUT, "--contacts: applies with --ccd only (exact CCD gives the contacts)");
     if (cli->scene && cli->preset)
         return clash_internal_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
         return clash_internal_fail(err, CLASH_EINPUT,
-                                   "--objects/--seed/--density/--detail apply to presets, not to scene files");
+                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
     if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
         return clash_internal_fail(err, CLASH_EINPUT,
-                                   "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
-                                   "--density and --detail (add --preset cluttered)",
-                                   st->param_opt, cli->preset ? cli->preset : "default");
+                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                          "--density and --detail (add --preset cluttered)",
+                          st->param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }
 
@@ -349,8 +346,6 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
     cli->progress = -1;
     cli->counters = -1;
     cli->vtk_every = 1;
-    cli->rebalance_every = 10;
-    cli->imbalance = 1.2;
     cli->decompose = -1; /* not given */
     *help = *version = 0;
     parse_state st = {NULL, "--objects", NULL};
@@ -365,7 +360,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
         return clash_internal_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
-                                   hint);
+                          hint);
     }
     for (; i < argc; ++i) {
         const char *a = argv[i];

@@ -29,8 +29,6 @@ typedef struct clash_cli {
     int counters;              /* --counters: enum clash_counter_source (clash_internal.h); run: none, profile: auto */
     int decompose;             /* --decompose: CLASH_DECOMPOSE_REPLICATED or _OBJECTS (clash.h); -1: not
                                   given, so objects when the run has more than one rank (main.c) */
-    int rebalance_every;       /* --rebalance-every K: steps between re-cuts of the sub-domains (default 10) */
-    double imbalance;          /* --imbalance T: re-cut when max/mean rank step time exceeded T (default 1.2) */
     const char *sim_ll;        /* profile --sim-ll SIZE,ASSOC,LINE: valgrind's --LL= (simulated last level) */
 } clash_cli;
 

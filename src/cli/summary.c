@@ -25,9 +25,8 @@ static int msg_hash(const char *s)
     return (int)(h & 0x7fffffff);
 }
 
-int clash_say_refusal(const struct clash_ranks *W, const clash_error *err, int rc)
+int clash_say_refusal(const clash_error *err, int rc)
 {
-    (void)W; /* the world's ranks, as every caller's */
     const int code = rc ? (err->code ? err->code : rc) : 0;
     const int rank = clash_internal_rank();
     if (clash_internal_nranks() <= 1) {

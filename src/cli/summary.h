@@ -29,10 +29,8 @@ typedef struct clash_summary {
  * every rank calls it, rc its own status, 0 where it did not fail).  When every rank failed with
  * the same message (they read the same input), rank 0 alone prints "clash: error: MSG";
  * otherwise each failing rank prints "clash: error: rank R: MSG".  Returns rc's status to exit
- * with (err's code, else rc).  W is not read: the command has one set of ranks, the world's
- * (clash_internal_rank), and the decomposed run still passes its handle to it (NULL: the same). */
-struct clash_ranks;
-int clash_say_refusal(const struct clash_ranks *W, const clash_error *err, int rc);
+ * with (err's code, else rc).  The command has one set of ranks, the world's (clash_internal_rank). */
+int clash_say_refusal(const clash_error *err, int rc);
 
 /* "1 step", "2 steps": count and noun, the noun plural unless count is 1. */
 const char *clash_plural(char *buf, size_t n, long long count, const char *noun);

@@ -199,7 +199,8 @@ void clash_pipe_keep_pairs(clash_run *run, int (*keep)(void *ctx, int a, int b),
  * now (they only grow): S1 face and object boxes, S2 object pairs, S3 regions
  * and kept faces, the S1/S3 worker slots, S4 key buffers, candidates and the
  * octree workspace (or another midphase's structure), S5 flags, S6 pairs
- * (pipeline.c).  With clash_scene_memory_bytes: the run's memory per face. */
+ * (pipeline.c); a decomposed run's: its part's run's and its own arrays
+ * (decomposed.c).  With clash_scene_memory_bytes: the run's memory per face. */
 size_t clash_run_work_bytes(const clash_run *run);
 
 /* The team size as a count for allocations (threads is always >= 1). */

@@ -3,9 +3,9 @@
  * coordinate bisection of a set of weighted points into one cell per rank,
  * the rank whose cell holds a point, and the closed box overlap test.
  *
- * Shared by the two decomposed runs: the command's `--decompose objects`
- * (cli/decomp_plan.c, objects moved by a scene file's laws) and the API's
- * in-memory decomposed run (decomposed.c, objects moved by the host).  Pure
+ * For the decomposed run (decomposed.c: the owners' cut at create, the
+ * step's cells, each pair's reporter), which `clash run --decompose objects`
+ * uses too.  Pure
  * arithmetic on doubles in a fixed order, ties broken by point number: every
  * rank that cuts the same points gets the same cells, with no message.
  *

@@ -177,8 +177,7 @@ static int64_t uf_find(int64_t *parent, int64_t a)
 /* Deforming scenes: the connected components of frame 0 (or the whole mesh)
  * are the objects, each made of its own mesh (its vertices in order of first
  * use by its faces, file order).  This learns them from frame 0 alone;
- * the decomposed run (cli/decomp_plan.c) uses it too, and then reads the
- * frames one file at a time. */
+ * clash_frames_fill then reads the frames one file at a time. */
 int clash_frames_layout_load(const clash_scene_desc *d, clash_frames_layout *L, clash_error *err)
 {
     memset(L, 0, sizeof *L);

@@ -251,6 +251,22 @@ typedef struct laws_ctx {
     int s;
 } laws_ctx;
 
+/* Object o's next state: its formula law's pose of state s. */
+static void law_pose(clash_scene *sc, int o, int s)
+{
+    clash_xform x;
+    double scale;
+    clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
+    clash_store_set_pose(sc, o, &x);
+    sc->next_kind[o] = CLASH_NEXT_LAW; /* the law's path, not the screw between its poses */
+}
+
+void clash_store_set_law_state(clash_scene *sc, int o, int s)
+{
+    law_pose(sc, o, s);
+    sc->next_frame = s; /* (the state of the law's turn, turn_range) */
+}
+
 static void laws_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     (void)worker;
@@ -259,11 +275,7 @@ static void laws_range(int64_t begin, int64_t end, int64_t step, int worker, voi
     const int s = c->s;
     for (int o = (int)begin; o < end; o += (int)step) {
         if (sc->law[o] == CLASH_LAW_FORMULA) {
-            clash_xform x;
-            double scale;
-            clash_pose_at(&sc->pose[o], s, x.R, &scale, x.t);
-            clash_store_set_pose(sc, o, &x);
-            sc->next_kind[o] = CLASH_NEXT_LAW; /* the law's path, not the screw between its poses */
+            law_pose(sc, o, s);
         } else if (sc->law[o] == CLASH_LAW_FRAMES) {
             sc->next_kind[o] = CLASH_NEXT_FRAME;
         }
@@ -298,7 +310,7 @@ int clash_scene_set_state_need(clash_scene *sc, int s, const clash_exec *ex, int
                           sc->nframes);
     if (sc->law_step == s && (sc->prev_held || !need_prev)) return CLASH_OK;
     const int jump = sc->law_step != s - 1; /* state s-1 first (also at s with its state before not held) */
-    /* a scene may hold only some frames (a decomposed run's part: its epoch's) */
+    /* a scene may hold only some frames (clash_frames_fill's k0..k1) */
     if (sc->frames && (!sc->frames[s] || (jump && !sc->frames[s - 1])))
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frames %d and %d, not both held", sc->name, s, s - 1, s);
     int rc, laws = 0;

@@ -265,6 +265,11 @@ void clash_store_rewind(clash_scene *sc);
  * are the caller's to check (the public functions do). */
 void clash_store_set_pose(clash_scene *sc, int o, const clash_xform *p);
 void clash_store_set_vertices(clash_scene *sc, int o, const double *xyz);
+/* Next state of object o, which has a formula law: the law's state s, as
+ * clash_scene_set_state_par sets it (its path during the step is the law's;
+ * the step is numbered s).  For a store stepped by the advance alone (a
+ * decomposed run's part), every such object of a step at the same s. */
+void clash_store_set_law_state(clash_scene *sc, int o, int s);
 /* S0: makes the next state current: px/py/pz take the current state, x/y/z
  * the next one (objects not set stay where they are), in parallel over the
  * vertices by ex's backend and partition; identical results for every team

@@ -233,17 +233,22 @@ int main(void)
     CHECK(clash("run --preset cluttered --objects 10 --seed 2 --density 0.1 --steps 1 --quiet") == 0,
           "cluttered takes its parameters: %s", out);
     expect_error("run --preset nosuch", "nosuch");
-    /* --decompose (issue 18): its values, its companions, and what it does not do yet */
+    /* --decompose (issue 18): its values, the options it no longer takes (the library cuts its cells
+     * itself, issue 50), and what only a replicated run does */
     expect_error("run --decompose foo", "--decompose: expected replicated|objects, got 'foo'");
-    expect_error("run --rebalance-every 5", "--rebalance-every: applies with --decompose objects only");
-    expect_error("run --decompose objects --imbalance 0.5", "--imbalance");
-    expect_error("run --decompose objects --rebalance-every 0", "--rebalance-every");
-    expect_error("run --decompose objects --ccd", "--decompose objects: not with --ccd");
-    expect_error("run --decompose objects --steps-csv x.csv", "not with --steps-csv");
+    expect_error("run --rebalance-every 5", "--rebalance-every: no longer taken");
+    expect_error("run --decompose objects --imbalance 1.5", "--imbalance: no longer taken");
+    expect_error("run --decompose objects --geometry --ccd", "--decompose objects: not with --geometry");
     expect_error("run --decompose objects --counters callgrind", "not with --counters");
     expect_error("profile --decompose objects", "not with clash profile");
     CHECK(clash("run --preset cluttered --objects 40 --steps 3 --decompose objects --quiet") == 0,
           "--decompose objects on one rank: %s", out);
+    { /* and what it does too: here on one rank (tests/mpi/decompose_ccd.cmake: on two) */
+        char a0[300];
+        snprintf(a0, sizeof a0, "run --preset cluttered --objects 40 --steps 3 --decompose objects --quiet --ccd "
+                 "--steps-csv %s/dec_steps.csv", dir);
+        CHECK(clash(a0) == 0, "--decompose objects --ccd --steps-csv on one rank: %s", out);
+    }
     { /* a deforming (frames) scene decomposed on one rank: the pairs of the plain run */
         static const char *const tet = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv %g 0.2 0.2\nv %g 0.2 0.2\nv %g 1.2 0.2\n"
                                        "v %g 0.2 1.2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\nf 5 7 6\nf 5 6 8\nf 5 8 7\n"

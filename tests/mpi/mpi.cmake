@@ -68,3 +68,13 @@ foreach(n 1 2 4 8)
   set_tests_properties(test_mpi_decompose${n} PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240 RESOURCE_LOCK mpirun
     ENVIRONMENT "${CLASH_MPI_ENV}")
 endforeach()
+
+# The decomposed run's other outputs (issue 50): under mpirun -n 2,
+# `--decompose objects --ccd --contacts` writes the one-rank contacts CSV,
+# and --steps-csv and --vtk the one-rank run's steps and files.
+add_test(NAME test_mpi_decompose_ccd
+         COMMAND ${CMAKE_COMMAND} -DCLASH=$<TARGET_FILE:clash_cli> -DMPIRUN=${CLASH_MPIRUN}
+                 -DHAVE_MPI=${CLASH_HAVE_MPI} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/decompose_ccd
+                 -P ${CMAKE_CURRENT_LIST_DIR}/decompose_ccd.cmake)
+set_tests_properties(test_mpi_decompose_ccd PROPERTIES SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 240
+  RESOURCE_LOCK mpirun ENVIRONMENT "${CLASH_MPI_ENV}")

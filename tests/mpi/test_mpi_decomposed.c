@@ -11,8 +11,9 @@
  * rank reports pairs and some pairs join objects of different owners (on
  * more than one rank).  A third run crowds the objects on one side, so
  * the cells are cut again during the run.  Setting an object another rank owns is CLASH_EINPUT,
- * names the owner and changes nothing (the steps after it still match); a
- * decomposed run with ccd is refused at create.  Outside mpirun it skips (77).
+ * names the owner and changes nothing (the steps after it still match).  A
+ * last run has ccd: rank 0's contacts are the one-rank run's every step, and
+ * there are some.  Outside mpirun it skips (77).
  * With --time replicated|objects (and --objects N, --steps K) it times the
  * swept run instead, checking nothing: the figures of bench/RESULTS.md.
  */
@@ -46,6 +47,7 @@ static double uni(void) /* xorshift64: the same numbers on every rank */
 static clash_mesh mesh_small, mesh_big;
 static motion *mot;
 static int crowd; /* the third variant: every object drifts towards x = 0, crowding one side of the scene */
+static int ccd;   /* the last one: with ccd, the contacts compared too */
 
 /* Where object o's centre is in state s. */
 static double centre_at(int o, int s, int d)
@@ -138,7 +140,7 @@ static size_t variant(int mode, int self, int rank, int size)
     if (!sa || !sb) return 0;
     MPI_Comm world = MPI_COMM_WORLD, self_comm = MPI_COMM_SELF;
     clash_config cfg = clash_config_default();
-    cfg.mode = mode, cfg.self_collision = self, cfg.threads = 1;
+    cfg.mode = mode, cfg.self_collision = self, cfg.threads = 1, cfg.ccd = ccd;
     cfg.mpi_comm = &world;
     CHECK(clash_config_set(&cfg, "decompose", "objects", &err) == 0 && cfg.decompose == CLASH_DECOMPOSE_OBJECTS,
           "config_set decompose objects: %s", err.msg);
@@ -149,7 +151,7 @@ static size_t variant(int mode, int self, int rank, int size)
     clash_run *ref = clash_run_create(sb, &one, &e2);
     CHECK(ref != NULL, "rank %d: one-rank run_create: %s", rank, e2.msg);
     double *buf = malloc(3 * sizeof *buf * (size_t)(mesh_big.nverts > mesh_small.nverts ? mesh_big.nverts : mesh_small.nverts));
-    size_t compared = 0, cross = 0;
+    size_t compared = 0, cross = 0, contacts = 0;
     long reported = 0, bytes = 0;
     clash_step_stats last;
     memset(&last, 0, sizeof last);
@@ -194,6 +196,21 @@ static size_t variant(int mode, int self, int rank, int size)
                   "mode %d self %d step %d: %zu pairs decomposed on %d ranks, %zu on one rank", mode, self, s, p.count,
                   size, q.count);
             compared += q.count;
+            clash_contacts c = {NULL, 0}, d = {NULL, 0};
+            if (ccd) {
+                CHECK(clash_run_contacts(run, &c, &err) == 0 && clash_run_contacts(ref, &d, &e2) == 0,
+                      "step %d: contacts: %s %s", s, err.msg, e2.msg);
+                size_t same = 0; /* (field by field: a contact has padding) */
+                for (size_t i = 0; c.count == d.count && i < c.count; ++i) {
+                    const clash_contact *x = &c.contacts[i], *y = &d.contacts[i];
+                    same += x->kind == y->kind && x->obj_a == y->obj_a && x->id_a == y->id_a && x->obj_b == y->obj_b &&
+                            x->id_b == y->id_b && !memcmp(&x->toi, &y->toi, sizeof x->toi);
+                }
+                CHECK(c.count == d.count && same == c.count,
+                      "ccd step %d: %zu contacts decomposed on %d ranks, %zu on one rank (%zu the same)", s, c.count,
+                      size, d.count, same);
+                contacts += d.count;
+            }
             for (size_t i = 0; i < p.count; ++i)
                 cross += clash_run_owner(run, (int)p.pairs[i].obj_a) != clash_run_owner(run, (int)p.pairs[i].obj_b);
         } else {
@@ -208,6 +225,7 @@ static size_t variant(int mode, int self, int rank, int size)
     MPI_Allreduce(&with, &ranks_with, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
         CHECK(compared > 0, "mode %d self %d: no pairs, so the test could not fail", mode, self);
+        CHECK(!ccd || contacts > 0, "ccd: no contacts, so the test could not fail");
         CHECK(size == 1 || (ranks_with > 1 && cross > 0), "mode %d self %d: %d ranks reported pairs, %zu pairs of "
               "objects with different owners", mode, self, ranks_with, cross);
         CHECK(size == 1 || !crowd || last.dist_cuts > 1, "crowded: the cells were not cut again (%lld cuts)",
@@ -299,14 +317,8 @@ int main(int argc, char **argv)
     variant(CLASH_MODE_STATIC, 1, rank, size);
     crowd = 1;
     variant(CLASH_MODE_SWEPT, 0, rank, size);
-    if (size > 1) { /* ccd is not decomposed: refused, on every rank alike */
-        clash_scene *sc = make_scene(&err);
-        clash_config cfg = clash_config_default();
-        cfg.mode = CLASH_MODE_SWEPT, cfg.ccd = 1, cfg.decompose = CLASH_DECOMPOSE_OBJECTS;
-        clash_run *run = sc ? clash_run_create(sc, &cfg, &err) : NULL;
-        CHECK(!run && err.code == CLASH_EINPUT && strstr(err.msg, "ccd"), "decomposed run with ccd: '%s'", err.msg);
-        clash_run_destroy(run), clash_scene_destroy(sc);
-    }
+    crowd = 0, ccd = 1;
+    variant(CLASH_MODE_SWEPT, 0, rank, size);
     clash_mesh_free(&mesh_small), clash_mesh_free(&mesh_big), free(mot);
     long failed = check_failed_, all = 0;
     MPI_Allreduce(&failed, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);

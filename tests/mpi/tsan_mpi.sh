@@ -59,7 +59,7 @@ done
 for n in 2 3; do
   out=$W/dec$n
   timeout -k 5 300 mpirun --oversubscribe -n "$n" "$BIN" "${args[@]}" --threads 2 --backend pthreads \
-    --decompose objects --rebalance-every 3 --pairs "$out.csv" --report "$out.yaml" >"$out.log" 2>&1
+    --decompose objects --pairs "$out.csv" --report "$out.yaml" >"$out.log" 2>&1
   st=$?
   if [ "$st" != 0 ]; then
     fail "mpirun -n $n --decompose objects: status $st (66: a TSan report): $(tail -c 1500 "$out.log")"

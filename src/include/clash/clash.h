@@ -226,9 +226,14 @@ typedef struct clash_step_stats {
     /* A decomposed run (clash_config.decompose, "Decomposed runs" below), this
      * rank's figures (0 in a replicated run): the objects it owns, those in
      * its sub-run this step (owned or not), the pairs it reported this step,
-     * the bytes it sent this step (boxes, states and pair keys), and its
-     * sub-run rebuilds and the cells' cuts so far (the first ones included). */
-    int64_t dist_owned, dist_present, dist_reported, dist_bytes_sent, dist_rebuilds, dist_cuts;
+     * the bytes it sent this step (boxes, states, pair keys and contacts),
+     * its sub-run rebuilds and the cells' cuts so far (the first ones
+     * included), and the faces of its sub-run's objects; the step's
+     * imbalance, the same on every rank: the most faces a rank's sub-run
+     * holds over the ranks' mean (the cells are cut again when it stays
+     * high). */
+    int64_t dist_owned, dist_present, dist_reported, dist_bytes_sent, dist_rebuilds, dist_cuts, dist_faces;
+    double dist_imbalance;
     /* This rank's share of the step, in a replicated run (every rank holds
      * the whole scene; one rank: the whole step).  The ranks share out S4's
      * work units and S5's candidates, so on each rank seconds[], candidates
@@ -439,8 +444,13 @@ void clash_run_destroy(clash_run *run);
  * given every state would return them (the other ranks get none).  An
  * error on any rank makes every rank's clash_run_advance fail, with nothing
  * half-done: the next call starts again from the last good state.  With one
- * rank the run is replicated.  Not with ccd (refused at create), nor
- * clash_step (a decomposed run moves by the host's states only). */
+ * rank the run is replicated.  A scene read from a file or a preset may
+ * instead move by clash_step on every rank: each owner takes its objects'
+ * states from the scene's own laws (the same on every rank, so no more
+ * travels than a law's state number, or a frame's vertices), and the pairs
+ * are a one-rank clash_step's.  With ccd each rank finds the contacts of
+ * the pairs it reports, and rank 0's clash_run_contacts gives them all, as
+ * a one-rank run's (sorted, in the whole scene's numbering). */
 
 /* ---- Objects that come and go, filters, self-collision per object --------------------
  *

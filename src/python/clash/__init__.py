@@ -130,7 +130,8 @@ class _StepStats(ctypes.Structure):
                                      "ccd_exact_calls", "ccd_contacts")] +
                 [("ccd_first_toi", _D)] +
                 [(n, _I64) for n in ("dist_owned", "dist_present", "dist_reported", "dist_bytes_sent",
-                                     "dist_rebuilds", "dist_cuts")] +
+                                     "dist_rebuilds", "dist_cuts", "dist_faces")] +
+                [("dist_imbalance", _D)] +
                 [("rank", _I32), ("ranks", _I32), ("rank_units", _I64), ("rank_hits", _I64),
                  ("object_pairs_filtered", _I64), ("objects_off", _I64)])
 
