@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "clash_internal.h"
 #include "cli/suggest.h"
-#include "profile/profile.h"
-#include "stages/mid/midphase.h"
 
 void clash_cli_usage(FILE *f)
 {
@@ -185,7 +183,7 @@ static int parse_config_value(clash_cli *cli, const char *a, const char *v, int 
     } else if (!strcmp(a, "--reorder")) {
         if (!(rc = parse_enum(a, v, reorders, &e, err))) cli->cfg.reorder = e;
     } else if (!strcmp(a, "--midphase")) {
-        if (!(rc = parse_enum(a, v, clash_midphase_names, &e, err))) cli->cfg.midphase = e;
+        if (!(rc = parse_enum(a, v, clash_internal_midphase_names(), &e, err))) cli->cfg.midphase = e;
     } else if (!strcmp(a, "--broadphase")) {
         if (!(rc = parse_enum(a, v, broads, &e, err))) cli->cfg.broadphase = e;
     } else if (!strcmp(a, "--octree-level")) {
@@ -269,8 +267,8 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
         if (sscanf(v, "%lu,%lu,%lu%c", &sz, &as, &ln, &tail) != 3 || !sz || !as || !ln || (ln & (ln - 1)) ||
             sz % (as * ln) || ((sz / (as * ln)) & (sz / (as * ln) - 1)))
             rc = clash_internal_fail(err, CLASH_EINPUT,
-                            "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
-                            "set count (e.g. 2097152,16,64), got '%s'", v);
+                                     "--sim-ll: expected SIZE,ASSOC,LINE in bytes with a power-of-two line size and "
+                                     "set count (e.g. 2097152,16,64), got '%s'", v);
         cli->sim_ll = v;
     } else if (!strcmp(a, "--vtk")) {
         cli->vtk_dir = v;
@@ -289,7 +287,7 @@ static int parse_output_value(clash_cli *cli, parse_state *st, const char *a, co
             static const char *const kinds[] = {"all", "colliding", "every:", NULL};
             char hint[64];
             rc = clash_internal_fail(err, CLASH_EINPUT, "%s: expected all|colliding|every:N, got '%s'%s", a, v,
-                            clash_suggest_hint(v, kinds, hint, sizeof hint));
+                                     clash_suggest_hint(v, kinds, hint, sizeof hint));
         }
         st->vtk_opt = a;
     } else if (!strcmp(a, "--steps-csv")) {
@@ -330,12 +328,12 @@ static int check_combinations(clash_cli *cli, const parse_state *st, clash_error
         return clash_internal_fail(err, CLASH_EINPUT, "give a scene file or --preset, not both");
     if (cli->have_preset_params && cli->scene)
         return clash_internal_fail(err, CLASH_EINPUT,
-                          "--objects/--seed/--density/--detail apply to presets, not to scene files");
+                                   "--objects/--seed/--density/--detail apply to presets, not to scene files");
     if (cli->have_preset_params && strcmp(cli->preset ? cli->preset : "default", "cluttered"))
         return clash_internal_fail(err, CLASH_EINPUT,
-                          "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
-                          "--density and --detail (add --preset cluttered)",
-                          st->param_opt, cli->preset ? cli->preset : "default");
+                                   "%s: applies to the cluttered preset only; preset '%s' ignores --objects, --seed, "
+                                   "--density and --detail (add --preset cluttered)",
+                                   st->param_opt, cli->preset ? cli->preset : "default");
     return 0;
 }
 
@@ -360,7 +358,7 @@ int clash_cli_parse(int argc, char **argv, clash_cli *cli, int *help, int *versi
         char hint[64];
         clash_suggest_hint(cli->command, commands, hint, sizeof hint);
         return clash_internal_fail(err, CLASH_EINPUT, "unknown command '%s' (run, profile, bench, info, ccd)%s", cli->command,
-                          hint);
+                                   hint);
     }
     for (; i < argc; ++i) {
         const char *a = argv[i];
