@@ -27,10 +27,13 @@
  *
  * One step (clash_dist_advance), every rank:
  *   1. box(o): the owner's box of each object it owns for the step: its
- *      vertices at the current and the next state (they move linearly
+ *      places at the current and the next state (they move linearly
  *      between them, or by the screw motion of a turning pose, whose margin
  *      store/turn.c bounds), grown by that margin, min_separation and a
- *      rounding allowance; static mode: the next state's vertices alone.
+ *      rounding allowance; static mode: the next state alone.  A place is
+ *      the vertices of a deforming object, and a rigid one's ball about its
+ *      pose's translation (its mesh's radius times its scale: no pass over
+ *      its vertices).
  *      So two objects with a colliding face pair in the step have
  *      overlapping boxes.
  *   2. the boxes are allgathered: every rank knows every object's box.
@@ -120,10 +123,22 @@ static void grow_verts(const double *v, int64_t nv, double lo[3], double hi[3])
         for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], v[3 * i + d]), hi[d] = fmax(hi[d], v[3 * i + d]);
 }
 
+/* Grows [lo, hi] by the ball that holds object o under pose x: every
+ * vertex lies within scale * radius of the pose's translation (the mesh's
+ * radius is about the local origin, the centre of the rotation, rounded
+ * up).  A box in O(1) a step, where the vertices' box is a pass over the
+ * object: the boxes only decide which ranks need an object and which one
+ * reports a pair, and a larger box is as correct (the opening comment). */
+static void grow_ball(const clash_scene *sc, int o, const clash_xform *x, double lo[3], double hi[3])
+{
+    const double r = sc->obj_scale[o] * sc->mesh[sc->obj_mesh[o]].radius;
+    for (int d = 0; d < 3; ++d) lo[d] = fmin(lo[d], x->t[d] - r), hi[d] = fmax(hi[d], x->t[d] + r);
+}
+
 static void grow_state(const clash_scene *sc, int o, const dstate *q, double lo[3], double hi[3])
 {
     if (q->kind == K_VERTS) grow_verts(q->v, sc->vofs[o + 1] - sc->vofs[o], lo, hi);
-    else grow_pose(sc, o, &q->x, lo, hi);
+    else grow_ball(sc, o, &q->x, lo, hi);
 }
 
 /* box(o) of the step from cur to next (the opening comment, 1.); static
@@ -164,6 +179,7 @@ static void dist_free(clash_dist *D)
     free(D->sendbox), free(D->allbox), free(D->blo), free(D->bhi), free(D->member), free(D->inpart);
     free(D->present), free(D->local), free(D->dbuf), free(D->keys);
     free(D->centre), free(D->weight), free(D->flags), free(D->scount), free(D->rcount), free(D->cursor);
+    free(D->alo), free(D->ahi);
     clash_rcb_free(&D->cells);
     clash_pipe_destroy(D->subrun);
     clash_scene_destroy(D->sub);
@@ -201,8 +217,11 @@ static int plan(clash_dist *D, const clash_scene *sc)
     D->flags = malloc(2 * sizeof *D->flags * (size_t)R);
     D->scount = malloc(sizeof *D->scount * (size_t)R), D->rcount = malloc(sizeof *D->rcount * (size_t)R);
     D->cursor = malloc(sizeof *D->cursor * (size_t)R);
+    D->alo = malloc(sizeof *D->alo * (size_t)n), D->ahi = malloc(sizeof *D->ahi * (size_t)n);
+    D->ahead_at = -1;
     int rc = -1;
-    if (!D->centre || !D->weight || !D->flags || !D->scount || !D->rcount || !D->cursor) goto done;
+    if (!D->centre || !D->weight || !D->flags || !D->scount || !D->rcount || !D->cursor || !D->alo || !D->ahi)
+        goto done;
     if (!D->owner || !D->own || !D->byowner || !D->bcount || !D->allbox || !D->blo || !D->bhi ||
         !D->inpart || !D->present || !D->local || !D->dbuf || clash_rcb_init(&D->cells, R))
         goto done;
@@ -358,6 +377,23 @@ int clash_dist_set_vertices(clash_run *run, int obj, const double *xyz, clash_er
 /* ---- one step ---------------------------------------------------------------------------- */
 
 
+void clash_dist_ahead(clash_dist *D, const clash_scene *sc, int s)
+{
+    if (D->ahead_at == s) return;
+    const int last = s + CLASH_TUNE_DIST_AHEAD < D->ahead_last ? s + CLASH_TUNE_DIST_AHEAD : D->ahead_last;
+    for (int o = 0; o < D->n; ++o) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int k = s + 2; k <= last && sc->law[o] == CLASH_LAW_FORMULA; ++k) { /* (s + 1: this step's box) */
+            clash_xform x;
+            double scale;
+            clash_pose_at(&sc->pose[o], k, x.R, &scale, x.t);
+            grow_ball(sc, o, &x, lo, hi);
+        }
+        memcpy(D->alo[o], lo, sizeof lo), memcpy(D->ahi[o], hi, sizeof hi);
+    }
+    D->ahead_at = s;
+}
+
 /* Steps 3-4 of the opening comment: the cells (cut again when due) and
  * whether this rank rebuilds its part (then inpart[] is the new part). */
 static int plan_step(clash_run *run, int *rebuild, clash_error *err)
@@ -379,6 +415,7 @@ static int plan_step(clash_run *run, int *rebuild, clash_error *err)
     for (int o = 0; o < D->n && !*rebuild; ++o)
         if (!D->inpart[o] && clash_box_overlaps(D->blo[o], D->bhi[o], clo, chi)) *rebuild = 1;
     if (*rebuild) {
+        if (D->by_law) clash_dist_ahead(D, sc, run->dist_state);
         D->part_faces = 0;
         for (int o = 0; o < D->n; ++o)
             if ((D->inpart[o] = (uint8_t)near_cell(D, o, D->me))) D->part_faces += sc->fofs[o + 1] - sc->fofs[o];
@@ -506,6 +543,8 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     run->ncontacts = 0;
     const int R = D->R;
     const double t0 = clash_prof_now();
+    D->now = run->dist_state;
+    if (!D->by_law) D->ahead_at = -1;
     /* 1-2: boxes */
     for (int i = 0; i < D->nown; ++i) step_box(D, sc, &run->cfg, i, &D->sendbox[6 * i]);
     clash_ranks_allgatherv_f64(W, D->sendbox, 6 * (int64_t)D->nown, D->allbox, D->bcount);
@@ -520,6 +559,11 @@ int clash_dist_advance(clash_run *run, clash_pairs *out, clash_step_stats *st, c
     const int64_t mine[2] = {rebuild, D->part_faces};
     clash_ranks_allgather_i64(W, mine, 2, D->flags);
     bytes += 2 * (int64_t)sizeof(int64_t) * (R - 1);
+    for (int r = 0; r < R && D->by_law; ++r) /* (the parts made again now follow the laws' look-ahead) */
+        if (D->flags[2 * r]) {
+            clash_dist_ahead(D, sc, run->dist_state);
+            break;
+        }
     double fmax_ = 0, fsum = 0;
     for (int r = 0; r < R; ++r) fmax_ = fmax(fmax_, (double)D->flags[2 * r + 1]), fsum += (double)D->flags[2 * r + 1];
     D->imbalance = fsum > 0 ? fmax_ * R / fsum : 1.0;
@@ -628,9 +672,12 @@ int clash_dist_step(clash_run *run, int s, clash_pairs *out, clash_step_stats *s
         return clash_fail(err, CLASH_EINPUT, "%s: step %d needs frame %d, but the scene has %d frames", sc->name, s, s,
                           sc->nframes);
     if (s != run->dist_state + 1) D->force = 1, run->dist_state = s - 1;
+    D->by_law = 1, D->ahead_last = run->cfg.steps > s ? run->cfg.steps : s;
     for (int i = 0; i < D->nown; ++i) {
         if (D->force) law_state(sc, D->own[i], s - 1, &D->cur[i]);
         law_state(sc, D->own[i], s, &D->next[i]);
     }
-    return clash_dist_advance(run, out, st, err);
+    const int rc = clash_dist_advance(run, out, st, err);
+    D->by_law = 0; /* (a host's own advance looks no further than its states) */
+    return rc;
 }

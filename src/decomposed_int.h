@@ -58,16 +58,31 @@ struct clash_dist {
     int64_t *scount, *rcount, *cursor; /* R: bytes of states to and from each rank */
     int64_t rebuilds, cuts;
     size_t cap_contacts;      /* rank 0: of run->contacts, the step's contacts gathered (ccd) */
+    /* n: where each object's formula law takes it over the next
+     * CLASH_TUNE_DIST_AHEAD states (the balls of clash_dist_ahead; empty
+     * for an object without one), made for state ahead_at (-1: none) */
+    double (*alo)[3], (*ahi)[3];
+    int ahead_at;
+    int by_law, ahead_last;   /* this step is clash_step's (the laws set the states), up to state ahead_last */
+    int now;                  /* the current state of this step (alo/ahi count only when made for it) */
 };
 
-/* Box of o grown by HYSTERESIS times its largest side: the part's rule. */
+/* alo/ahi for the state s (once per state; every rank alike, from the
+ * scene's laws).  decomposed.c. */
+void clash_dist_ahead(clash_dist *D, const clash_scene *sc, int s);
+
+/* Box of o grown by HYSTERESIS times its largest side, or where its law
+ * takes it over the next states (alo/ahi, after clash_dist_ahead): the
+ * part's rule.  Only which objects a part holds depends on it, never a
+ * pair (a part that lacks a needed object is made again). */
 static inline int near_cell(const clash_dist *D, int o, int r)
 {
     const double HYSTERESIS = 0.5;
     double side = 0, lo[3], hi[3];
     for (int d = 0; d < 3; ++d) side = fmax(side, D->bhi[o][d] - D->blo[o][d]);
     for (int d = 0; d < 3; ++d) lo[d] = D->blo[o][d] - HYSTERESIS * side, hi[d] = D->bhi[o][d] + HYSTERESIS * side;
-    return clash_box_overlaps(lo, hi, D->cells.lo[r], D->cells.hi[r]);
+    if (clash_box_overlaps(lo, hi, D->cells.lo[r], D->cells.hi[r])) return 1;
+    return D->ahead_at == D->now && clash_box_overlaps(D->alo[o], D->ahi[o], D->cells.lo[r], D->cells.hi[r]);
 }
 
 /* 1 when this rank reports pairs of global objects a, b (step 7); for the

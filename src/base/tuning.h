@@ -136,6 +136,13 @@
  * (the decomposition section's imbalance and wait times). */
 #define CLASH_TUNE_RECUT_EVERY 10
 #define CLASH_TUNE_RECUT_IMBALANCE 1.15
+/* ... and when a rank makes its part again under clash_step, the part
+ * takes in every object a scene-file formula brings near its cell within
+ * the next CLASH_TUNE_DIST_AHEAD states (every rank evaluates the laws: no
+ * message), so that the next rebuild is not a step or two away: a longer
+ * look holds more ghosts, a shorter one rebuilds more often.  Same
+ * command, the report's rebuilds and ghosts. */
+#define CLASH_TUNE_DIST_AHEAD 10
 
 
 #endif
