@@ -43,13 +43,10 @@
 
 int clash_internal_fail(clash_error *err, int code, const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->code = code;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    clash_vfail(err, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 

@@ -15,15 +15,21 @@
 #include <stdio.h>
 #include <string.h>
 
-int clash_fail(clash_error *err, int code, const char *fmt, ...)
+int clash_vfail(clash_error *err, int code, const char *fmt, va_list ap)
 {
     if (err) {
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
         err->code = code;
     }
+    return code;
+}
+
+int clash_fail(clash_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    clash_vfail(err, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 

@@ -10,6 +10,8 @@
 #ifndef CLASH_ERROR_H
 #define CLASH_ERROR_H
 
+#include <stdarg.h>
+
 #include "clash/clash.h"
 
 #if defined(__GNUC__)
@@ -21,6 +23,8 @@
 /* Sets err (when non-NULL) and returns code, so callers can write
  * `return clash_fail(err, CLASH_EINPUT, "%s:%ld: bad index", path, line);` */
 int clash_fail(clash_error *err, int code, const char *fmt, ...) CLASH_PRINTF(3, 4);
+/* The same with the arguments as a va_list (for other printf-like fronts). */
+int clash_vfail(clash_error *err, int code, const char *fmt, va_list ap) CLASH_PRINTF(3, 0);
 
 /* Edit distance between a and b: insertions, deletions, substitutions and
  * transpositions of two neighbouring characters each cost 1 (the
