@@ -48,7 +48,7 @@ static int push_objpair(clash_run *run, int a, int b)
  * (broad_dop.c); the other midphases keep the boxes' pairs. */
 static int dops(clash_run *run)
 {
-    if (run->cfg.midphase == CLASH_MID_OCTREE) return clash_broad_dops(run); /* (it sets rdop_on) */
+    if (run->cfg.midphase == CLASH_MID_OCTREE) return clash_broad_dops(run); /* (it sets broad->region_dops) */
     run->broad->region_dops = 0;
     return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * gather.c — stage S6: the hits of S5 as canonical, sorted pairs in input
  * numbering.  Candidates are sorted and unique, so compacting the hit keys in
- * place keeps them canonical (where S4 left them unsorted, cand_unsorted,
+ * place keeps them canonical (where S4 left them unsorted, clash_candidates.unsorted,
  * the hits are sorted here); a Morton-reordered store (store/reorder.c)
  * maps its faces back to input numbers and sorts again.  Under MPI each
  * rank does this for its own hits (its share of S4/S5's work), and rank 0
@@ -429,7 +429,7 @@ int clash_stage_gather(clash_run *run, const clash_candidates *cand, clash_pairs
     const clash_scene *sc = run->sc;
     if (!cand->hits) return gather_team(run, cand, out, st, err);
     /* the tests made inside S4 (producer-consumer, bvh_frames.c): cand->keys
-     * holds this rank's hits, unique, and sorted unless cand_unsorted (the
+     * holds this rank's hits, unique, and sorted unless cand->unsorted (the
      * remap below sorts a reordered store's) */
     size_t nh = cand->n;
     uint64_t *keys = cand->keys;

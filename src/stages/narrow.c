@@ -2,7 +2,7 @@
  * narrow.c — stage S5: the exact face-pair test on every candidate
  * ([Smith94] §3.3.6, swept: §4.2), distributed as coarse-grain tasks over the
  * workers (sched/, the run's schedule).  Under MPI a rank tests only its
- * share: its own units' candidates under the octree (cand_local), else a
+ * share: its own units' candidates under the octree (clash_candidates.local), else a
  * contiguous share of the list every rank holds.  Producer-consumer tested
  * its candidates inside S4 already.
  *
@@ -368,7 +368,7 @@ int clash_stage_narrow(clash_run *run, const clash_candidates *cand, clash_step_
         return clash_fail(err, CLASH_EFAIL, "out of memory in the narrow phase");
     /* swept, the face octree (asked for, or the one a deforming scene falls
      * back to: it made this step's rows), on one rank or on this rank's own
-     * units (cand_local): the candidates' faces are kept faces, gathered once
+     * units (cand->local): the candidates' faces are kept faces, gathered once
      * each (keys by places come only with the rows: octree.c sets
      * cand->by_place with them) */
     const int rows = run->cfg.mode == CLASH_MODE_SWEPT && (R == 1 || cand->local) && ce > cb &&

@@ -78,7 +78,7 @@ static inline void clash_row_truth(const clash_run *run, int32_t k, double r[18]
 }
 /* A candidate's key in face numbers, and one half of it (a face, or a
  * place) as a place in run->cull->kept: S4 may key them by places
- * (run->mid->cand.by_place). */
+ * (clash_candidates.by_place). */
 static inline uint64_t clash_cand_faces(const clash_run *run, const clash_candidates *c, uint64_t k)
 {
     return c->by_place ? (uint64_t)run->cull->kept[k >> 32] << 32 | run->cull->kept[(uint32_t)k] : k;
