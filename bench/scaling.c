@@ -6,7 +6,10 @@
  * /proc/self/exe), started under `mpirun -n R` when R > 1, exactly as the
  * job scripts in jobs/ start it; its time is the run report's wall_s (the
  * step loop, without scene building), its result the report's
- * pairs_checksum.  Each configuration is repeated --reps times (median).
+ * pairs_checksum.  Each configuration is repeated --reps times, in rounds
+ * over all the configurations of a study (interleaved, so that a change in
+ * background load falls on all of them alike); the first round is a
+ * warm-up (dropped when reps >= 3), the median of the others is reported.
  *
  *   strong   a fixed scene (--objects N, default 200; --quick 60; with
  *            --detail F every object a sphere of about F faces; or
@@ -98,43 +101,78 @@ static int read_report(const char *path, double *wall, unsigned long long *sum, 
     return got == 31 ? 0 : -1;
 }
 
-static int run_config(const bench_opts *o, const char *exe, int steps, const scene_args *a, config *c,
-                      char *cmd_out, size_t cmd_n)
+/* One configuration's command line (into cmd) and report path. */
+static void config_cmd(const bench_opts *o, const char *exe, int steps, const scene_args *a, const config *c,
+                       char *cmd, size_t cmd_n, char *report, size_t report_n)
 {
-    char report[1200], cmd[4096], mpi[256] = "", what[1400], more[160] = "";
-    double *t = calloc(2 * (size_t)o->reps, sizeof *t), *t45 = t ? t + o->reps : NULL;
-    int rc = 0;
-    snprintf(report, sizeof report, "%s/.scaling-run.%ld.yaml", o->out, (long)getpid());
+    char mpi[256] = "", what[1400], more[160] = "", detail[32] = "";
+    snprintf(report, report_n, "%s/.scaling-run.%ld.yaml", o->out, (long)getpid());
     if (c->ranks > 1)
         snprintf(mpi, sizeof mpi, "mpirun -n %d --oversubscribe --bind-to none%s ", c->ranks,
                  geteuid() == 0 ? " --allow-run-as-root" : "");
-    char detail[32] = "";
     if (a->detail) snprintf(detail, sizeof detail, " --detail %d", a->detail);
     if (a->scene) snprintf(what, sizeof what, "'%s'", a->scene);
     else snprintf(what, sizeof what, "--preset cluttered --objects %d --seed %d%s", c->objects, a->seed, detail);
     if (a->decompose && c->ranks > 1) snprintf(more, sizeof more, " --decompose %s", a->decompose);
-    snprintf(cmd, sizeof cmd, "%s'%s' run %s --steps %d --threads %d%s --quiet --report '%s'", mpi, exe, what, steps,
+    snprintf(cmd, cmd_n, "%s'%s' run %s --steps %d --threads %d%s --quiet --report '%s'", mpi, exe, what, steps,
              c->threads, more, report);
-    snprintf(cmd_out, cmd_n, "%s", cmd);
-    const int first = bench_first_rep(o->reps);
-    for (int r = 0; r < o->reps && !rc; ++r) {
-        double wall, s45 = 0;
-        unsigned long long sum;
-        int ranks;
-        char full[4200];
-        snprintf(full, sizeof full, "%s >/dev/null 2>&1", cmd);
-        int objects = c->objects;
-        if (!t || system(full) != 0 || read_report(report, &wall, &sum, &ranks, &objects, &s45)) {
-            rc = bench_fail(o, CLASH_EFAIL, "run failed: %s", cmd);
-            break;
-        }
-        if (r == 0) c->checksum = sum, c->ranks_reported = ranks, c->objects = a->scene ? objects : c->objects;
-        else if (sum != c->checksum)
-            rc = bench_fail(o, CLASH_EFAIL, "validation failed: checksum changed between repetitions of %s", cmd);
-        if (r >= first) t[r - first] = wall, t45[r - first] = s45;
+}
+
+/* Repetition r of configuration c: its wall_s and S4+S5 go to t[r], t45[r]
+ * (c->objects is the scene's, read from the first report, with --scene). */
+static int run_rep(const bench_opts *o, const char *exe, int steps, const scene_args *a, config *c, int r,
+                   double *t, double *t45, char *cmd_out, size_t cmd_n)
+{
+    char report[1200], full[4200];
+    config_cmd(o, exe, steps, a, c, cmd_out, cmd_n, report, sizeof report);
+    snprintf(full, sizeof full, "%s >/dev/null 2>&1", cmd_out);
+    double wall, s45 = 0;
+    unsigned long long sum;
+    int ranks, objects = c->objects, rc = 0;
+    if (system(full) != 0 || read_report(report, &wall, &sum, &ranks, &objects, &s45)) {
+        rc = bench_fail(o, CLASH_EFAIL, "run failed: %s", cmd_out);
+    } else if (r == 0) {
+        c->checksum = sum, c->ranks_reported = ranks, c->objects = a->scene ? objects : c->objects;
+    } else if (sum != c->checksum) {
+        rc = bench_fail(o, CLASH_EFAIL, "validation failed: checksum changed between repetitions of %s", cmd_out);
     }
+    t[r] = wall, t45[r] = s45;
     remove(report);
-    if (!rc) c->seconds = bench_median(t, o->reps - first), c->s45 = bench_median(t45, o->reps - first);
+    return rc;
+}
+
+/* Runs the configurations c[0..n) --reps times each, in rounds over all of
+ * them (interleaved, so that a change of background load falls on every
+ * configuration alike, as in `bench fig43`); the first round is a warm-up
+ * and is dropped when reps >= 3.  Medians go to c[i].seconds and c[i].s45,
+ * each configuration's command to cmds[i], every run, in the order run, to
+ * the YAML list y (the `runs:` of scaling.yaml). */
+static int run_configs(const bench_opts *o, const char *exe, int steps, const scene_args *a, config *c, int n,
+                       char (*cmds)[4096], const char *study, int *done, int total, FILE *y)
+{
+    const int reps = o->reps, first = bench_first_rep(reps);
+    double *t = calloc(2 * (size_t)reps * (size_t)n, sizeof *t);
+    if (!t) return bench_fail(o, CLASH_EFAIL, "out of memory");
+    double *t45 = t + (size_t)reps * (size_t)n;
+    int rc = 0;
+    for (int r = 0; r < reps && !rc; ++r)
+        for (int i = 0; i < n && !rc; ++i) {
+            char what[96];
+            snprintf(what, sizeof what, "%s %d ranks x %d threads, round %d of %d", study, c[i].ranks, c[i].threads,
+                     r + 1, reps);
+            bench_progress(o, what, *done, total);
+            rc = run_rep(o, exe, steps, a, &c[i], r, t + (size_t)i * reps, t45 + (size_t)i * reps, cmds[i],
+                         sizeof cmds[i]);
+            if (!rc)
+                fprintf(y, "  - {study: %s, round: %d, ranks: %d, threads: %d, objects: %d, wall_s: %.6g, s45_s: %.6g}\n",
+                        study, r + 1, c[i].ranks, c[i].threads, c[i].objects, t[(size_t)i * reps + r],
+                        t45[(size_t)i * reps + r]);
+        }
+    for (int i = 0; i < n && !rc; ++i) {
+        c[i].seconds = bench_median(t + (size_t)i * reps + first, reps - first);
+        c[i].s45 = bench_median(t45 + (size_t)i * reps + first, reps - first);
+    }
+    ++*done;
     free(t);
     return rc;
 }
@@ -246,39 +284,33 @@ int clash_bench_scaling(int argc, char **argv)
                "strong_objects: %d, weak_objects_per_worker: %d, decompose: %s, mpi_launcher: %s}\n",
             sa.scene ? sa.scene : "", sa.seed, sa.detail, steps, objects, objects / 2 > 0 ? objects / 2 : 1,
             decompose ? decompose : "default", have_mpi ? "mpirun" : "none");
-    fprintf(y, "commands:\n");
-    const int total = 2 * ng;
+    fprintf(y, "runs:   # every run in the order run (rounds over the configurations; round 1 the warm-up when reps >= 3)\n");
+    const int total = 2;
     int done = 0;
-    double base = 0, base45 = 0;
-    char cmd[4096], what[80];
+    static char cmds[MAX_LIST * MAX_LIST][4096], wcmds[MAX_LIST * MAX_LIST][4096];
+    static config wk[MAX_LIST * MAX_LIST];
+    const int n1 = objects / 2 > 1 ? objects / 2 : 2; /* weak: n1 x p objects on p workers */
+    for (int g = 0; g < ng; ++g) wk[g] = grid[g], wk[g].objects = n1 * grid[g].ranks * grid[g].threads;
+    rc = run_configs(&o, exe, steps, &sa, grid, ng, cmds, "strong", &done, total, y);
+    if (!rc && !sa.scene) rc = run_configs(&o, exe, steps, &sa, wk, ng, wcmds, "weak", &done, total, y);
+    fprintf(y, "commands:\n");
     for (int g = 0; g < ng && !rc; ++g) {
-        snprintf(what, sizeof what, "strong %d ranks x %d threads", grid[g].ranks, grid[g].threads);
-        bench_progress(&o, what, done++, total);
-        if ((rc = run_config(&o, exe, steps, &sa, &grid[g], cmd, sizeof cmd))) break;
-        fprintf(y, "  - \"%s\"\n", cmd);
-        if (g == 0) base = grid[g].seconds, base45 = grid[g].s45;
-        else if (grid[g].checksum != grid[0].checksum)
+        fprintf(y, "  - \"%s\"\n", cmds[g]);
+        if (g > 0 && grid[g].checksum != grid[0].checksum)
             rc = bench_fail(&o, CLASH_EFAIL, "validation failed: %d x %d gives checksum %016llx, serial %016llx",
                             grid[g].ranks, grid[g].threads, grid[g].checksum, grid[0].checksum);
         const int p = grid[g].ranks * grid[g].threads;
-        const double sp = base / grid[g].seconds;
+        const double sp = grid[0].seconds / grid[g].seconds;
         fprintf(cs, "%d,%d,%d,%d,%d,%.6g,%.4g,%.4g,%016llx,%d,%.6g,%.4g\n", grid[g].ranks, grid[g].threads, p,
                 grid[g].objects,
                 steps, grid[g].seconds, sp, sp / p, grid[g].checksum, grid[g].ranks_reported, 1e3 * grid[g].s45,
-                grid[g].s45 > 0 ? base45 / grid[g].s45 : 0);
+                grid[g].s45 > 0 ? grid[0].s45 / grid[g].s45 : 0);
     }
-    const int n1 = objects / 2 > 1 ? objects / 2 : 2;
     for (int g = 0; g < ng && !rc && !sa.scene; ++g) {
-        config c = grid[g];
-        const int p = c.ranks * c.threads;
-        c.objects = n1 * p;
-        snprintf(what, sizeof what, "weak %d ranks x %d threads", c.ranks, c.threads);
-        bench_progress(&o, what, done++, total);
-        if ((rc = run_config(&o, exe, steps, &sa, &c, cmd, sizeof cmd))) break;
-        fprintf(y, "  - \"%s\"\n", cmd);
-        if (g == 0) base = c.seconds;
-        fprintf(cw, "%d,%d,%d,%d,%d,%.6g,%.4g,%016llx,%d\n", c.ranks, c.threads, p, c.objects, steps, c.seconds,
-                base / c.seconds, c.checksum, c.ranks_reported);
+        const config *c = &wk[g];
+        fprintf(y, "  - \"%s\"\n", wcmds[g]);
+        fprintf(cw, "%d,%d,%d,%d,%d,%.6g,%.4g,%016llx,%d\n", c->ranks, c->threads, c->ranks * c->threads,
+                c->objects, steps, c->seconds, wk[0].seconds / c->seconds, c->checksum, c->ranks_reported);
     }
     if (rc) {
         clash_outfile_abort(&fs), clash_outfile_abort(&fw), clash_outfile_abort(&fy);

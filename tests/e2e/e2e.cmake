@@ -2,6 +2,7 @@
 # tests/CMakeLists.txt): the bench suites' smoke tests.
 include(${CMAKE_CURRENT_LIST_DIR}/bench_fig43.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/bench_scale.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/bench_scaling.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/bench_seeds.cmake)
 
 # Generated CCD scenes against their own ground truth (bench/framesgen.py):
