@@ -4,7 +4,8 @@
  *
  *   clash bench bbox [--quick] [--out DIR] [--faces N,...] [--threads T,...]
  *                    [--repeat R] [--chunks C,...] [--mode static|swept]
- *                    [--stores normal|streaming|both]
+ *                    [--stores normal|streaming|both] [--order O,...]
+ *                    [--reorder R,...]
  *
  * Part 1, bandwidth.  For each face count (default 10^5, 10^6, 10^7; quick:
  * 10^5, 10^6) one UV sphere of F = 4k(k-1) faces (the nearest valid count) is
@@ -21,6 +22,13 @@
  * choice, default), non-temporal streaming stores (no read for ownership of
  * the written lines; clash_fg_boxes_stores), or both as separate variants.
  * The byte count is the same for both (each array counted once).
+ * --order (default input,morton,random): the faces' order in the scene
+ * when the run is created: the UV sphere's own (band by band), Morton
+ * (clash_scene_reorder_morton), or a seeded shuffle (clash_store_shuffle);
+ * --reorder (default morton, the pipeline's default; or none, or both):
+ * the run's own store reordering (clash_config.reorder), which puts any
+ * order into Morton order.  The boxes are hashed in the input numbering,
+ * so every order and reordering must give the first variant's hash.
  *
  * Part 2, layout (Zachmann [Zachmann00] §3.10).  Transform n vertices from local to
  * world coordinates and reduce the object box inside the parallel section
@@ -213,12 +221,43 @@ static int layout_study(FILE *csv, const long long *threads, int nthr, int quick
 
 /* ---- the suite ---------------------------------------------------------------------- */
 
+/* The face order the scene holds when the run is created (--order), and
+ * the run's own store reordering (--reorder, clash_config.reorder). */
+enum { ORDER_INPUT = 0, ORDER_MORTON = 1, ORDER_RANDOM = 2 };
+static const char *const order_names[] = {"input", "morton", "random"};
+static const char *const reorder_names[] = {"none", "morton"}; /* = CLASH_REORDER_NONE, _MORTON */
+
+/* A comma-separated list of distinct names out of names[0..n) into out[]. */
+static int parse_names(const char *opt, const char *v, const char *const *names, int n, int *out, int *nout)
+{
+    *nout = 0;
+    for (const char *p = v;;) {
+        const char *e = strchr(p, ',');
+        const size_t len = e ? (size_t)(e - p) : strlen(p);
+        int k = 0;
+        while (k < n && (strlen(names[k]) != len || strncmp(p, names[k], len))) ++k;
+        int dup = 0;
+        for (int j = 0; j < *nout; ++j) dup |= k < n && out[j] == k;
+        if (k == n || dup) {
+            fprintf(stderr, "clash: error: %s: expected a comma-separated list of distinct names out of", opt);
+            for (int j = 0; j < n; ++j) fprintf(stderr, "%s%s", j ? "|" : " ", names[j]);
+            fprintf(stderr, ", got '%s'\n", v);
+            return -1;
+        }
+        out[(*nout)++] = k;
+        if (!e) return 0;
+        p = e + 1;
+    }
+}
+
 int clash_bench_bbox(int argc, char **argv)
 {
     int quick = 0, reps = 5, mode = CLASH_MODE_STATIC, st0 = 0, st1 = 0;
     const char *out = "bench/out/bbox";
     long long faces[MAXL] = {100000, 1000000, 10000000}, thr[MAXL] = {1, 2}, chunks[MAXL] = {0};
     int nfaces = 3, nthr = 2, nchunks = 1, have_faces = 0;
+    int orders[3] = {ORDER_INPUT, ORDER_MORTON, ORDER_RANDOM}, norders = 3;
+    int reorders[2] = {CLASH_REORDER_MORTON}, nreorders = 1;
     for (int i = 0; i < argc; ++i) { /* argv: the arguments after the suite name */
         const char *a = argv[i];
         if (!strcmp(a, "--quick")) {
@@ -251,6 +290,10 @@ int clash_bench_bbox(int argc, char **argv)
                 fprintf(stderr, "clash: error: --stores: expected normal|streaming|both, got '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--order")) {
+            if (parse_names(a, v, order_names, 3, orders, &norders)) return 2;
+        } else if (!strcmp(a, "--reorder")) {
+            if (parse_names(a, v, reorder_names, 2, reorders, &nreorders)) return 2;
         } else if (!strcmp(a, "--mode")) {
             if (!strcmp(v, "static")) mode = CLASH_MODE_STATIC;
             else if (!strcmp(v, "swept")) mode = CLASH_MODE_SWEPT;
@@ -290,6 +333,11 @@ int clash_bench_bbox(int argc, char **argv)
     fprintf(yaml, "bytes_counted: \"indices 12 B/face + positions %d B/vertex + boxes 24 B/face\"\n",
             mode == CLASH_MODE_SWEPT ? 24 : 12);
     fprintf(yaml, "stores: %s\n", st0 != st1 ? "both" : st0 ? "streaming" : "normal");
+    fprintf(yaml, "orders: [");
+    for (int k = 0; k < norders; ++k) fprintf(yaml, "%s%s", k ? ", " : "", order_names[orders[k]]);
+    fprintf(yaml, "]\nreorders: [");
+    for (int k = 0; k < nreorders; ++k) fprintf(yaml, "%s%s", k ? ", " : "", reorder_names[reorders[k]]);
+    fprintf(yaml, "]\n");
 
     /* STREAM on every backend and team size */
     double stream_copy[2][MAXL], stream_triad[2][MAXL];
@@ -311,93 +359,117 @@ int clash_bench_bbox(int argc, char **argv)
         }
 
     fprintf(csv, "faces,vertices,mode,backend,partition,chunk,threads,median_s,min_s,max_s,faces_per_s,gbs,"
-                 "stream_copy_gbs,stream_triad_gbs,pct_of_copy,pct_of_triad,stores\n");
+                 "stream_copy_gbs,stream_triad_gbs,pct_of_copy,pct_of_triad,stores,order,reorder\n");
     int status = 0;
     fprintf(yaml, "validation:\n");
     for (int fi = 0; fi < nfaces; ++fi) {
-        /* nearest valid UV-sphere count F = 4k(k-1) */
-        const double kk = 0.5 * (1.0 + sqrt(1.0 + (double)faces[fi]));
-        int k = (int)llround(kk);
-        if (k < 2) k = 2;
-        clash_mesh_desc md = {.name = "sphere", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * k * (k - 1), .scale = 1};
-        clash_object_desc od = {.mesh = 0, .scale = 10, .angular_velocity_deg = {1, 2, 3}, .velocity = {0.1, 0, 0}};
-        clash_scene_desc d = {.name = "bbox-sphere", .steps = 1, .mode = mode, .nmeshes = 1, .meshes = &md,
-                              .nobjects = 1, .objects = &od};
-        clash_scene *sc = NULL;
-        clash_error err;
-        if (clash_scene_build(&d, &sc, &err)) {
-            fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
-            return 1;
-        }
-        clash_config cfg = clash_config_default();
-        cfg.mode = mode, cfg.steps = 1, cfg.threads = 1;
-        clash_run *run = clash_run_create(sc, &cfg, &err);
-        if (!run || clash_internal_scene_set_state(sc, 1, &err)) {
-            fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
-            return 1;
-        }
-        const int64_t nf = clash_scene_faces(sc), nv = clash_scene_vertices(sc);
-        const double bytes = 12.0 * (double)nf + (mode == CLASH_MODE_SWEPT ? 24.0 : 12.0) * (double)nv + 24.0 * (double)nf;
-        double *ts = malloc((size_t)reps * sizeof *ts);
         uint64_t ref_hash = 0;
-        int first = 1;
-        for (int t = 0; t < nthr; ++t)
-            for (int b = 0; b < 2; ++b)
-                for (int part = 0; part < 2; ++part)
-                    for (int cv = 0; cv < nchunks * (st1 - st0 + 1); ++cv) {
-                        const int c = cv / (st1 - st0 + 1), st = st0 + cv % (st1 - st0 + 1);
-                        /* each variant its own team */
-                        if (clash_internal_run_set_team(run, b, (int)thr[t], part, chunks[c], CLASH_SCHED_DYNAMIC)) {
-                            fprintf(stderr, "clash: error: bench bbox: cannot start %lld threads\n", thr[t]);
-                            return 1;
-                        }
-                        float *box[6];
-                        clash_internal_run_face_boxes(run, box);
-                        memset(box[0], 0, (size_t)nf * sizeof(float));
-                        for (int r = -1; r < reps; ++r) {
-                            const double t0 = clash_bench_now();
-                            if (clash_internal_run_boxes(run, st)) {
-                                fprintf(stderr, "clash: error: bench bbox: out of memory\n");
+        int first = 1, fstatus = 0;
+        int64_t nf = 0;
+        for (int ov = 0; ov < norders * nreorders; ++ov) {
+            const int order = orders[ov / nreorders], reorder = reorders[ov % nreorders];
+            /* nearest valid UV-sphere count F = 4k(k-1) */
+            const double kk = 0.5 * (1.0 + sqrt(1.0 + (double)faces[fi]));
+            int k = (int)llround(kk);
+            if (k < 2) k = 2;
+            clash_mesh_desc md = {.name = "sphere", .kind = CLASH_MESH_SPHERE, .sphere_faces = 4 * k * (k - 1), .scale = 1};
+            clash_object_desc od = {.mesh = 0, .scale = 10, .angular_velocity_deg = {1, 2, 3}, .velocity = {0.1, 0, 0}};
+            clash_scene_desc d = {.name = "bbox-sphere", .steps = 1, .mode = mode, .nmeshes = 1, .meshes = &md,
+                                  .nobjects = 1, .objects = &od};
+            clash_scene *sc = NULL;
+            clash_error err;
+            if (clash_scene_build(&d, &sc, &err)) {
+                fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
+                return 1;
+            }
+            /* the scene's face order as given to the run */
+            if ((order == ORDER_MORTON && clash_scene_reorder_morton(sc, &err)) ||
+                (order == ORDER_RANDOM && clash_internal_scene_shuffle(sc, 1, &err))) {
+                fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
+                return 1;
+            }
+            clash_config cfg = clash_config_default();
+            cfg.mode = mode, cfg.steps = 1, cfg.threads = 1, cfg.reorder = reorder;
+            clash_run *run = clash_run_create(sc, &cfg, &err);
+            if (!run || clash_internal_scene_set_state(sc, 1, &err)) {
+                fprintf(stderr, "clash: error: bench bbox: %s\n", err.msg);
+                return 1;
+            }
+            nf = clash_scene_faces(sc);
+            const int64_t nv = clash_scene_vertices(sc);
+            /* store place of each face in the input numbering: the boxes are
+             * hashed in that numbering, so every order must give the same hash */
+            int64_t *place = malloc((size_t)nf * sizeof *place);
+            float *inorder = malloc((size_t)nf * sizeof *inorder);
+            if (!place || !inorder) {
+                fprintf(stderr, "clash: error: bench bbox: out of memory\n");
+                return 1;
+            }
+            for (int64_t i = 0; i < nf; ++i) place[i] = clash_internal_face_store(sc, 0, i);
+            const double bytes = 12.0 * (double)nf + (mode == CLASH_MODE_SWEPT ? 24.0 : 12.0) * (double)nv + 24.0 * (double)nf;
+            double *ts = malloc((size_t)reps * sizeof *ts);
+            for (int t = 0; t < nthr; ++t)
+                for (int b = 0; b < 2; ++b)
+                    for (int part = 0; part < 2; ++part)
+                        for (int cv = 0; cv < nchunks * (st1 - st0 + 1); ++cv) {
+                            const int c = cv / (st1 - st0 + 1), st = st0 + cv % (st1 - st0 + 1);
+                            /* each variant its own team */
+                            if (clash_internal_run_set_team(run, b, (int)thr[t], part, chunks[c], CLASH_SCHED_DYNAMIC)) {
+                                fprintf(stderr, "clash: error: bench bbox: cannot start %lld threads\n", thr[t]);
                                 return 1;
                             }
-                            const double t1 = clash_bench_now();
-                            if (r >= 0) ts[r] = t1 - t0;
-                        }
-                        const double med = clash_bench_median(ts, reps);
-                        uint64_t h = 1469598103934665603ULL;
-                        float obox[6];
-                        clash_internal_run_face_boxes(run, box); /* as S1 left them */
-                        clash_internal_run_object_box(run, 0, obox);
-                        for (int q = 0; q < 6; ++q) h = hash_floats(h, box[q], nf);
-                        h = hash_floats(h, obox, 6);
-                        if (first) ref_hash = h, first = 0;
-                        else if (h != ref_hash) {
+                            float *box[6];
+                            clash_internal_run_face_boxes(run, box);
+                            memset(box[0], 0, (size_t)nf * sizeof(float));
+                            for (int r = -1; r < reps; ++r) {
+                                const double t0 = clash_bench_now();
+                                if (clash_internal_run_boxes(run, st)) {
+                                    fprintf(stderr, "clash: error: bench bbox: out of memory\n");
+                                    return 1;
+                                }
+                                const double t1 = clash_bench_now();
+                                if (r >= 0) ts[r] = t1 - t0;
+                            }
+                            const double med = clash_bench_median(ts, reps);
+                            uint64_t h = 1469598103934665603ULL;
+                            float obox[6];
+                            clash_internal_run_face_boxes(run, box); /* as S1 left them */
+                            clash_internal_run_object_box(run, 0, obox);
+                            for (int q = 0; q < 6; ++q) {
+                                for (int64_t i = 0; i < nf; ++i) inorder[i] = box[q][place[i]];
+                                h = hash_floats(h, inorder, nf);
+                            }
+                            h = hash_floats(h, obox, 6);
+                            if (first) ref_hash = h, first = 0;
+                            else if (h != ref_hash) {
+                                fprintf(stderr,
+                                        "bench bbox: VALIDATION FAILED: boxes differ for %s %s T=%lld chunk=%lld stores=%s "
+                                        "order=%s reorder=%s\n",
+                                        b ? "pthreads" : "omp", part ? "stride" : "chunk", thr[t], chunks[c],
+                                        st ? "streaming" : "normal", order_names[order], reorder_names[reorder]);
+                                status = fstatus = 1;
+                            }
+                            const double gbs = bytes / med * 1e-9;
+                            fprintf(csv, "%lld,%lld,%s,%s,%s,%lld,%lld,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.1f,%.1f,%s,%s,%s\n",
+                                    (long long)nf, (long long)nv, mode == CLASH_MODE_SWEPT ? "swept" : "static",
+                                    b ? "pthreads" : "omp", part ? "stride" : "chunk", chunks[c], thr[t], med, ts[0],
+                                    ts[reps - 1], (double)nf / med, gbs, stream_copy[b][t], stream_triad[b][t],
+                                    100 * gbs / stream_copy[b][t], 100 * gbs / stream_triad[b][t],
+                                    st ? "streaming" : "normal", order_names[order], reorder_names[reorder]);
                             fprintf(stderr,
-                                    "bench bbox: VALIDATION FAILED: boxes differ for %s %s T=%lld chunk=%lld stores=%s\n",
-                                    b ? "pthreads" : "omp", part ? "stride" : "chunk", thr[t], chunks[c],
-                                    st ? "streaming" : "normal");
-                            status = 1;
+                                    "S1 %9lld faces %-6s/%-6s %-8s %-6s chunk=%-6lld T=%lld%s  %8.3f ms  %7.1f Mfaces/s  "
+                                    "%6.2f GB/s  (%3.0f%% of copy, %3.0f%% of triad)\n",
+                                    (long long)nf, order_names[order], reorder_names[reorder], b ? "pthreads" : "omp",
+                                    part ? "stride" : "chunk", chunks[c], thr[t], st ? " nt" : "",
+                                    med * 1e3, (double)nf / med * 1e-6, gbs, 100 * gbs / stream_copy[b][t],
+                                    100 * gbs / stream_triad[b][t]);
                         }
-                        const double gbs = bytes / med * 1e-9;
-                        fprintf(csv, "%lld,%lld,%s,%s,%s,%lld,%lld,%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.4f,%.1f,%.1f,%s\n",
-                                (long long)nf, (long long)nv, mode == CLASH_MODE_SWEPT ? "swept" : "static",
-                                b ? "pthreads" : "omp", part ? "stride" : "chunk", chunks[c], thr[t], med, ts[0],
-                                ts[reps - 1], (double)nf / med, gbs, stream_copy[b][t], stream_triad[b][t],
-                                100 * gbs / stream_copy[b][t], 100 * gbs / stream_triad[b][t],
-                                st ? "streaming" : "normal");
-                        fprintf(stderr,
-                                "S1 %9lld faces %-8s %-6s chunk=%-6lld T=%lld%s  %8.3f ms  %7.1f Mfaces/s  %6.2f GB/s  "
-                                "(%3.0f%% of copy, %3.0f%% of triad)\n",
-                                (long long)nf, b ? "pthreads" : "omp", part ? "stride" : "chunk", chunks[c], thr[t],
-                                st ? " nt" : "",
-                                med * 1e3, (double)nf / med * 1e-6, gbs, 100 * gbs / stream_copy[b][t],
-                                100 * gbs / stream_triad[b][t]);
-                    }
+            free(ts), free(place), free(inorder);
+            clash_run_destroy(run);
+            clash_scene_destroy(sc);
+        }
         fprintf(yaml, "  - {faces: %lld, boxes_hash: \"%016llx\", identical_for_all_variants: %s}\n", (long long)nf,
-                (unsigned long long)ref_hash, status ? "false" : "true");
-        free(ts);
-        clash_run_destroy(run);
-        clash_scene_destroy(sc);
+                (unsigned long long)ref_hash, fstatus ? "false" : "true");
     }
     fprintf(lcsv, "vertices,layout,partition,backend,threads,median_s,min_s,max_s,gbs,box_lo_x\n");
     if (layout_study(lcsv, thr, nthr, quick, reps)) {

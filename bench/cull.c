@@ -2,11 +2,14 @@
  * cull.c — `clash bench cull`: stage S3 (the faces inside overlap regions)
  * against the team size, the runs stepped side by side.
  *
- *   clash bench cull [--objects N] [--seed S] [--steps K] [--threads T,...]
- *                    [--repeat R] [--block B] [--backend omp|pthreads] [--self]
+ *   clash bench cull [--objects N] [--seed S] [--scene FILE] [--steps K]
+ *                    [--threads T,...] [--repeat R] [--block B]
+ *                    [--backend omp|pthreads] [--self]
  *
- * One cluttered scene (default 500 objects, seed 3, swept, as in issue 5's
- * target) and one run per team size (default 1 and 2 threads).  A pass
+ * One cluttered scene (default 500 objects, seed 3, swept), or the scene
+ * file FILE (clash-scene/1: overlapping copies of a mesh, as
+ * bench/scenes/eight-bunnies.json; its own steps unless --steps), and one
+ * run per team size (default 1 and 2 threads).  A pass
  * steps every run through steps 1..K in blocks of B (default 10): steps
  * 1..B of every run, then B+1..2B of every run, the order of the runs
  * reversed every block, so that a slow second of this shared machine falls
@@ -54,7 +57,8 @@ int clash_bench_cull(int argc, char **argv)
 {
     int objects = 500, steps = 30, repeat = 5, self = 0, nt = 2, backend = CLASH_BACKEND_OMP, block = 10;
     long long seed = 3;
-    int threads[MAXT] = {1, 2};
+    int threads[MAXT] = {1, 2}, have_steps = 0;
+    const char *scene = NULL;
     const char *a = "";
     for (int i = 0; i < argc; ++i) {
         a = argv[i];
@@ -67,7 +71,8 @@ int clash_bench_cull(int argc, char **argv)
         ++i;
         if (!strcmp(a, "--objects") && atoi(v) >= 2) objects = atoi(v);
         else if (!strcmp(a, "--seed")) seed = atoll(v);
-        else if (!strcmp(a, "--steps") && atoi(v) >= 1) steps = atoi(v);
+        else if (!strcmp(a, "--steps") && atoi(v) >= 1) steps = atoi(v), have_steps = 1;
+        else if (!strcmp(a, "--scene")) scene = v;
         else if (!strcmp(a, "--repeat") && atoi(v) >= 1) repeat = atoi(v);
         else if (!strcmp(a, "--block") && atoi(v) >= 1) block = atoi(v);
         else if (!strcmp(a, "--backend") && (!strcmp(v, "omp") || !strcmp(v, "pthreads")))
@@ -88,10 +93,16 @@ int clash_bench_cull(int argc, char **argv)
     clash_preset_params pp = {.objects = objects, .seed = (uint64_t)seed};
     clash_scene *sc;
     clash_error err;
-    if (clash_scene_preset("cluttered", &pp, &sc, &err)) {
+    if (scene ? clash_scene_load(scene, &sc, &err) : clash_scene_preset("cluttered", &pp, &sc, &err)) {
         fprintf(stderr, "clash: error: bench cull: %s\n", err.msg);
         return 2;
     }
+    if (scene && !have_steps) {
+        clash_config d = clash_config_default();
+        clash_scene_apply_defaults(sc, &d);
+        steps = d.steps;
+    }
+    if (block > steps) block = steps;
     double *tot = calloc((size_t)nt * (size_t)repeat, sizeof(double));
     double *ratio = calloc((size_t)nt * (size_t)repeat * (size_t)steps, sizeof(double));
     double *sec = calloc((size_t)nt * (size_t)block, sizeof(double)); /* one block's S3 times, [team][step] */
@@ -107,7 +118,9 @@ int clash_bench_cull(int argc, char **argv)
     for (int pass = 0; pass <= repeat && !rc; ++pass) {
         for (int t = 0; t < nt; ++t) {
             clash_config cfg = clash_config_default();
-            cfg.threads = threads[t], cfg.backend = backend, cfg.steps = steps, cfg.self_collision = self;
+            if (scene) clash_scene_apply_defaults(sc, &cfg); /* the file's mode and self-collision */
+            cfg.threads = threads[t], cfg.backend = backend, cfg.steps = steps;
+            cfg.self_collision = self || cfg.self_collision;
             if (!(run[t] = clash_run_create(sc, &cfg, &err))) {
                 fprintf(stderr, "clash: error: bench cull: %s\n", err.msg);
                 rc = 1;
@@ -158,9 +171,11 @@ int clash_bench_cull(int argc, char **argv)
         for (int t = 0; t < nt; ++t) clash_run_destroy(run[t]), run[t] = NULL;
     }
     if (rc) goto out;
-    printf("cull: cluttered, %d objects, seed %lld, %s, %d steps in blocks of %d, backend %s; S3 seconds over the "
+    if (scene) printf("cull: %s (%d objects)", scene, clash_scene_objects(sc));
+    else printf("cull: cluttered, %d objects, seed %lld", objects, seed);
+    printf(", %s, %d steps in blocks of %d, backend %s; S3 seconds over the "
            "steps (but each block's first), median (min-max) of %d passes after a warm-up\n",
-           objects, seed, self ? "self-collision" : "no self-collision", steps, block,
+           self ? "self-collision" : "no self-collision", steps, block,
            backend == CLASH_BACKEND_OMP ? "omp" : "pthreads", repeat);
     double base = 0, best = 0;
     for (int t = 0; t < nt; ++t) {
@@ -194,7 +209,7 @@ out:
     return rc;
 bad:
     fprintf(stderr,
-            "clash: error: bench cull: bad option '%s' (--objects N >= 2, --seed S, --steps K >= 1, --threads T,..., "
+            "clash: error: bench cull: bad option '%s' (--objects N >= 2, --seed S, --scene FILE, --steps K >= 1, --threads T,..., "
             "--repeat R >= 1, --block B >= 1, --backend omp|pthreads, --self)\n",
             a);
     return 2;

@@ -37,7 +37,7 @@ int clash_bench_ccdrun(int argc, char **argv);
 const clash_bench_suite clash_bench_suites[] = {
     {"bbox", "S1 face boxes vs STREAM bandwidth, chunk vs stride, SoA vs AoS layout",
      "[--quick] [--out DIR] [--faces N,...] [--threads T,...] [--chunks C,...] [--repeat R]\n"
-     "    [--stores normal|streaming|both] [--mode static|swept]\n"
+     "    [--stores normal|streaming|both] [--mode static|swept] [--order input,morton,random] [--reorder morton|none]\n"
      "  writes DIR/bbox.csv, layout.csv, bbox.yaml (default DIR bench/out/bbox)",
      clash_bench_bbox},
     {"broadphase", "all overlapping pairs among N boxes (file of float32 boxes): column SAP and object BVH",
@@ -46,8 +46,8 @@ const clash_bench_suite clash_bench_suites[] = {
      "  prints one line per method and last pairs=<count> seconds=<best>",
      clash_bench_broadphase},
     {"cull", "S3 (faces in overlap regions) against the team size, runs stepped side by side",
-     "[--objects N] [--seed S] [--steps K] [--threads T,...] [--repeat R] [--block B]\n"
-     "    [--backend omp|pthreads] [--self]\n"
+     "[--objects N] [--seed S] [--scene FILE] [--steps K] [--threads T,...] [--repeat R]\n"
+     "    [--block B] [--backend omp|pthreads] [--self]\n"
      "  prints only",
      clash_bench_cull},
     {"api", "the in-memory path (set_pose + advance) against the file path (clash_step), side by side",

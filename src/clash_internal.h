@@ -416,6 +416,9 @@ int clash_internal_scene_pose_at(const clash_scene *sc, int obj, int s, double R
 int clash_internal_scene_check_laws(const clash_scene *sc, int last, const char *source, clash_error *err);
 /* Sets the scene to state s as its laws give it (as a run's S0 would). */
 int clash_internal_scene_set_state(clash_scene *sc, int s, clash_error *err);
+/* The store's faces in a random order of the seed (no run may exist on the
+ * scene): clash_store_shuffle, store/scene.h. */
+int clash_internal_scene_shuffle(clash_scene *sc, uint64_t seed, clash_error *err);
 
 /* The papers' UV sphere of `faces` faces (a count 4k(k-1): k latitude
  * bands), radius 1, into out (clash_mesh_arrays_free frees it). */

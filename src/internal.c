@@ -417,6 +417,12 @@ int clash_internal_scene_set_state(clash_scene *sc, int s, clash_error *err)
     return clash_scene_set_state(sc, s, err);
 }
 
+int clash_internal_scene_shuffle(clash_scene *sc, uint64_t seed, clash_error *err)
+{
+    if (sc->nruns) return clash_fail(err, CLASH_EINPUT, "%s: cannot reorder a scene a run uses", sc->name);
+    return clash_store_shuffle(sc, seed, err);
+}
+
 int clash_internal_gen_sphere(int faces, clash_mesh_arrays *out, clash_error *err)
 {
     clash_mesh m = {0};

@@ -12,6 +12,10 @@
  * fewer cache lines: the effect is measured by `clash bench cache`
  * (bench/RESULTS.md).
  *
+ * clash_store_shuffle puts the faces in a random order instead (the same
+ * renumbering of vertices by first use): the no-locality end of the
+ * benchmarks of input order.
+ *
  * Only the store is permuted.  Everything users see keeps the numbering of
  * the input: the scene keeps both permutations (scene.h, clash_face_orig /
  * clash_face_store and the vertex pair), the pipeline's gather maps every
@@ -63,37 +67,36 @@ static void permute_d(double *a, const int64_t *vnew, int64_t nv, double *tmp)
 
 int clash_scene_reorder_morton(clash_scene *sc, clash_error *err) { return clash_store_reorder_from(sc, 0, err); }
 
-int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err)
+/* The scene's store order made identical to the input order's composition
+ * maps on first use (before anything moves); 0, or -1 out of memory. */
+static int ensure_maps(clash_scene *sc)
 {
+    if (sc->face_orig) return 0;
     const int64_t nv = sc->nv, nf = sc->nf;
+    sc->face_orig = malloc((size_t)(nf ? nf : 1) * sizeof *sc->face_orig);
+    sc->face_store = malloc((size_t)(nf ? nf : 1) * sizeof *sc->face_store);
+    sc->vert_orig = malloc((size_t)(nv ? nv : 1) * sizeof *sc->vert_orig);
+    sc->vert_store = malloc((size_t)(nv ? nv : 1) * sizeof *sc->vert_store);
+    if (sc->face_orig && sc->face_store && sc->vert_orig && sc->vert_store) {
+        for (int64_t i = 0; i < nf; ++i) sc->face_orig[i] = sc->face_store[i] = (uint32_t)i;
+        for (int64_t v = 0; v < nv; ++v) sc->vert_orig[v] = sc->vert_store[v] = (uint32_t)v;
+        clash_store_recount(sc);
+        return 0;
+    }
+    free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
+    sc->face_orig = sc->face_store = sc->vert_orig = sc->vert_store = NULL;
+    return -1;
+}
+
+static int apply_order(clash_scene *sc, int first, const int64_t *fold, clash_error *err);
+
+/* fold[new face] = old face: within each object from `first` on, by the
+ * Morton code of the face's centroid (ties: current order). */
+static int morton_order(clash_scene *sc, int first, int64_t *fold)
+{
+    const int64_t nf = sc->nf;
     uint64_t *key = malloc((size_t)(nf ? nf : 1) * sizeof *key);
-    int64_t *fold = malloc((size_t)(nf ? nf : 1) * sizeof *fold); /* new face -> old face */
-    int64_t *vnew = malloc((size_t)(nv ? nv : 1) * sizeof *vnew); /* old vertex -> new vertex */
-    double *tmpd = malloc((size_t)(nv > nf ? nv : nf ? nf : 1) * sizeof *tmpd); /* (a float's room too) */
-    float *tmp = (float *)tmpd;
-    uint32_t *forig = malloc((size_t)(nf ? nf : 1) * sizeof *forig);
-    uint32_t *vorig = malloc((size_t)(nv ? nv : 1) * sizeof *vorig);
-    int32_t *g = malloc((size_t)(nf ? nf : 1) * sizeof *g);
-    int rc = CLASH_OK;
-    if (!sc->face_orig) { /* first reordering: the maps, before anything moves */
-        sc->face_orig = malloc((size_t)(nf ? nf : 1) * sizeof *sc->face_orig);
-        sc->face_store = malloc((size_t)(nf ? nf : 1) * sizeof *sc->face_store);
-        sc->vert_orig = malloc((size_t)(nv ? nv : 1) * sizeof *sc->vert_orig);
-        sc->vert_store = malloc((size_t)(nv ? nv : 1) * sizeof *sc->vert_store);
-        if (sc->face_orig && sc->face_store && sc->vert_orig && sc->vert_store) {
-            for (int64_t i = 0; i < nf; ++i) sc->face_orig[i] = sc->face_store[i] = (uint32_t)i;
-            for (int64_t v = 0; v < nv; ++v) sc->vert_orig[v] = sc->vert_store[v] = (uint32_t)v;
-            clash_store_recount(sc);
-        } else {
-            free(sc->face_orig), free(sc->face_store), free(sc->vert_orig), free(sc->vert_store);
-            sc->face_orig = sc->face_store = sc->vert_orig = sc->vert_store = NULL;
-            rc = CLASH_EFAIL;
-        }
-    }
-    if (rc || !key || !fold || !vnew || !tmp || !forig || !vorig || !g) {
-        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory reordering the scene", sc->name);
-        goto done;
-    }
+    if (!key) return -1;
     for (int64_t f = 0; f < sc->fofs[first]; ++f) fold[f] = f; /* the objects before first keep their order */
     for (int o = first; o < sc->nobj; ++o) {
         const int64_t a = sc->fofs[o], b = sc->fofs[o + 1];
@@ -118,10 +121,70 @@ int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err)
             key[f - a] = (uint64_t)code << 32 | (uint64_t)(f - a); /* ties: current order */
         }
         if (clash_sort_u64(key, (size_t)(b - a), NULL)) {
-            rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory reordering the scene", sc->name);
-            goto done;
+            free(key);
+            return -1;
         }
         for (int64_t i = 0; i < b - a; ++i) fold[a + i] = a + (int64_t)(uint32_t)key[i];
+    }
+    free(key);
+    return 0;
+}
+
+int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err)
+{
+    int64_t *fold = malloc((size_t)(sc->nf ? sc->nf : 1) * sizeof *fold); /* new face -> old face */
+    int rc = !fold || morton_order(sc, first, fold)
+                 ? clash_fail(err, CLASH_EFAIL, "%s: out of memory reordering the scene", sc->name)
+                 : apply_order(sc, first, fold, err);
+    if (!rc) sc->morton_nobj = sc->nobj;
+    free(fold);
+    return rc;
+}
+
+/* splitmix64: the shuffle's generator (a fixed function of the seed, so the
+ * same seed gives the same order on every machine). */
+static uint64_t mix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+int clash_store_shuffle(clash_scene *sc, uint64_t seed, clash_error *err)
+{
+    int64_t *fold = malloc((size_t)(sc->nf ? sc->nf : 1) * sizeof *fold);
+    if (!fold) return clash_fail(err, CLASH_EFAIL, "%s: out of memory shuffling the scene", sc->name);
+    uint64_t s = seed;
+    for (int o = 0; o < sc->nobj; ++o) { /* Fisher-Yates within each object's range */
+        const int64_t a = sc->fofs[o], b = sc->fofs[o + 1];
+        for (int64_t i = a; i < b; ++i) fold[i] = i;
+        for (int64_t i = b - 1; i > a; --i) {
+            const int64_t j = a + (int64_t)(mix64(&s) % (uint64_t)(i - a + 1)), t = fold[i];
+            fold[i] = fold[j], fold[j] = t;
+        }
+    }
+    const int rc = apply_order(sc, 0, fold, err);
+    if (!rc) sc->morton_nobj = 0; /* no longer in Morton order: a run's reordering applies again */
+    free(fold);
+    return rc;
+}
+
+/* Puts the faces of objects first.. in the order fold (new -> old) and
+ * renumbers their vertices by first use in it; composes the input maps. */
+static int apply_order(clash_scene *sc, int first, const int64_t *fold, clash_error *err)
+{
+    const int64_t nv = sc->nv, nf = sc->nf;
+    int64_t *vnew = malloc((size_t)(nv ? nv : 1) * sizeof *vnew); /* old vertex -> new vertex */
+    double *tmpd = malloc((size_t)(nv > nf ? nv : nf ? nf : 1) * sizeof *tmpd); /* (a float's room too) */
+    float *tmp = (float *)tmpd;
+    uint32_t *forig = malloc((size_t)(nf ? nf : 1) * sizeof *forig);
+    uint32_t *vorig = malloc((size_t)(nv ? nv : 1) * sizeof *vorig);
+    int32_t *g = malloc((size_t)(nf ? nf : 1) * sizeof *g);
+    int rc = CLASH_OK;
+    if (ensure_maps(sc) || !vnew || !tmp || !forig || !vorig || !g) {
+        rc = clash_fail(err, CLASH_EFAIL, "%s: out of memory reordering the scene", sc->name);
+        goto done;
     }
     /* vertices: first use in the new face order, object by object */
     for (int64_t v = 0; v < nv; ++v) vnew[v] = v < sc->vofs[first] ? v : -1;
@@ -161,10 +224,9 @@ int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err)
     memcpy(sc->vert_orig, vorig, (size_t)nv * sizeof *vorig);
     for (int64_t i = 0; i < nf; ++i) sc->face_store[forig[i]] = (uint32_t)i;
     for (int64_t v = 0; v < nv; ++v) sc->vert_store[vorig[v]] = (uint32_t)v;
-    sc->morton_nobj = sc->nobj;
     sc->layout_gen++; /* the block boxes (blocks.c) are made again */
     sc->xgen = sc->pxgen = 0; /* positions written here: a run keeps nothing derived from them */
 done:
-    free(key), free(fold), free(vnew), free(tmpd), free(forig), free(vorig), free(g);
+    free(vnew), free(tmpd), free(forig), free(vorig), free(g);
     return rc;
 }

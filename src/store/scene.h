@@ -213,6 +213,13 @@ void clash_blocks_free(clash_blocks *b);
  * the others keeping their order: for objects added after a reordering,
  * which then lie as they would had they been there before it. */
 int clash_store_reorder_from(clash_scene *sc, int first, clash_error *err);
+/* The faces of every object in a random order (a fixed function of seed),
+ * vertices renumbered by first use, as the Morton reordering does, and the
+ * input numbering kept: a scene whose store order has no locality, for
+ * benchmarks of input order (`clash bench bbox --order random`) and tests
+ * that results do not depend on it.  A run created after it reorders the
+ * store again under the default reorder = morton. */
+int clash_store_shuffle(clash_scene *sc, uint64_t seed, clash_error *err);
 /* An empty scene with the defaults of clash_scene_create (NULL when out of memory). */
 clash_scene *clash_store_new(const char *name);
 /* Makes room for nobj objects, nv vertices and nf faces in all (scene.c).

@@ -12,6 +12,9 @@
  *  - every (step, pair) row of a run, on 1 and 2 threads, equals the plain
  *    copy's, and so does clash_scene_vertex_at;
  *  - a second reordering composes (rows still equal, maps consistent).
+ * Every fourth scene is also shuffled (clash_store_shuffle): the maps hold,
+ * its rows equal the plain copy's as stored and after cfg.reorder = morton
+ * reorders it in clash_run_create.
  * On a few scenes the VTK series of both copies must be byte-identical, and
  * cfg.reorder = morton must reorder the scene in clash_run_create.
  */
@@ -167,6 +170,25 @@ int main(void)
             row *ra = rs_run_rows(a, cfg, -1, &na, &ok), *rb = rs_run_rows(b, cfg, -1, &nb, &ok);
             CHECK(rows_equal(ra, na, rb, nb), "scene %d reordered twice: rows differ", i);
             free(ra), free(rb);
+        }
+        if (i % 4 == 3) { /* a shuffled store: the same rows, as stored and after the run's own reordering */
+            rs_state = seed;
+            clash_scene *c = make(i, &err);
+            CHECK(c && clash_store_shuffle(c, (uint64_t)i, &err) == 0, "scene %d shuffles: %s", i, err.msg);
+            if (c) {
+                check_maps(a, c, i);
+                CHECK(c->morton_nobj == 0, "scene %d: a shuffled store is not marked as in Morton order", i);
+                clash_config cm = cfg;
+                cm.reorder = CLASH_REORDER_MORTON;
+                size_t na, nc, nm;
+                row *ra = rs_run_rows(a, cfg, -1, &na, &ok), *rc = rs_run_rows(c, cfg, -1, &nc, &ok);
+                CHECK(rows_equal(ra, na, rc, nc), "scene %d shuffled: rows differ from the plain scene's", i);
+                row *rm = rs_run_rows(c, cm, -1, &nm, &ok);
+                CHECK(c->morton_nobj == c->nobj && rows_equal(ra, na, rm, nm),
+                      "scene %d shuffled, then reordered by the run: not reordered, or rows differ", i);
+                free(ra), free(rc), free(rm);
+            }
+            clash_scene_destroy(c);
         }
         if (i < 6) check_vtk(a, b, cfg, i);
         if (i == 7) { /* through the configuration: clash_run_create reorders */
