@@ -249,7 +249,200 @@ static CK_AVX2 void boxes_avx2_loads(int64_t n, const int32_t *restrict i0, cons
     boxes_core(n, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
 }
 
+/* ---- AVX-512: vertex windows and two-register permutes, 16 faces per step ----------
+ * A mesh's faces in a structured order take their vertices from two short
+ * runs of vertex numbers: 16 consecutive faces of a UV sphere in band order
+ * use a stretch of one latitude ring and the same stretch of the next.
+ * With m0 and m1 the lowest and highest of the 48 vertex numbers, every
+ * coordinate of every slot then comes from the 32-float windows [m0, m0 +
+ * 32) and [m1 - 31, m1] (one window when m1 - m0 < 32): two vector loads a
+ * window and array, and per slot one vpermt2ps (a two-register permute, 16
+ * lanes in one instruction) from each window and a blend.  The AVX2 loops
+ * spend 16 scalar loads and inserts or a 16-lane gather on a slot's
+ * coordinate, which bounds them by the core below the memory's bandwidth
+ * (bench/RESULTS.md, "Threads").  When a number lies in neither window,
+ * those 16 faces take the AVX2 loop (boxes_avx2_loads where gathers are
+ * slow, boxes_avx2 elsewhere: what the AVX2 level would run).
+ * The windows hold for nearly every step of a UV sphere in band order and
+ * for about half of them in the store's Morton order (vertices numbered by
+ * first use: a step's new vertices form one run, the others come from
+ * neighbouring cells visited earlier, often far back; bench/RESULTS.md).
+ * Every read lies in [m0, m1], numbers the faces use: in the two-window
+ * case both windows lie inside it (m0 + 31 < m1), and the one window's
+ * loads are masked to its lanes <= m1 (masked-off lanes do not fault).
+ * The results are boxes_core's bit for bit: the same min/max operand
+ * orders (z_mn(a, b) = mnf(a, b), as v_mn), the rounding of v_down1 /
+ * v_up1 in mask form, and object boxes reduced with exact min/max (the
+ * order of a min over equal values matters only for the sign of a zero,
+ * and no rounded bound is zero). */
+#define CK_AVX512 CK_TARGET_AVX512VL
+/* The windows are tried on blocks of Z_BLOCK steps; a block where more than
+ * 1 / Z_MISS_DEN of them missed sends the next Z_SKIP blocks straight to
+ * the AVX2 loop (a miss costs the test and a short call on top of it: in
+ * Morton order, tried on every step, the mix ran slower than the AVX2 loop
+ * alone, bench/RESULTS.md), and the block after them tries again. */
+enum { Z_BLOCK = 32, Z_MISS_DEN = 8, Z_SKIP = 8 };
+
+static inline CK_AVX512 __m512 z_mn(__m512 a, __m512 b) { return _mm512_min_ps(b, a); } /* mnf(a, b) */
+static inline CK_AVX512 __m512 z_mx(__m512 a, __m512 b) { return _mm512_max_ps(b, a); } /* mxf(a, b) */
+/* down1 / up1 lane by lane: u - 1, or in the lanes of mask m the "+1 with
+ * the sign forced (down) or cleared (up)" case */
+static inline CK_AVX512 __m512 z_down1(__m512 v)
+{
+    const __m512i one = _mm512_set1_epi32(1), u = _mm512_castps_si512(v);
+    const __mmask16 m = _mm512_cmpgt_epi32_mask(one, u); /* (int)u < 1 */
+    return _mm512_castsi512_ps(_mm512_mask_add_epi32(_mm512_sub_epi32(u, one), m,
+                                                     _mm512_or_si512(u, _mm512_set1_epi32((int32_t)0x80000000u)), one));
+}
+static inline CK_AVX512 __m512 z_up1(__m512 v)
+{
+    const __m512i one = _mm512_set1_epi32(1), u = _mm512_castps_si512(v);
+    const __mmask16 m = _mm512_cmpgt_epi32_mask(_mm512_sub_epi32(u, one), _mm512_set1_epi32(-2)); /* (int)(u-1) > -2 */
+    return _mm512_castsi512_ps(
+        _mm512_mask_add_epi32(_mm512_sub_epi32(u, one), m, _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), one));
+}
+
+/* The windows of 16 faces: the slots' numbers less m0 (d*) and less b1 =
+ * m1 - 31 (e*), the lanes that take window A (k*); one: a single window,
+ * loaded under the masks k0 / k1. */
+typedef struct z_win {
+    int one;
+    int32_t m0, b1;
+    __mmask16 k0, k1, ka, kb, kc;
+    __m512i da, db, dc, ea, eb, ec;
+} z_win;
+
+/* Min and max over the faces' three vertices of one coordinate array P. */
+static inline CK_AVX512 void z_coord(const float *restrict P, const z_win *w, __m512 *mn, __m512 *mx)
+{
+    __m512 ga, gb, gc;
+    if (w->one) {
+        const __m512 A0 = _mm512_maskz_loadu_ps(w->k0, P + w->m0), A1 = _mm512_maskz_loadu_ps(w->k1, P + w->m0 + 16);
+        ga = _mm512_permutex2var_ps(A0, w->da, A1), gb = _mm512_permutex2var_ps(A0, w->db, A1);
+        gc = _mm512_permutex2var_ps(A0, w->dc, A1);
+    } else {
+        const __m512 A0 = _mm512_loadu_ps(P + w->m0), A1 = _mm512_loadu_ps(P + w->m0 + 16);
+        const __m512 B0 = _mm512_loadu_ps(P + w->b1), B1 = _mm512_loadu_ps(P + w->b1 + 16);
+        ga = _mm512_mask_blend_ps(w->ka, _mm512_permutex2var_ps(B0, w->ea, B1), _mm512_permutex2var_ps(A0, w->da, A1));
+        gb = _mm512_mask_blend_ps(w->kb, _mm512_permutex2var_ps(B0, w->eb, B1), _mm512_permutex2var_ps(A0, w->db, A1));
+        gc = _mm512_mask_blend_ps(w->kc, _mm512_permutex2var_ps(B0, w->ec, B1), _mm512_permutex2var_ps(A0, w->dc, A1));
+    }
+    *mn = z_mn(ga, z_mn(gb, gc)), *mx = z_mx(ga, z_mx(gb, gc));
+}
+
+/* The windows of faces f..f+15; 0 when some number lies in neither. */
+static inline CK_AVX512 int z_window(const int32_t *restrict i0, const int32_t *restrict i1,
+                                     const int32_t *restrict i2, int64_t f, z_win *w)
+{
+    const __m512i va = _mm512_loadu_si512(i0 + f), vb = _mm512_loadu_si512(i1 + f), vc = _mm512_loadu_si512(i2 + f);
+    const int32_t m0 = _mm512_reduce_min_epi32(_mm512_min_epi32(va, _mm512_min_epi32(vb, vc)));
+    const int32_t m1 = _mm512_reduce_max_epi32(_mm512_max_epi32(va, _mm512_max_epi32(vb, vc)));
+    const __m512i M0 = _mm512_set1_epi32(m0);
+    w->m0 = m0;
+    w->da = _mm512_sub_epi32(va, M0), w->db = _mm512_sub_epi32(vb, M0), w->dc = _mm512_sub_epi32(vc, M0);
+    if (m1 - m0 < 32) {
+        const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        const __m512i span = _mm512_set1_epi32(m1 - m0);
+        w->one = 1;
+        w->k0 = _mm512_cmple_epi32_mask(lane, span);
+        w->k1 = _mm512_cmple_epi32_mask(_mm512_add_epi32(lane, _mm512_set1_epi32(16)), span);
+        return 1;
+    }
+    const __m512i B = _mm512_set1_epi32(m1 - 31), c32 = _mm512_set1_epi32(32), zero = _mm512_setzero_si512();
+    w->one = 0, w->b1 = m1 - 31;
+    w->ea = _mm512_sub_epi32(va, B), w->eb = _mm512_sub_epi32(vb, B), w->ec = _mm512_sub_epi32(vc, B);
+    w->ka = _mm512_cmplt_epu32_mask(w->da, c32), w->kb = _mm512_cmplt_epu32_mask(w->db, c32);
+    w->kc = _mm512_cmplt_epu32_mask(w->dc, c32);
+    const __mmask16 ok = (__mmask16)((w->ka | _mm512_cmpge_epi32_mask(w->ea, zero)) &
+                                     (w->kb | _mm512_cmpge_epi32_mask(w->eb, zero)) &
+                                     (w->kc | _mm512_cmpge_epi32_mask(w->ec, zero)));
+    return ok == 0xffff;
+}
+
+/* The AVX2 loop for faces the windows do not hold (not inlined: GCC would
+ * compile boxes_core inside an AVX-512 function with 16-lane gathers). */
+static void boxes_other(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1,
+                        const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                        const float *restrict z, const float *restrict px, const float *restrict py,
+                        const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
+                        float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3]);
+
+/* n faces, pointers offset to the first; nt: streaming stores (then every
+ * box pointer must be 64-byte aligned; the faces the AVX2 loop takes are
+ * stored ordinarily). */
+static CK_AVX512 void boxes_avx512(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1,
+                                   const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                                   const float *restrict z, const float *restrict px, const float *restrict py,
+                                   const float *restrict pz, float *restrict lox, float *restrict loy,
+                                   float *restrict loz, float *restrict hix, float *restrict hiy,
+                                   float *restrict hiz, float olo[3], float ohi[3], int nt)
+{
+    __m512 ol0 = _mm512_set1_ps(olo[0]), ol1 = _mm512_set1_ps(olo[1]), ol2 = _mm512_set1_ps(olo[2]);
+    __m512 oh0 = _mm512_set1_ps(ohi[0]), oh1 = _mm512_set1_ps(ohi[1]), oh2 = _mm512_set1_ps(ohi[2]);
+    float slo[3] = {INFINITY, INFINITY, INFINITY}, shi[3] = {-INFINITY, -INFINITY, -INFINITY}; /* the AVX2 loop's */
+    int64_t f = 0;
+    const int64_t n16 = n & ~(int64_t)15;
+    int skip = 0; /* blocks left to the AVX2 loop after a block where the windows held too rarely */
+    while (f < n16) {
+        const int64_t e = f + 16 * Z_BLOCK < n16 ? f + 16 * Z_BLOCK : n16;
+        if (skip) {
+            boxes_other(e - f, i0 + f, i1 + f, i2 + f, x, y, z, px, py, pz, lox + f, loy + f, loz + f, hix + f,
+                        hiy + f, hiz + f, slo, shi);
+            f = e, --skip;
+            continue;
+        }
+        int misses = 0;
+        for (; f < e; f += 16) {
+            z_win w;
+            if (!z_window(i0, i1, i2, f, &w)) {
+                boxes_other(16, i0 + f, i1 + f, i2 + f, x, y, z, px, py, pz, lox + f, loy + f, loz + f, hix + f,
+                            hiy + f, hiz + f, slo, shi);
+                ++misses;
+                continue;
+            }
+            __m512 l0, l1, l2, h0, h1, h2;
+            z_coord(x, &w, &l0, &h0), z_coord(y, &w, &l1, &h1), z_coord(z, &w, &l2, &h2);
+            if (px) {
+                __m512 pl, ph;
+                z_coord(px, &w, &pl, &ph), l0 = z_mn(l0, pl), h0 = z_mx(h0, ph);
+                z_coord(py, &w, &pl, &ph), l1 = z_mn(l1, pl), h1 = z_mx(h1, ph);
+                z_coord(pz, &w, &pl, &ph), l2 = z_mn(l2, pl), h2 = z_mx(h2, ph);
+            }
+            l0 = z_down1(l0), l1 = z_down1(l1), l2 = z_down1(l2), h0 = z_up1(h0), h1 = z_up1(h1), h2 = z_up1(h2);
+            if (nt) {
+                _mm512_stream_ps(lox + f, l0), _mm512_stream_ps(loy + f, l1), _mm512_stream_ps(loz + f, l2);
+                _mm512_stream_ps(hix + f, h0), _mm512_stream_ps(hiy + f, h1), _mm512_stream_ps(hiz + f, h2);
+            } else {
+                _mm512_storeu_ps(lox + f, l0), _mm512_storeu_ps(loy + f, l1), _mm512_storeu_ps(loz + f, l2);
+                _mm512_storeu_ps(hix + f, h0), _mm512_storeu_ps(hiy + f, h1), _mm512_storeu_ps(hiz + f, h2);
+            }
+            ol0 = z_mn(ol0, l0), ol1 = z_mn(ol1, l1), ol2 = z_mn(ol2, l2);
+            oh0 = z_mx(oh0, h0), oh1 = z_mx(oh1, h1), oh2 = z_mx(oh2, h2);
+        }
+        if (misses * Z_MISS_DEN > Z_BLOCK) skip = Z_SKIP;
+    }
+    olo[0] = mnf(_mm512_reduce_min_ps(ol0), slo[0]), olo[1] = mnf(_mm512_reduce_min_ps(ol1), slo[1]);
+    olo[2] = mnf(_mm512_reduce_min_ps(ol2), slo[2]);
+    ohi[0] = mxf(_mm512_reduce_max_ps(oh0), shi[0]), ohi[1] = mxf(_mm512_reduce_max_ps(oh1), shi[1]);
+    ohi[2] = mxf(_mm512_reduce_max_ps(oh2), shi[2]);
+    if (f < n)
+        boxes_other(n - f, i0 + f, i1 + f, i2 + f, x, y, z, px, py, pz, lox + f, loy + f, loz + f, hix + f, hiy + f,
+                    hiz + f, olo, ohi);
+}
+
 static inline int slow_gathers(void) { return ck_gathers_slow(); }
+
+static void boxes_other(int64_t n, const int32_t *restrict i0, const int32_t *restrict i1,
+                        const int32_t *restrict i2, const float *restrict x, const float *restrict y,
+                        const float *restrict z, const float *restrict px, const float *restrict py,
+                        const float *restrict pz, float *restrict lox, float *restrict loy, float *restrict loz,
+                        float *restrict hix, float *restrict hiy, float *restrict hiz, float olo[3], float ohi[3])
+{
+    if (n >= 8 && !slow_gathers())
+        boxes_avx2(n, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi, 0);
+    else
+        boxes_avx2_loads(n, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
+}
 #else
 #define CK_X86 0
 #endif
@@ -271,6 +464,11 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
 {
     if (f1 <= f0) return;
 #if CK_X86
+    if (f1 - f0 >= 16 && ck_have_avx512vl()) {
+        boxes_avx512(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
+                     hix + f0, hiy + f0, hiz + f0, olo, ohi, 0);
+        return;
+    }
     if (f1 - f0 >= 8 && ck_have_avx2() && slow_gathers()) {
         boxes_avx2_loads(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
                          hix + f0, hiy + f0, hiz + f0, olo, ohi);
@@ -310,6 +508,14 @@ void ck_face_boxes_nt(int64_t f0, int64_t f1, const int32_t *restrict i0, const 
     const uintptr_t mis = ((uintptr_t)lox | (uintptr_t)loy | (uintptr_t)loz | (uintptr_t)hix | (uintptr_t)hiy |
                            (uintptr_t)hiz) & 63;
     const int64_t a = (f0 + 15) & ~(int64_t)15, e = f1 & ~(int64_t)15;
+    if (mis == 0 && a < e && ck_have_avx512vl()) { /* as below, 16 faces (one line an array) a step */
+        if (f0 < a) ck_face_boxes(f0, a, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
+        boxes_avx512(e - a, i0 + a, i1 + a, i2 + a, x, y, z, px, py, pz, lox + a, loy + a, loz + a, hix + a, hiy + a,
+                     hiz + a, olo, ohi, 1);
+        _mm_sfence();
+        if (e < f1) ck_face_boxes(e, f1, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
+        return;
+    }
     if (mis == 0 && a < e && ck_have_avx2()) {
         if (f0 < a)
             boxes_avx2(a - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/mem.h"
 #include "check.h"
 #include "kernels/kernels.h"
 #include "rng.h"
@@ -57,6 +58,7 @@ static double now_s(void)
 #include "kernel_cases/hulls.h"
 #include "kernel_cases/cells.h"
 #include "kernel_cases/filters.h"
+#include "kernel_cases/boxes.h"
 
 /* ============================================================================
  * timings
@@ -152,6 +154,7 @@ static const struct kernel_case {
     {"classify", test_classify, 1, 0, "ck_classify_boxes (S3) against the classes box by box"},
     {"mask_counts", test_mask_counts, 1, 0, "ck_mask_counts and ck_mask_or against counts mask by mask"},
     {"child_masks", test_child_masks, 1, 0, "ck_child_masks against the children box by box"},
+    {"face_boxes", test_face_boxes, 1, 0, "S1's face boxes on the index patterns of every path, against the reference"},
     {"grow_boxes", test_grow_boxes, 1, 0, "a turning object's face boxes grown by their arc margins"},
     {"f32_round", test_f32_round, 1, 0, "ck_f32_up / ck_f32_down against nextafterf"},
     {"timings", test_timings, 1, 0, "ns per call of each kernel (printed, not asserted)"},
