@@ -35,7 +35,12 @@
  * Options: --workers LIST (default 1..cores; counts above the cores are run
  * and marked oversubscribed), --ranks LIST|none (default: the workers list
  * when MPI works), --repeat R (default 5, --quick 3; --reps N means
- * R = N - 1), --scene FILE.
+ * R = N - 1), --scene FILE, or --preset NAME with the preset's --objects N,
+ * --seed S, --detail D, --density X (the rank runs get the same flags).
+ * --measure K (default 1): time the K steps C..C+K-1 instead of C alone
+ * (S4+S5 and the step summed over steps 1..C+K-1 of the run; before C they
+ * find no pairs).  The cluttered preset collides in step 1, whose S4+S5 is
+ * a fraction of a millisecond; K steps give the ranks something to share.
  * CLASH_BENCH_FIG43_FAULT=1 in the environment corrupts the checksum of the
  * last configuration (the CTest check that validation fails).
  *
@@ -107,7 +112,11 @@ typedef struct params {
     int workers[MAX_W], nw;
     int ranks[MAX_W], nr;       /* nr == 0: no rank runs */
     int repeat;                  /* counted repetitions (plus one warm-up) */
-    const char *scene_file;      /* NULL: the built-in scene */
+    const char *scene_file;      /* NULL: the built-in scene or a preset */
+    const char *preset;          /* --preset NAME (NULL: none) */
+    int detail;                  /* the preset's --detail, --density (0: its defaults) */
+    double density;
+    int measure;                 /* --measure K: steps timed from the collision step on */
 } params;
 
 /* Appends to a script buffer; never writes past cap (a too-long script is cut). */
@@ -160,15 +169,16 @@ typedef struct sample {
     int64_t candidates, tests, hits;
 } sample;
 
-/* One thread configuration, one run of steps 1..C in this process. */
-static int run_threads(const bench_opts *o, clash_scene *sc, int C, const result *res, sample *out)
+/* One thread configuration, one run of steps 1..C + K - 1 (K = measure) in
+ * this process. */
+static int run_threads(const bench_opts *o, clash_scene *sc, int C, int K, const result *res, sample *out)
 {
     clash_config cfg = clash_config_default();
     cfg.threads = res->threads;
     cfg.backend = res->fam == FAM_PTHREADS ? CLASH_BACKEND_PTHREADS : CLASH_BACKEND_OMP;
     cfg.schedule = strategies[res->strat].schedule;
-    cfg.steps = C;
-    cfg.stop_at_first = 1;
+    cfg.steps = C + K - 1;
+    cfg.stop_at_first = K == 1;
     bench_run run;
     clash_error err = {0};
     int rc = bench_run_scene(sc, &cfg, &run, &err);
@@ -182,12 +192,19 @@ static int run_threads(const bench_opts *o, clash_scene *sc, int C, const result
     out->checksum = run.tot.checksum, out->pairs = run.tot.pairs_total;
     out->collision_step = run.tot.first_collision_step;
     out->candidates = fc->candidates, out->tests = fc->tests, out->hits = fc->hits;
+    if (K > 1) { /* the run's totals: steps 1..C+K-1 */
+        const clash_run_totals *t = &run.tot;
+        out->s45 = t->stage_total[CLASH_S4_MID] + t->stage_total[CLASH_S5_NARROW], out->step = 0;
+        for (int s = 0; s < CLASH_NSTAGES; ++s) out->step += t->stage_total[s], out->stage[s] = t->stage_total[s];
+        out->candidates = t->candidates, out->tests = t->tests, out->hits = t->hits;
+    }
     bench_run_free(&run);
     return 0;
 }
 
-/* Reads what a rank run reports about its first collision step. */
-static int read_report(const char *path, sample *out, int *ranks)
+/* Reads what a rank run reports about its first collision step (K = 1) or
+ * its whole run (K > 1: the stages' totals). */
+static int read_report(const char *path, int K, sample *out, int *ranks)
 {
     FILE *f = fopen(path, "r");
     char line[4096];
@@ -209,6 +226,20 @@ static int read_report(const char *path, sample *out, int *ranks)
             continue;
         }
         if (in_fc && strncmp(line, "  ", 2)) in_fc = 0;
+        if (K > 1) { /* totals: "  mid: {total_s: T, ..., items: {candidates: C}}", "  narrow: ... tests, hits" */
+            double t;
+            long long c, h;
+            const char *q;
+            if (!strncmp(line, "steps_s:", 8) && sscanf(line + 8, "%lf", &t) == 1) out->step = t, got |= 1 << 4;
+            if (!strncmp(line, "  mid: {total_s: ", 17) && sscanf(line + 17, "%lf", &t) == 1 &&
+                (q = strstr(line, "candidates: ")) && sscanf(q + 12, "%lld", &c) == 1)
+                out->s45 += t, out->candidates = c, got |= 1 << 5;
+            if (!strncmp(line, "  narrow: {total_s: ", 20) && sscanf(line + 20, "%lf", &t) == 1 &&
+                (q = strstr(line, "tests: ")) && sscanf(q + 7, "%lld", &c) == 1 && (q = strstr(line, "hits: ")) &&
+                sscanf(q + 6, "%lld", &h) == 1)
+                out->s45 += t, out->tests = c, out->hits = h, got |= 1 << 6;
+            continue;
+        }
         if (in_fc && strstr(line, "seconds:")) {
             double mid, narrow, total;
             const char *m = strstr(line, " mid: "), *n = strstr(line, " narrow: "), *t = strstr(line, " total: ");
@@ -225,31 +256,31 @@ static int read_report(const char *path, sample *out, int *ranks)
         }
     }
     fclose(f);
-    return got == 63 ? 0 : -1;
+    return got == (K > 1 ? 0x7f : 63) ? 0 : -1;
 }
 
 /* The mpirun command of a rank configuration (report written to report). */
-static int rank_command(const bench_opts *o, const char *exe, const char *scene, int C, const result *res,
+static int rank_command(const bench_opts *o, const char *exe, const char *scene, int C, int K, const result *res,
                         const char *report, char *cmd, size_t ncmd)
 {
     const int len = snprintf(cmd, ncmd,
-                             "mpirun -n %d --oversubscribe --bind-to none%s '%s' run '%s' --steps %d --stop-at-first"
+                             "mpirun -n %d --oversubscribe --bind-to none%s '%s' run %s --steps %d%s"
                              " --threads 1 --schedule %s --decompose replicated --quiet --report '%s'",
-                             res->ranks, geteuid() == 0 ? " --allow-run-as-root" : "", exe, scene, C,
-                             strategies[res->strat].name, report);
+                             res->ranks, geteuid() == 0 ? " --allow-run-as-root" : "", exe, scene, C + K - 1,
+                             K == 1 ? " --stop-at-first" : "", strategies[res->strat].name, report);
     if (len < 0 || (size_t)len >= ncmd) return bench_fail(o, CLASH_EINPUT, "paths too long for the mpirun command");
     return 0;
 }
 
 /* One rank configuration, one `mpirun -n N clash run` of steps 1..C. */
-static int run_ranks(const bench_opts *o, const char *cmd, const char *report, const result *res, sample *out)
+static int run_ranks(const bench_opts *o, const char *cmd, const char *report, int K, const result *res, sample *out)
 {
     char full[4200], log[1300];
     int ranks = 0;
     snprintf(log, sizeof log, "%s.log", report);
     snprintf(full, sizeof full, "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s >'%s' 2>&1", cmd, log);
     remove(report);
-    if (system(full) != 0 || read_report(report, out, &ranks))
+    if (system(full) != 0 || read_report(report, K, out, &ranks))
         return bench_fail(o, CLASH_EFAIL, "rank run failed (its output: %s): %s", log, cmd);
     if (ranks != res->ranks)
         return bench_fail(o, CLASH_EFAIL, "%s: the run reports %d ranks, %d were started (an MPI mismatch?)", cmd,
@@ -284,11 +315,13 @@ static int own_options(const bench_opts *o, int argc, char **argv, params *p, ch
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
         const int mine = !strcmp(a, "--workers") || !strcmp(a, "--ranks") || !strcmp(a, "--repeat") ||
-                         !strcmp(a, "--scene");
+                         !strcmp(a, "--scene") || !strcmp(a, "--preset") || !strcmp(a, "--detail") ||
+                         !strcmp(a, "--density") || !strcmp(a, "--measure");
+        const int valued_common = !strcmp(a, "--objects") || !strcmp(a, "--seed");
         const int valued = !strcmp(a, "--out") || !strcmp(a, "--reps") || !strcmp(a, "--threads");
         if (!mine) {
             rest[n++] = argv[i];
-            if (valued && i + 1 < argc) rest[n++] = argv[++i];
+            if ((valued || valued_common) && i + 1 < argc) rest[n++] = argv[++i];
             continue;
         }
         if (i + 1 >= argc) return bench_fail(o, CLASH_EINPUT, "%s: missing value", a);
@@ -310,6 +343,21 @@ static int own_options(const bench_opts *o, int argc, char **argv, params *p, ch
             if (!*v || *end || x < 1 || x > 1000)
                 return bench_fail(o, CLASH_EINPUT, "--repeat: expected an integer in [1, 1000], got '%s'", v);
             p->repeat = (int)x;
+        } else if (!strcmp(a, "--preset")) {
+            p->preset = v;
+        } else if (!strcmp(a, "--detail") || !strcmp(a, "--measure")) {
+            char *end;
+            long x = strtol(v, &end, 10);
+            if (!*v || *end || x < 1 || x > 100000)
+                return bench_fail(o, CLASH_EINPUT, "%s: expected an integer in [1, 100000], got '%s'", a, v);
+            if (a[2] == 'd') p->detail = (int)x;
+            else p->measure = (int)x;
+        } else if (!strcmp(a, "--density")) {
+            char *end;
+            double x = strtod(v, &end);
+            if (!*v || *end || !(x > 0 && x < 1))
+                return bench_fail(o, CLASH_EINPUT, "--density: expected a number in (0, 1), got '%s'", v);
+            p->density = x;
         } else {
             if (!*v) return bench_fail(o, CLASH_EINPUT, "--scene: empty file name");
             if (access(v, R_OK) != 0) return bench_fail(o, CLASH_EINPUT, "--scene: %s: cannot read", v);
@@ -326,10 +374,13 @@ static int write_table(const bench_opts *o, const result *res, int nres, const p
     clash_outfile ft;
     FILE *t = bench_open(o, &ft, "fig43_table.md");
     if (!t) return CLASH_EFAIL;
-    fprintf(t, "Collision step (step %d) of %s: S4+S5 (mid + narrow) and the whole step (S0..S6), ms, median "
+    const int K = p->measure ? p->measure : 1;
+    if (K == 1) fprintf(t, "Collision step (step %d) of %s", C, scene_desc);
+    else fprintf(t, "Steps 1..%d (the collision step %d and the %d after it) of %s, summed", C + K - 1, C, K - 1, scene_desc);
+    fprintf(t, ": S4+S5 (mid + narrow) and the whole step (S0..S6), ms, median "
                "of %d (S4+S5: min–max); speed-up against the same strategy on the first count. Counts above "
                "%d cores are oversubscribed (*). Rank runs: each stage's slowest rank, fresh processes.\n\n",
-            C, scene_desc, p->repeat, cores);
+            p->repeat, cores);
     for (int fam = 0; fam < NFAM; ++fam) {
         int any = 0;
         for (int i = 0; i < nres; ++i) any |= res[i].fam == fam;
@@ -366,7 +417,8 @@ static int write_table(const bench_opts *o, const result *res, int nres, const p
         if (res[i].fam == FAM_OMP && res[i].strat == 0 && res[i].workers == p->workers[0]) {
             double sum = 0;
             for (int s = 0; s < CLASH_NSTAGES; ++s) sum += res[i].stage_ms[s];
-            fprintf(t, "Collision step by stage (SPMD, OpenMP, %d worker, medians, ms):", res[i].workers);
+            fprintf(t, "%s by stage (SPMD, OpenMP, %d worker, medians, ms):", K == 1 ? "Collision step" : "The steps",
+                    res[i].workers);
             for (int s = 0; s < CLASH_NSTAGES; ++s)
                 fprintf(t, " %s %.3f (%.0f%%)%s", clash_stage_name(s), res[i].stage_ms[s],
                         sum > 0 ? 100 * res[i].stage_ms[s] / sum : 0.0, s + 1 < CLASH_NSTAGES ? "," : "");
@@ -392,10 +444,16 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
         free(rest);
         return rc;
     }
-    rc = bench_parse("fig43", nrest, rest, NULL,
-                     " [--workers 1,2,...] [--ranks 1,2,...|none] [--repeat R] [--scene FILE]", &o);
+    static const char *const extra[] = {"--objects", "--seed", NULL};
+    rc = bench_parse("fig43", nrest, rest, extra,
+                     " [--workers 1,2,...] [--ranks 1,2,...|none] [--repeat R] [--scene FILE |"
+                     " --preset NAME [--objects N] [--seed S] [--detail D] [--density X]] [--measure K]", &o);
     free(rest);
     if (rc) return rc < 0 ? 0 : rc;
+    if (p.preset && p.scene_file) return bench_fail(&o, CLASH_EINPUT, "--scene and --preset: give one of them");
+    if (!p.preset && (o.objects || o.seed || p.detail || p.density > 0))
+        return bench_fail(&o, CLASH_EINPUT, "--objects, --seed, --detail and --density need --preset");
+    const int K = p.measure ? p.measure : 1;
 
     const int cores = clash_internal_threads(0);
     int reps_given = 0;
@@ -433,10 +491,20 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     /* The scene, and a copy of it in the output folder for the rank runs. */
     clash_scene *sc = NULL;
     clash_error err = {0};
-    char scene_path[1200];
+    char scene_path[1200], scene_args[1400]; /* the file, or the preset's flags, as the rank runs get them */
     if (p.scene_file) {
         if (clash_scene_load(p.scene_file, &sc, &err)) return bench_fail(&o, err.code ? err.code : 1, "%s", err.msg);
         snprintf(scene_path, sizeof scene_path, "%s", p.scene_file);
+    } else if (p.preset) {
+        const clash_preset_params pp = {.objects = o.objects, .seed = (uint64_t)o.seed, .density = p.density,
+                                        .detail = p.detail};
+        if (clash_scene_preset(p.preset, &pp, &sc, &err)) return bench_fail(&o, err.code ? err.code : 1, "%s", err.msg);
+        size_t m = 0;
+        append(scene_path, sizeof scene_path, &m, "--preset %s", p.preset);
+        if (o.objects) append(scene_path, sizeof scene_path, &m, " --objects %d", o.objects);
+        if (o.seed) append(scene_path, sizeof scene_path, &m, " --seed %d", o.seed);
+        if (p.detail) append(scene_path, sizeof scene_path, &m, " --detail %d", p.detail);
+        if (p.density > 0) append(scene_path, sizeof scene_path, &m, " --density %.17g", p.density);
     } else {
         clash_outfile fs;
         FILE *f = bench_open(&o, &fs, "fig43_scene.json");
@@ -447,6 +515,8 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
         if (bench_scene_json(fig43_scene_json, ".", &sc, &err)) return bench_fail(&o, CLASH_EFAIL, "%s", err.msg);
         snprintf(scene_path, sizeof scene_path, "%s/fig43_scene.json", o.out);
     }
+    if (p.preset) snprintf(scene_args, sizeof scene_args, "%s", scene_path);
+    else snprintf(scene_args, sizeof scene_args, "'%s'", scene_path);
 
     /* The collision step: a serial run until the first step with pairs. */
     bench_run ref;
@@ -460,7 +530,16 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
         return bench_fail(&o, rc, "%s", err.msg);
     }
     const int C = ref.tot.first_collision_step;
-    const uint64_t ref_sum = ref.tot.checksum, ref_pairs = ref.tot.pairs_total;
+    uint64_t ref_sum = ref.tot.checksum, ref_pairs = ref.tot.pairs_total;
+    if (C >= 1 && K > 1) { /* the reference of steps 1..C+K-1 */
+        bench_run_free(&ref);
+        cfg.stop_at_first = 0, cfg.steps = C + K - 1;
+        if ((rc = bench_run_scene(sc, &cfg, &ref, &err))) {
+            clash_scene_destroy(sc);
+            return bench_fail(&o, rc, "%s", err.msg);
+        }
+        ref_sum = ref.tot.checksum, ref_pairs = ref.tot.pairs_total;
+    }
     const int64_t faces = clash_scene_faces(sc);
     const int objects = clash_scene_objects(sc);
     clash_config scfg = clash_config_default();
@@ -503,7 +582,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
                 r->ranks = fam == FAM_MPI ? wl[k] : 1;
                 r->threads = fam == FAM_MPI ? 1 : wl[k];
                 r->oversubscribed = wl[k] > cores;
-                if (fam == FAM_MPI) rc = rank_command(&o, exe, scene_path, C, r, report, cmds[ncmd++], 2048);
+                if (fam == FAM_MPI) rc = rank_command(&o, exe, scene_args, C, K, r, report, cmds[ncmd++], 2048);
             }
     }
     const char *fault = getenv("CLASH_BENCH_FIG43_FAULT");
@@ -515,8 +594,8 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
             snprintf(what, sizeof what, "%s %s %d%s, %s %d", fam_backend[r->fam], strategies[r->strat].name,
                      r->workers, r->oversubscribed ? " (oversub.)" : "", round ? "run" : "warm-up", round);
             bench_progress(&o, what, round * nres + i, (R + 1) * nres);
-            if (r->fam == FAM_MPI) rc = run_ranks(&o, cmds[c++], report, r, x);
-            else rc = run_threads(&o, sc, C, r, x);
+            if (r->fam == FAM_MPI) rc = run_ranks(&o, cmds[c++], report, K, r, x);
+            else rc = run_threads(&o, sc, C, K, r, x);
             if (rc) break;
             if (i == nres - 1 && fault && !strcmp(fault, "1")) x->checksum ^= 1;   /* test hook */
             if (round == 0) {
@@ -592,7 +671,7 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     bench_yaml_header(y, &o);
     fprintf(y, "params: {scene: \"%s\", scene_file: \"%s\", objects: %d, faces: %lld, mode: %s,"
                " collision_step: %d, repeat: %d, warmup: 1, workers: [",
-            scene_desc, p.scene_file ? p.scene_file : "built-in (bench/scenes/fig43.json)", objects,
+            scene_desc, p.scene_file ? p.scene_file : p.preset ? scene_path : "built-in (bench/scenes/fig43.json)", objects,
             (long long)faces, mode, C, p.repeat);
     for (int k = 0; k < p.nw; ++k) fprintf(y, "%s%d", k ? ", " : "", p.workers[k]);
     fprintf(y, "], ranks: [");
@@ -600,12 +679,17 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     fprintf(y, "], ranks_runs: \"%s\", backends: [omp%s], strategies: [", ranks_note,
             have_pthreads ? ", pthreads" : "");
     for (int s = 0; s < NSTRAT; ++s) fprintf(y, "%s%s", s ? ", " : "", strategies[s].name);
-    fprintf(y, "], cores: %d, timed: \"S4+S5 = mid + narrow of the collision step (a fresh run of steps 1..%d);"
-               " step = S0..S6 of that step; ranks: the slowest rank's stage times\"}\n",
-            cores, C);
-    fprintf(y, "commands:\n  threads: \"in process: clash run %s --steps %d --stop-at-first --threads T --backend "
+    if (K == 1)
+        fprintf(y, "], cores: %d, measure: 1, timed: \"S4+S5 = mid + narrow of the collision step (a fresh run of steps"
+                   " 1..%d); step = S0..S6 of that step; ranks: the slowest rank's stage times\"}\n",
+                cores, C);
+    else
+        fprintf(y, "], cores: %d, measure: %d, timed: \"S4+S5 = mid + narrow summed over steps 1..%d (steps %d..%d from"
+                   " the collision step on); step = S0..S6 summed likewise; ranks: the slowest rank's stage totals\"}\n",
+                cores, K, C + K - 1, C, C + K - 1);
+    fprintf(y, "commands:\n  threads: \"in process: clash run %s --steps %d%s --threads T --backend "
                "omp|pthreads --schedule S\"\n  ranks:\n",
-            scene_path, C);
+            scene_path, C + K - 1, K == 1 ? " --stop-at-first" : "");
     for (int k = 0; k < ncmd; ++k) fprintf(y, "    - \"%s\"\n", cmds[k]);
     fprintf(y, "s45_fraction: {workers: %d, backend: omp, spmd: %.4f, min: %.4f, max: %.4f, report_003: 0.971,"
                " note: \"report [Smith94] sec. 4.3: steps 3 and 4 (octree 13.2%%, face pairs 83.9%%) of the 3968-face"

@@ -85,7 +85,8 @@ const clash_bench_suite clash_bench_suites[] = {
      COMMON "\n    [--steps S]\n  writes DIR/scale.csv, scale.yaml, scale.png (default DIR bench-out/scale)",
      clash_bench_scale},
     {"fig43", "the report's Fig. 4.3: collision-step time against workers, every strategy, threads and ranks",
-     COMMON "\n    [--workers 1,2,...] [--ranks 1,2,...|none] [--repeat R] [--scene FILE]\n"
+     COMMON "\n    [--workers 1,2,...] [--ranks 1,2,...|none] [--repeat R] [--measure K]\n"
+     "    [--scene FILE | --preset NAME [--objects N] [--seed S] [--detail D] [--density X]]\n"
      "  writes DIR/fig43.csv, fig43.yaml, fig43_table.md, fig43_scene.json (default DIR bench-out/fig43)",
      clash_bench_fig43},
     {"seeds", "every midphase on the seed papers' own experiments, with each paper's claim checked",
