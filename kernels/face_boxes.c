@@ -282,6 +282,11 @@ static CK_AVX2 void boxes_avx2_loads(int64_t n, const int32_t *restrict i0, cons
  * Morton order, tried on every step, the mix ran slower than the AVX2 loop
  * alone, bench/RESULTS.md), and the block after them tries again. */
 enum { Z_BLOCK = 32, Z_MISS_DEN = 8, Z_SKIP = 8 };
+/* Ranges shorter than this take the AVX2 loop: the miss handling only pays
+ * back over blocks, and the short ranges of a BVH refit (a leaf chunk a
+ * call, in leaf order: the windows miss about half the time) ran a fifth
+ * slower with the windows (`clash bench bvh --part 2`). */
+enum { Z_MIN_RANGE = 2 * 16 * Z_BLOCK };
 
 static inline CK_AVX512 __m512 z_mn(__m512 a, __m512 b) { return _mm512_min_ps(b, a); } /* mnf(a, b) */
 static inline CK_AVX512 __m512 z_mx(__m512 a, __m512 b) { return _mm512_max_ps(b, a); } /* mxf(a, b) */
@@ -464,7 +469,7 @@ void ck_face_boxes(int64_t f0, int64_t f1, const int32_t *restrict i0, const int
 {
     if (f1 <= f0) return;
 #if CK_X86
-    if (f1 - f0 >= 16 && ck_have_avx512vl()) {
+    if (f1 - f0 >= Z_MIN_RANGE && ck_have_avx512vl()) {
         boxes_avx512(f1 - f0, i0 + f0, i1 + f0, i2 + f0, x, y, z, px, py, pz, lox + f0, loy + f0, loz + f0,
                      hix + f0, hiy + f0, hiz + f0, olo, ohi, 0);
         return;
@@ -508,7 +513,7 @@ void ck_face_boxes_nt(int64_t f0, int64_t f1, const int32_t *restrict i0, const 
     const uintptr_t mis = ((uintptr_t)lox | (uintptr_t)loy | (uintptr_t)loz | (uintptr_t)hix | (uintptr_t)hiy |
                            (uintptr_t)hiz) & 63;
     const int64_t a = (f0 + 15) & ~(int64_t)15, e = f1 & ~(int64_t)15;
-    if (mis == 0 && a < e && ck_have_avx512vl()) { /* as below, 16 faces (one line an array) a step */
+    if (mis == 0 && e - a >= Z_MIN_RANGE && ck_have_avx512vl()) { /* as below, 16 faces (one line an array) a step */
         if (f0 < a) ck_face_boxes(f0, a, i0, i1, i2, x, y, z, px, py, pz, lox, loy, loz, hix, hiy, hiz, olo, ohi);
         boxes_avx512(e - a, i0 + a, i1 + a, i2 + a, x, y, z, px, py, pz, lox + a, loy + a, loz + a, hix + a, hiy + a,
                      hiz + a, olo, ohi, 1);
