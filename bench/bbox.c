@@ -25,7 +25,7 @@
  * --order (default input,morton,random): the faces' order in the scene
  * when the run is created: the UV sphere's own (band by band), Morton
  * (clash_scene_reorder_morton), or a seeded shuffle (clash_store_shuffle);
- * --reorder (default morton, the pipeline's default; or none, or both):
+ * --reorder (morton, the pipeline's default, none, or both as a list):
  * the run's own store reordering (clash_config.reorder), which puts any
  * order into Morton order.  The boxes are hashed in the input numbering,
  * so every order and reordering must give the first variant's hash.

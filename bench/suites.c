@@ -37,7 +37,7 @@ int clash_bench_ccdrun(int argc, char **argv);
 const clash_bench_suite clash_bench_suites[] = {
     {"bbox", "S1 face boxes vs STREAM bandwidth, chunk vs stride, SoA vs AoS layout",
      "[--quick] [--out DIR] [--faces N,...] [--threads T,...] [--chunks C,...] [--repeat R]\n"
-     "    [--stores normal|streaming|both] [--mode static|swept] [--order input,morton,random] [--reorder morton|none]\n"
+     "    [--stores normal|streaming|both] [--mode static|swept] [--order input,morton,random] [--reorder none,morton]\n"
      "  writes DIR/bbox.csv, layout.csv, bbox.yaml (default DIR bench/out/bbox)",
      clash_bench_bbox},
     {"broadphase", "all overlapping pairs among N boxes (file of float32 boxes): column SAP and object BVH",

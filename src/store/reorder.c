@@ -67,8 +67,8 @@ static void permute_d(double *a, const int64_t *vnew, int64_t nv, double *tmp)
 
 int clash_scene_reorder_morton(clash_scene *sc, clash_error *err) { return clash_store_reorder_from(sc, 0, err); }
 
-/* The scene's store order made identical to the input order's composition
- * maps on first use (before anything moves); 0, or -1 out of memory. */
+/* The maps between store and input numbering (the identity), made before
+ * the first reordering moves anything; 0, or -1 when out of memory. */
 static int ensure_maps(clash_scene *sc)
 {
     if (sc->face_orig) return 0;
