@@ -374,7 +374,7 @@ static int write_table(const bench_opts *o, const result *res, int nres, const p
     clash_outfile ft;
     FILE *t = bench_open(o, &ft, "fig43_table.md");
     if (!t) return CLASH_EFAIL;
-    const int K = p->measure ? p->measure : 1;
+    const int K = p->measure;
     if (K == 1) fprintf(t, "Collision step (step %d) of %s", C, scene_desc);
     else fprintf(t, "Steps 1..%d (the collision step %d and the %d after it) of %s, summed", C + K - 1, C, K - 1, scene_desc);
     fprintf(t, ": S4+S5 (mid + narrow) and the whole step (S0..S6), ms, median "
@@ -453,7 +453,8 @@ static int fig43_suite(int argc, char **argv, char *written, size_t nwritten)
     if (p.preset && p.scene_file) return bench_fail(&o, CLASH_EINPUT, "--scene and --preset: give one of them");
     if (!p.preset && (o.objects || o.seed || p.detail || p.density > 0))
         return bench_fail(&o, CLASH_EINPUT, "--objects, --seed, --detail and --density need --preset");
-    const int K = p.measure ? p.measure : 1;
+    if (!p.measure) p.measure = 1;
+    const int K = p.measure;
 
     const int cores = clash_internal_threads(0);
     int reps_given = 0;
