@@ -355,7 +355,8 @@ void clash_internal_team_for(const clash_internal_team *t, int64_t n, clash_inte
 enum {
     CLASH_DEBUG_BVH_BUILDER = 0, /* the BVH midphase's builder: CLASH_INTERNAL_BVH_SAH (default) or _MORTON */
     CLASH_DEBUG_BVH_WORLD = 1,   /* 1: rigid objects' trees refitted in the world, not queried in their frames */
-    CLASH_DEBUG_NARROW_PLAIN = 2 /* 1: S5 a stage of its own, every candidate to the exact test (no float filter) */
+    CLASH_DEBUG_NARROW_PLAIN = 2, /* 1: S5 a stage of its own, every candidate to the exact test (no float filter) */
+    CLASH_DEBUG_CCD_EVERY_HIT = 3 /* 1: --ccd makes every hit's primitive pairs, not only from their owner faces */
 };
 enum { CLASH_INTERNAL_BVH_SAH = 0, CLASH_INTERNAL_BVH_MORTON = 1 };
 /* Sets switch `which` of run (before its first step); CLASH_EINPUT for an unknown one. */

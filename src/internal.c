@@ -307,6 +307,7 @@ int clash_internal_set_debug(clash_run *run, int which, int value)
         return 0;
     case CLASH_DEBUG_BVH_WORLD: run->debug.bvh_world = value; return 0;
     case CLASH_DEBUG_NARROW_PLAIN: run->debug.narrow_plain = value; return 0;
+    case CLASH_DEBUG_CCD_EVERY_HIT: run->debug.ccd_every_hit = value; return 0;
     default: return CLASH_EINPUT;
     }
 }

@@ -50,7 +50,7 @@ void clash_edges_free(clash_edges *e)
     if (!e) return;
     for (int i = 0; i < e->nmesh; ++i) mesh_free(&e->mesh[i]);
     free(e->mesh);
-    free(e->eofs), free(e->ev0), free(e->ev1), free(e->fe);
+    free(e->eofs), free(e->ev0), free(e->ev1), free(e->fe), free(e->vown), free(e->eown);
     free(e);
 }
 
@@ -124,12 +124,19 @@ static void object_fill(int64_t begin, int64_t end, int64_t step, int worker, vo
         for (int64_t q = 0; q < m->ne; ++q) {
             e->ev0[e0 + q] = (uint32_t)clash_vert_store(sc, v0 + m->lo[q]);
             e->ev1[e0 + q] = (uint32_t)clash_vert_store(sc, v0 + m->hi[q]);
+            e->eown[e0 + q] = CLASH_NO_EDGE;
         }
+        for (int64_t v = 0; v < m->nv; ++v) e->vown[clash_vert_store(sc, v0 + v)] = CLASH_NO_EDGE;
+        /* the owners: the smallest store face holding each vertex and edge
+         * (CLASH_NO_EDGE is above every face, so "smaller" takes the first) */
         for (int64_t g = 0; g < m->nf; ++g) {
             const int64_t f = clash_face_store(sc, sc->fofs[o] + g);
+            const int32_t fv[3] = {sc->f0[f], sc->f1[f], sc->f2[f]};
             for (int c = 0; c < 3; ++c) {
                 const uint32_t l = m->fe[3 * g + c];
                 e->fe[3 * f + c] = l == CLASH_NO_EDGE ? CLASH_NO_EDGE : (uint32_t)(e0 + l);
+                if (l != CLASH_NO_EDGE && (uint32_t)f < e->eown[e0 + l]) e->eown[e0 + l] = (uint32_t)f;
+                if ((uint32_t)f < e->vown[fv[c]]) e->vown[fv[c]] = (uint32_t)f;
             }
         }
     }
@@ -172,7 +179,9 @@ int clash_edges_update(clash_edges **tp, const clash_scene *sc, const clash_exec
         e->eofs[o + 1] = ne += m->ne;
     }
     if (grow_to((void **)&e->ev0, (size_t)ne, sizeof *e->ev0) || grow_to((void **)&e->ev1, (size_t)ne, sizeof *e->ev1) ||
-        grow_to((void **)&e->fe, 3 * (size_t)sc->nf, sizeof *e->fe))
+        grow_to((void **)&e->fe, 3 * (size_t)sc->nf, sizeof *e->fe) ||
+        grow_to((void **)&e->eown, (size_t)ne, sizeof *e->eown) ||
+        grow_to((void **)&e->vown, (size_t)sc->nv, sizeof *e->vown))
         return -1;
     fill_ctx x = {sc, e, e->nobj};
     if (clash_par_tasks(ex, sc->nobj - e->nobj, 1, object_fill, &x)) return -1;

@@ -16,7 +16,8 @@
  * The table depends on the topology only, so a run builds it once
  * (clash_edges_update, on the first --ccd step) and keeps it, extending it
  * for objects added after; objects of one mesh share the mesh's numbering
- * (edges.c), so the work is one sort per mesh and a linear pass per object.
+ * (edges.c), so the work is one sort per mesh and a linear pass per object,
+ * which also sets every vertex's and edge's owner face.
  */
 #ifndef CLASH_CORE_EDGES_H
 #define CLASH_CORE_EDGES_H
@@ -36,6 +37,11 @@ typedef struct clash_edges {
     int64_t ne;           /* all objects' edges */
     uint32_t *ev0, *ev1;  /* ne each: store vertex numbers of the two ends */
     uint32_t *fe;         /* 3 per store face: its edges' global ids */
+    /* Each primitive's owner, the smallest store face that holds it
+     * (CLASH_NO_EDGE: a vertex in no face): per store vertex and per global
+     * edge.  The CCD stage makes a primitive pair from its owners' face pair
+     * alone (stages/ccd.c). */
+    uint32_t *vown, *eown;
     struct edges_mesh *mesh; /* each mesh's table in its own numbering (edges.c) */
     int nmesh;
 } clash_edges;

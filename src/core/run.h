@@ -71,6 +71,7 @@ typedef struct clash_debug {
     int eager_boxes;  /* S1: box every face, never defer to S3 (stages/deferred.c) */
     int bvh_world;    /* S4 bvh, static rigid: refit the trees in the world, not kept in the frames */
     int narrow_plain; /* S5, static: every candidate straight to the exact test, no float filter */
+    int ccd_every_hit; /* --ccd: every hit's primitive pairs, not only from their owners' face pair */
 } clash_debug;
 
 /* The run: what it was made with, the team that works for it, each stage's

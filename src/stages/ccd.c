@@ -14,8 +14,29 @@
  * vertices of A against face B and the 3 of B against face A (vf), and the 3
  * edges of A against the 3 of B (ee); pairs whose primitives share a vertex
  * are dropped (self-collision).  A vertex lies in many faces and an edge in
- * two, so the same primitive pair comes from several face pairs: the keys
- * are sorted and de-duplicated.  Keys are in input numbering, so that their
+ * two, so the same primitive pair would come from several face pairs, most
+ * of which are hits only because their other primitives are close.  So
+ * each primitive has an owner, the smallest store face holding it
+ * (core/edges.h), and a primitive pair is made only from its owners' face
+ * pair: (owner(v), B) for vf, (owner(a), owner(b)) for ee.  That loses no
+ * contact: a primitive lies in its owner face at every time of the step
+ * (the same vertices, on the same motion), so when the primitives come
+ * within min_sep the owner faces' swept hulls (grown by the same
+ * tolerance) do too, and S4 and S5, which miss no face pair whose hulls
+ * meet, made that face pair a hit.  The one face pair they never test is
+ * one clash_pair_eligible refuses: two faces of one object sharing a vertex
+ * (self-collision), whose primitives need not share one; a primitive pair
+ * whose owners' pair is refused is made from every hit that holds it, as
+ * before the owners.  On the scenes of bench/RESULTS.md this takes some
+ * half of the primitive pairs away without changing a contact.  Not with
+ * --min-separation D > 0: there a contact is a pair within D in the max
+ * norm (clash.h), which holds pairs up to sqrt(3) D apart, and S5 keeps
+ * the face pairs within D (Euclidean); so a contact in that band is found
+ * only where some hit holds it, and the owners' pair need not be one:
+ * every hit's pairs are made, and the contacts stay those of every hit.
+ * The keys
+ * are then sorted and de-duplicated (the refused owners' pairs repeat, and
+ * the sort gives the output order).  Keys are in input numbering, so that their
  * order is the output order and does not depend on the store's:
  *   vf: global input vertex << 32 | global input face    (vertex first)
  *   ee: global edge a << 32 | global edge b, a < b        (edges.h numbering)
@@ -155,29 +176,37 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
     const clash_edges *E = run->edges;
     clash_keybuf *vfb = &run->ccd->vfb[worker], *eeb = &run->ccd->eeb[worker];
     uint64_t *rvf = run->ccd->recent + 2 * CCD_RECENT * (size_t)worker, *ree = rvf + CCD_RECENT;
+    const int every = run->debug.ccd_every_hit || run->cfg.min_separation > 0; /* (see the top) */
     int bad = 0;
     for (int64_t i = begin; i < end; i += step) {
         const uint64_t k = run->ccd->hits[i];
         const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
         int32_t v[2][3];
         for (int s = 0; s < 2; ++s) v[s][0] = sc->f0[f[s]], v[s][1] = sc->f1[f[s]], v[s][2] = sc->f2[f[s]];
-        /* vf: each vertex of one face against the other face */
+        /* vf: each vertex of one face against the other face, from the
+         * vertex's owner face (or from any, see the top) */
         for (int s = 0; s < 2; ++s) {
             const uint64_t face_in = (uint64_t)clash_face_orig(sc, f[1 - s]);
             const int32_t *o = v[1 - s];
             for (int c = 0; c < 3; ++c) {
                 const int32_t x = v[s][c];
                 if (x == o[0] || x == o[1] || x == o[2]) continue;
+                const uint32_t own = E->vown[x];
+                if (!every && own != f[s] && clash_pair_eligible(run, own, f[1 - s])) continue;
                 bad |= push_new(vfb, rvf, (uint64_t)clash_vert_orig(sc, x) << 32 | face_in);
             }
         }
-        /* ee: each edge of A against each edge of B */
+        /* ee: each edge of A against each edge of B, from the edges' owner
+         * faces (or from any) */
         for (int a = 0; a < 3; ++a) {
             const uint32_t ea = E->fe[3 * (size_t)f[0] + a];
             if (ea == CLASH_NO_EDGE) continue;
+            const uint32_t oa = E->eown[ea];
             for (int b = 0; b < 3; ++b) {
                 const uint32_t eb = E->fe[3 * (size_t)f[1] + b];
                 if (eb == CLASH_NO_EDGE || shares(E->ev0[ea], E->ev1[ea], E->ev0[eb], E->ev1[eb])) continue;
+                const uint32_t ob = E->eown[eb];
+                if (!every && (oa != f[0] || ob != f[1]) && clash_pair_eligible(run, oa, ob)) continue;
                 bad |= push_new(eeb, ree, ea < eb ? (uint64_t)ea << 32 | eb : (uint64_t)eb << 32 | ea);
             }
         }
