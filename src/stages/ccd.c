@@ -168,6 +168,24 @@ static int shares(uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1)
     return a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1;
 }
 
+/* Whether two triangles' vertex triples have a vertex in common: each of
+ * a's three against o's three (o's last twice) as four-lane compares, no
+ * branch (the answers come in no order a branch could learn). */
+typedef int32_t tri_v4 __attribute__((vector_size(16)));
+static inline int tri_shares(const int32_t a[3], const int32_t o[3])
+{
+    const tri_v4 w = {o[0], o[1], o[2], o[2]};
+    const tri_v4 m = (w == a[0]) | (w == a[1]) | (w == a[2]);
+    uint64_t h[2];
+    memcpy(h, &m, sizeof h);
+    return (h[0] | h[1]) != 0;
+}
+
+static inline void face_verts(const clash_scene *sc, uint32_t g, int32_t w[3])
+{
+    w[0] = sc->f0[g], w[1] = sc->f1[g], w[2] = sc->f2[g];
+}
+
 static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void *p)
 {
     gen_ctx *g = p;
@@ -183,6 +201,14 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
         const uint32_t f[2] = {(uint32_t)(k >> 32), (uint32_t)k};
         int32_t v[2][3];
         for (int s = 0; s < 2; ++s) v[s][0] = sc->f0[f[s]], v[s][1] = sc->f1[f[s]], v[s][2] = sc->f2[f[s]];
+        /* clash_pair_eligible of an owners' pair: the hit's objects are the
+         * owners' (a primitive's owner is in its object), so across objects
+         * it is the hit's answer, yes; within one, no where the two owner
+         * faces share a vertex (or are one face).  A hit shares no vertex
+         * (clash_pair_eligible), so neither do its primitives; `adj` only
+         * guards that. */
+        const int self = run->face_obj[f[0]] == run->face_obj[f[1]];
+        const int adj = tri_shares(v[0], v[1]);
         /* vf: each vertex of one face against the other face, from the
          * vertex's owner face (or from any, see the top) */
         for (int s = 0; s < 2; ++s) {
@@ -192,21 +218,36 @@ static void gen_range(int64_t begin, int64_t end, int64_t step, int worker, void
                 const int32_t x = v[s][c];
                 if (x == o[0] || x == o[1] || x == o[2]) continue;
                 const uint32_t own = E->vown[x];
-                if (!every && own != f[s] && clash_pair_eligible(run, own, f[1 - s])) continue;
+                if (!every && own != f[s]) {
+                    if (!self) continue;
+                    int32_t w[3];
+                    face_verts(sc, own, w);
+                    if (!tri_shares(w, o)) continue;
+                }
                 bad |= push_new(vfb, rvf, (uint64_t)clash_vert_orig(sc, x) << 32 | face_in);
             }
         }
         /* ee: each edge of A against each edge of B, from the edges' owner
-         * faces (or from any) */
+         * faces (or from any); each edge's owner and, within one object,
+         * the owner's vertices, read once */
+        uint32_t e[2][3], own[2][3];
+        int32_t ov[2][3][3];
+        for (int s = 0; s < 2; ++s)
+            for (int c = 0; c < 3; ++c) {
+                e[s][c] = E->fe[3 * (size_t)f[s] + c];
+                own[s][c] = e[s][c] == CLASH_NO_EDGE ? CLASH_NO_EDGE : E->eown[e[s][c]];
+                if (own[s][c] == f[s]) memcpy(ov[s][c], v[s], sizeof v[s]);
+                else if (self && !every && own[s][c] != CLASH_NO_EDGE) face_verts(sc, own[s][c], ov[s][c]);
+            }
         for (int a = 0; a < 3; ++a) {
-            const uint32_t ea = E->fe[3 * (size_t)f[0] + a];
+            const uint32_t ea = e[0][a];
             if (ea == CLASH_NO_EDGE) continue;
-            const uint32_t oa = E->eown[ea];
             for (int b = 0; b < 3; ++b) {
-                const uint32_t eb = E->fe[3 * (size_t)f[1] + b];
-                if (eb == CLASH_NO_EDGE || shares(E->ev0[ea], E->ev1[ea], E->ev0[eb], E->ev1[eb])) continue;
-                const uint32_t ob = E->eown[eb];
-                if (!every && (oa != f[0] || ob != f[1]) && clash_pair_eligible(run, oa, ob)) continue;
+                const uint32_t eb = e[1][b];
+                if (eb == CLASH_NO_EDGE || (adj && shares(E->ev0[ea], E->ev1[ea], E->ev0[eb], E->ev1[eb]))) continue;
+                if (!every && (own[0][a] != f[0] || own[1][b] != f[1]) &&
+                    (!self || own[0][a] == own[1][b] || !tri_shares(ov[0][a], ov[1][b])))
+                    continue;
                 bad |= push_new(eeb, ree, ea < eb ? (uint64_t)ea << 32 | eb : (uint64_t)eb << 32 | ea);
             }
         }
