@@ -36,6 +36,7 @@
 
 #include "base/sort.h"
 #include "check.h"
+#include "contacts_cmp.h"
 #include "io/mesh_io.h"
 #include "io/scene_desc.h"
 #include "store/scene.h"
@@ -89,14 +90,7 @@ static int contact_less(const clash_contact *a, const clash_contact *b)
 
 static int same_contacts(const contacts *a, const contacts *b)
 {
-    if (a->n != b->n) return 0;
-    for (size_t i = 0; i < a->n; ++i) {
-        const clash_contact *p = &a->c[i], *q = &b->c[i];
-        if (p->kind != q->kind || p->obj_a != q->obj_a || p->id_a != q->id_a || p->obj_b != q->obj_b ||
-            p->id_b != q->id_b || memcmp(&p->toi, &q->toi, sizeof p->toi))
-            return 0;
-    }
-    return 1;
+    return check_same_contacts(a->c, a->n, b->c, b->n);
 }
 
 /* Sorted, unique, toi in [0, 1], ee canonical. */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "contacts_cmp.h"
 #include "clash_internal.h"
 #include "io/scene_desc.h"
 
@@ -73,14 +74,7 @@ static outcome step_of(clash_scene *sc, clash_config cfg, int every, const doubl
 
 static int same(const outcome *a, const outcome *b)
 {
-    if (a->n != b->n) return 0;
-    for (size_t i = 0; i < a->n; ++i) {
-        const clash_contact *p = &a->c[i], *q = &b->c[i];
-        if (p->kind != q->kind || p->obj_a != q->obj_a || p->id_a != q->id_a || p->obj_b != q->obj_b ||
-            p->id_b != q->id_b || memcmp(&p->toi, &q->toi, sizeof p->toi))
-            return 0;
-    }
-    return 1;
+    return check_same_contacts(a->c, a->n, b->c, b->n);
 }
 
 /* The two ways on one scene: the same contacts, fewer tests (with a
